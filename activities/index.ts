@@ -1,0 +1,13 @@
+import { apiKeyActivities } from './api-keys/notify';
+import type { ActivityDeps } from './deps';
+
+export type { ActivityDeps } from './deps';
+
+/** Every activity, bound to its dependencies. The worker registers the result as is. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...apiKeyActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

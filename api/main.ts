@@ -1,0 +1,56 @@
+import type { Server } from 'node:http';
+import { loadConfig, type Config } from '../shared/config';
+import { createDb } from '../shared/db/knex';
+import { createLogger } from '../shared/logger';
+import { createTemporalGateway } from '../shared/temporal/client';
+import { createApp } from './app';
+
+export interface RunningApi {
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startApi(config: Config): Promise<RunningApi> {
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the API');
+  const logger = createLogger(config, { process: 'api' });
+  const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+  const temporal = createTemporalGateway({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
+  const app = createApp({ config, db, temporal, logger });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  logger.info({ url }, 'api listening');
+  return {
+    server,
+    url,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await temporal.close();
+      await db.destroy();
+    },
+  };
+}
+
+if (require.main === module) {
+  const config = loadConfig();
+  startApi(config).then(
+    (api) => {
+      const stop = () => api.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

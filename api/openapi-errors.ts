@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const errorSchema = z
+  .object({
+    error: z.string().meta({ description: 'Short error name, e.g. `Unauthorized`.', example: 'Bad Request' }),
+    description: z.string().meta({ description: 'What went wrong, for a human.', example: 'Invalid query parameters: pageSize: Too big' }),
+    details: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'On 400: one entry per invalid field.' }),
+    requestId: z.string().optional().meta({ description: 'On 500: the request id to quote when reporting it.' }),
+  })
+  .meta({ id: 'Error', description: 'The one error envelope of every endpoint.' });
+
+const texts: Record<number, string> = {
+  400: 'Invalid input; `details` lists each invalid field.',
+  401: 'Missing or invalid credentials.',
+  403: 'Valid credentials without the required scopes.',
+  404: 'No such resource in your team.',
+  409: 'Conflicts with the current state.',
+  413: 'Request body too large.',
+  429: 'Rate limit exceeded; see `Retry-After`.',
+  500: 'Unexpected error; quote `requestId`.',
+  503: 'A dependency is unavailable.',
+};
+
+export const errorResponses = (statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [s, { description: texts[s] ?? 'Error.', content: { 'application/json': { schema: errorSchema } } }]),
+  );

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/**
+ * The whole environment, parsed once. Every variable is documented in `.env.example`;
+ * defaults are the ones that make `npm start` work on a fresh machine.
+ * Secrets have development defaults only outside production: in production a missing secret is an error.
+ */
+
+const DEV_JWT_SECRET = 'dev-only-session-secret-change-me-0123456789';
+const DEV_ENCRYPTION_KEY = '0'.repeat(64);
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const list = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Duration like `7d`, `12h`, `30m`, `45s` or a number of milliseconds. */
+const duration = z.string().transform((v, ctx) => {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(v.trim());
+  if (!m) {
+    ctx.addIssue({ code: 'custom', message: 'expected a duration such as 7d, 12h, 30m, 45s or milliseconds' });
+    return z.NEVER;
+  }
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 'ms') as 'ms'];
+  return Number(m[1]) * unit;
+});
+
+const url = z.string().url();
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+    // Gateway
+    HOST: z.string().default('0.0.0.0'),
+    PORT: port.default(3000),
+    PUBLIC_URL: url.optional(),
+    ALLOWED_API_ORIGINS: list.default(['http://localhost:3000', 'http://localhost:3001']),
+    TRUST_PROXY: bool.default(false),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+
+    // PostgreSQL. Unset: `npm start` and `npm test` run an embedded PostgreSQL.
+    DATABASE_URL: url.optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+    EMBEDDED_PG_PORT: port.default(5433),
+
+    // Temporal
+    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().default('finops'),
+    TEMPORAL_UI_URL: url.default('http://localhost:8233'),
+    TEMPORAL_CLI: z.string().optional(),
+    WORKFLOW_BUNDLE_PATH: z.string().optional(),
+
+    // Identity provider session tokens
+    AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    AUTH_JWKS_URL: url.optional(),
+    AUTH_JWT_ISSUER: z.string().optional(),
+    AUTH_JWT_AUDIENCE: z.string().optional(),
+
+    // Secrets at rest (bank access tokens): 32 bytes as 64 hex characters.
+    ENCRYPTION_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
+      .optional(),
+
+    // Outbound mail
+    SMTP_URL: z.string().default('smtp://127.0.0.1:1025'),
+    MAIL_FROM: z.string().default('Finops <no-reply@finops.local>'),
+
+    // bank-a (Plaid wire format)
+    BANK_A_API_URL: url.default('http://127.0.0.1:4010'),
+    BANK_A_CLIENT_ID: z.string().default('dev-client-id'),
+    BANK_A_SECRET: z.string().default('dev-secret'),
+    // bank-b (Teller wire format)
+    BANK_B_API_URL: url.default('http://127.0.0.1:4011'),
+    BANK_B_WEBHOOK_SECRETS: list.default([]),
+    // payments (Stripe wire format) and subscriptions (Standard Webhooks)
+    PAYMENTS_WEBHOOK_SECRET: z.string().optional(),
+    SUBSCRIPTIONS_WEBHOOK_SECRET: z.string().optional(),
+
+    // messaging (WhatsApp Cloud API wire format)
+    MESSAGING_API_URL: url.default('http://127.0.0.1:4012'),
+    MESSAGING_ACCESS_TOKEN: z.string().default('dev-messaging-token'),
+    MESSAGING_PHONE_NUMBER_ID: z.string().default('000000000000000'),
+    MESSAGING_VERIFY_TOKEN: z.string().default('dev-verify-token'),
+    MESSAGING_APP_SECRET: z.string().default('dev-app-secret'),
+
+    // Inbound email (Postmark inbound format)
+    INBOX_DOMAIN: z.string().default('inbox.finops.local'),
+    INBOX_WEBHOOK_USERNAME: z.string().default('inbox'),
+    INBOX_WEBHOOK_PASSWORD: z.string().default('dev-inbox-password'),
+    INBOX_WEBHOOK_ALLOWED_IPS: list.default([]),
+
+    // Receipts
+    STORAGE_DIR: z.string().default('.data/storage'),
+    S3_ENDPOINT: url.optional(),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    LLM_API_URL: url.optional(),
+    LLM_API_KEY: z.string().optional(),
+    LLM_MODEL: z.string().default('gpt-4o-mini'),
+    RECEIPT_DECISION_TIMEOUT: duration.default(7 * 86_400_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const key of ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'] as const) {
+      if (!env[key] && !(key === 'AUTH_JWT_SECRET' && env.AUTH_JWKS_URL)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
+      }
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    AUTH_JWT_SECRET: env.AUTH_JWT_SECRET ?? (env.AUTH_JWKS_URL ? undefined : DEV_JWT_SECRET),
+    ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
+  }));
+
+export type Config = z.output<typeof schema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws a ConfigError listing every bad or missing value at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty string means "unset", as it does in most .env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+import * as initial from './0001_initial';
+
+/**
+ * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
+ * a compiled build or a bundle. Append new ones; never edit or reorder an applied one.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '0001_initial': initial,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

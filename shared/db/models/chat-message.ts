@@ -1,0 +1,9 @@
+import { TeamScopedModel } from './base';
+
+export class ChatMessage extends TeamScopedModel {
+  static override tableName = 'chat_messages';
+  userId!: string | null;
+  chatId!: string;
+  role!: 'user' | 'assistant' | 'system';
+  content!: string;
+}

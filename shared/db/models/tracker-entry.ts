@@ -1,0 +1,16 @@
+import { TeamScopedModel } from './base';
+
+export class TrackerEntry extends TeamScopedModel {
+  static override tableName = 'tracker_entries';
+  projectId!: string;
+  assignedId!: string | null;
+  description!: string | null;
+  date!: string;
+  start!: string;
+  stop!: string | null;
+  duration!: number | null;
+  rate!: number | null;
+  currency!: string | null;
+  billed!: boolean;
+  updatedAt!: string;
+}

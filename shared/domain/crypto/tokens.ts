@@ -1,0 +1,20 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** SHA-256 hex: how every key, secret, code and token is stored. */
+export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** Constant-time equality for secrets of any length (lengths are compared via their hashes). */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb) && a.length === b.length;
+}
+
+export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
+export const ACCESS_TOKEN_PREFIX = 'svc_access_token_';
+export const REFRESH_TOKEN_PREFIX = 'svc_refresh_token_';
+
+export const newApiKey = () => `svc_${randomBytes(32).toString('hex')}`;
+export const newAccessToken = () => `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+export const newRefreshToken = () => `${REFRESH_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+export const newOpaqueSecret = (bytes = 32) => randomBytes(bytes).toString('base64url');

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { isoDate, multi, pageSize, queryBoolean } from '../common/query';
+
+export const TRANSACTION_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived'] as const;
+export const TRANSACTION_METHODS = ['payment', 'card_purchase', 'card_atm', 'transfer', 'ach', 'wire', 'deposit', 'interest', 'fee', 'other', 'unknown'] as const;
+
+const money = z.number().meta({ description: 'Signed amount: negative is an expense, positive is income.', example: -42.5 });
+const currency = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 code, upper case.', example: 'EUR' });
+
+export const transactionSchema = z
+  .object({
+    id: z.uuid(),
+    date: isoDate.meta({ description: 'Booking date, YYYY-MM-DD.', example: '2026-11-02' }),
+    name: z.string().meta({ description: 'Display name, usually the counterparty as the bank shows it.' }),
+    description: z.string().nullable(),
+    amount: money,
+    currency,
+    status: z.enum(TRANSACTION_STATUSES),
+    method: z.enum(TRANSACTION_METHODS),
+    category: z
+      .object({ slug: z.string(), name: z.string(), color: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'The category, when one is set.' }),
+    counterpartyName: z.string().nullable(),
+    merchantName: z.string().nullable(),
+    note: z.string().nullable(),
+    manual: z.boolean().meta({ description: 'Created through the API rather than a bank feed.' }),
+    internal: z.boolean().meta({ description: 'A transfer between the team\'s own accounts.' }),
+    recurring: z.boolean(),
+    frequency: z.string().nullable(),
+    taxAmount: z.number().nullable(),
+    taxRate: z.number().nullable().meta({ description: 'Percent, e.g. 20 for 20 %.' }),
+    taxType: z.string().nullable(),
+    account: z
+      .object({ id: z.uuid(), name: z.string(), currency: z.string() })
+      .nullable()
+      .meta({ description: 'The bank account it was booked on; null for manual transactions without one.' }),
+    tags: z.array(z.object({ id: z.uuid(), name: z.string() })),
+    attachments: z.array(z.object({ id: z.uuid(), name: z.string(), mimeType: z.string(), size: z.number() })),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Transaction', description: 'A financial transaction of the team.' });
+
+export type TransactionDto = z.infer<typeof transactionSchema>;
+
+export const listTransactionsQuery = z
+  .object({
+    cursor: z.string().optional().meta({ description: 'Opaque cursor from the previous page\'s `meta.cursor`.' }),
+    pageSize: pageSize.meta({ description: 'Rows per page, 1 to 500.', example: 50 }),
+    q: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive search in name, description, counterparty and merchant.' }),
+    from: isoDate.optional().meta({ description: 'Earliest date, inclusive.' }),
+    to: isoDate.optional().meta({ description: 'Latest date, inclusive.' }),
+    statuses: multi(z.enum(TRANSACTION_STATUSES)).meta({ description: 'One or more statuses (repeat the key or separate by commas). Default: every status except excluded and archived.' }),
+    accounts: multi(z.uuid()).meta({ description: 'Bank account ids.' }),
+    categories: multi(z.string().min(1)).meta({ description: 'Category slugs.' }),
+    tags: multi(z.uuid()).meta({ description: 'Tag ids; a transaction matches when it has any of them.' }),
+    currency: currency.optional(),
+    type: z.enum(['income', 'expense']).optional().meta({ description: '`income` (amount > 0) or `expense` (amount < 0).' }),
+    amountMin: z.coerce.number().optional(),
+    amountMax: z.coerce.number().optional(),
+    manual: queryBoolean.meta({ description: '`true` for API-created, `false` for bank-synced.' }),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })
+  .refine((q) => q.amountMin === undefined || q.amountMax === undefined || q.amountMin <= q.amountMax, {
+    message: '`amountMin` must not exceed `amountMax`',
+    path: ['amountMin'],
+  });
+
+export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;
+
+export const transactionListSchema = z
+  .object({
+    data: z.array(transactionSchema),
+    meta: z.object({
+      cursor: z.string().nullable().meta({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+      hasNextPage: z.boolean(),
+    }),
+  })
+  .meta({ id: 'TransactionList' });

@@ -1,0 +1,52 @@
+import { Client, Connection } from '@temporalio/client';
+
+export interface TemporalOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}
+
+/**
+ * The gateway's handle on Temporal. It connects lazily, so the API starts (and answers /health
+ * with 503) while Temporal is still coming up, and reconnects on its own once it is there.
+ */
+export interface TemporalGateway {
+  readonly options: TemporalOptions;
+  client(): Promise<Client>;
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createTemporalGateway(options: TemporalOptions): TemporalGateway {
+  let connecting: Promise<{ connection: Connection; client: Client }> | undefined;
+
+  const connect = () => {
+    connecting ??= Connection.connect({ address: options.address, connectTimeout: '3s' })
+      .then((connection) => ({ connection, client: new Client({ connection, namespace: options.namespace }) }))
+      .catch((err) => {
+        connecting = undefined; // try again on the next call
+        throw err;
+      });
+    return connecting;
+  };
+
+  return {
+    options,
+    async client() {
+      return (await connect()).client;
+    },
+    async ping(timeoutMs = 2000) {
+      const deadline = Date.now() + timeoutMs;
+      const timer = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer from Temporal at ${options.address} within ${timeoutMs} ms`)), timeoutMs).unref(),
+      );
+      const { connection } = await Promise.race([connect(), timer]);
+      await connection.withDeadline(deadline, () => connection.workflowService.getSystemInfo({}));
+    },
+    async close() {
+      const c = connecting;
+      connecting = undefined;
+      if (c) await c.then(({ connection }) => connection.close()).catch(() => undefined);
+    },
+  };
+}

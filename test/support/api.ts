@@ -1,0 +1,46 @@
+import type { Server } from 'node:http';
+import { createApp } from '../../api/app';
+import type { ApiDeps } from '../../api/deps';
+import { loadConfig, type Config } from '../../shared/config';
+import type { Db } from '../../shared/db/knex';
+import { createLogger } from '../../shared/logger';
+import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+
+/** fetch's Response, with json() typed loosely for assertions. */
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
+export interface TestApi {
+  url: string;
+  deps: ApiDeps;
+  fetch(path: string, init?: RequestInit & { token?: string }): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides });
+}
+
+/** The real gateway on a loopback port, over the given database; Temporal from the global setup unless replaced. */
+export async function startTestApi(db: Db, opts: { env?: Record<string, string>; temporal?: TemporalGateway } = {}): Promise<TestApi> {
+  const config = testConfig(opts.env);
+  const temporal = opts.temporal ?? createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const deps: ApiDeps = { config, db, temporal, logger: createLogger(config) };
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    deps,
+    fetch: (path, init = {}) => {
+      const { token, headers, ...rest } = init;
+      return fetch(url + path, { ...rest, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string>) } });
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      if (!opts.temporal) await temporal.close();
+    },
+  };
+}

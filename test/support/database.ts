@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { createDb, type Db } from '../../shared/db/knex';
+import { withDatabase } from './global-setup';
+
+export interface TestDatabase {
+  url: string;
+  db: Db;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file, cloned from the template the global setup built. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.TEST_ADMIN_DATABASE_URL!;
+  const template = process.env.TEST_TEMPLATE_DATABASE!;
+  const setupPid = template.split('_').pop();
+  const name = `finops_t_${setupPid}_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`create database ${name} template ${template}`);
+      break;
+    } catch (err) {
+      // Two files cloning the template at the same instant can collide; a retry settles it.
+      if (attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  await admin.end();
+  const url = withDatabase(adminUrl, name);
+  const db = createDb({ url, poolMax: 5 });
+  return {
+    url,
+    db,
+    async drop() {
+      await db.destroy();
+      const c = new Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}

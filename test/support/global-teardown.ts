@@ -1,0 +1,21 @@
+import { rmSync } from 'node:fs';
+import { Client } from 'pg';
+
+export default async function globalTeardown(): Promise<void> {
+  const g = globalThis as any;
+  await g.__temporalEnv?.teardown();
+  if (g.__testTemplate) {
+    const { adminUrl, template, bundlePath } = g.__testTemplate;
+    rmSync(bundlePath, { force: true });
+    if (!g.__embeddedPg) {
+      const admin = new Client({ connectionString: adminUrl });
+      await admin.connect();
+      // Test files drop their own databases; this catches any a crashed file left behind.
+      const { rows } = await admin.query(`select datname from pg_database where datname like $1`, [`finops_t_${process.pid}_%`]);
+      for (const r of rows) await admin.query(`drop database if exists "${r.datname}" with (force)`);
+      await admin.query(`drop database if exists ${template} with (force)`);
+      await admin.end();
+    }
+  }
+  await g.__embeddedPg?.stop();
+}

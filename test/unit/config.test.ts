@@ -1,0 +1,39 @@
+import { ConfigError, loadConfig } from '../../shared/config';
+
+describe('loadConfig', () => {
+  it('gives working defaults for a fresh machine', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.TEMPORAL_ADDRESS).toBe('127.0.0.1:7233');
+    expect(config.AUTH_JWT_SECRET!.length).toBeGreaterThanOrEqual(32);
+    expect(config.RECEIPT_DECISION_TIMEOUT).toBe(7 * 86_400_000);
+  });
+
+  it('parses lists, booleans and durations', () => {
+    const config = loadConfig({ ALLOWED_API_ORIGINS: 'https://a.example, https://b.example', TRUST_PROXY: 'true', RECEIPT_DECISION_TIMEOUT: '30m' });
+    expect(config.ALLOWED_API_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.RECEIPT_DECISION_TIMEOUT).toBe(30 * 60_000);
+  });
+
+  it('lists every bad value at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', ENCRYPTION_KEY: 'short', DATABASE_URL: 'not a url', TRUST_PROXY: 'maybe' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const fields = (error as ConfigError).problems.map((p) => p.split(':')[0]).sort();
+    expect(fields).toEqual(['DATABASE_URL', 'ENCRYPTION_KEY', 'PORT', 'TRUST_PROXY']);
+    expect((error as Error).message).toContain('ENCRYPTION_KEY: must be 64 hexadecimal characters');
+  });
+
+  it('refuses development secrets in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET: is required in production[\s\S]*ENCRYPTION_KEY: is required in production/);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
+  });
+});

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+
+export const DEFAULT_BUNDLE_PATH = path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
+
+/**
+ * The workflow code: a prebuilt bundle when there is one (fast start, and what production runs),
+ * else the sources, which Temporal bundles with webpack at start-up (a few seconds).
+ */
+export function workflowSource(bundlePath?: string): Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> {
+  const candidate = bundlePath ?? DEFAULT_BUNDLE_PATH;
+  if (existsSync(candidate)) return { workflowBundle: { codePath: candidate } };
+  return { workflowsPath: require.resolve('../workflows') };
+}
+
+export interface WorkerParams {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  bundlePath?: string;
+  identity?: string;
+}
+
+export async function createWorker(p: WorkerParams): Promise<Worker> {
+  return Worker.create({
+    connection: p.connection,
+    namespace: p.namespace,
+    taskQueue: p.taskQueue,
+    activities: createActivities(p.deps),
+    identity: p.identity,
+    ...workflowSource(p.bundlePath),
+  });
+}

@@ -1,0 +1,59 @@
+import { Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { loadConfig, type Config } from '../shared/config';
+import { createDb } from '../shared/db/knex';
+import { createLogger } from '../shared/logger';
+import { createMailer } from '../shared/providers/mail';
+import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
+import { createWorker } from './create-worker';
+
+export interface RunningWorker {
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Connects to Temporal, registers the search attributes, and polls the task queue until stopped. */
+export async function startWorker(config: Config): Promise<RunningWorker> {
+  const logger = createLogger(config, { process: 'worker' });
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
+  const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+  const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
+
+  const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
+  await admin.close();
+
+  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: { config, db, mailer },
+    bundlePath: config.WORKFLOW_BUNDLE_PATH,
+  });
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
+  const done = worker.run().finally(async () => {
+    await connection.close();
+    mailer.close();
+    await db.destroy();
+    logger.info('worker stopped');
+  });
+  return {
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
+if (require.main === module) {
+  Runtime.install({ telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
+  const config = loadConfig();
+  startWorker(config)
+    .then((w) => w.done)
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,2 @@
+// Every workflow the worker runs. Workflows import only types from activities/.
+export { apiKeyNotification } from './api-key-notification';
