@@ -16,6 +16,7 @@ import { healthRouter } from './rest/health';
 import { transactionRoutes } from './rest/transactions';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
+import { webhookRouter } from './webhooks';
 
 /** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
 export const restRoutes = (deps: ApiDeps): RouteSpec[] => [...transactionRoutes(deps)];
@@ -46,6 +47,9 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(healthRouter(deps).routes())
     .use(referencePageRouter().routes())
     .use(publicRouter.routes())
+    // Webhooks read their own raw body (signatures are over the exact bytes) and are not rate limited:
+    // providers retry on 429, which would only add load.
+    .use(webhookRouter(deps).routes())
     .use(rateLimit(deps.config.RATE_LIMIT_PER_MINUTE))
     .use(trpcMiddleware(createAppRouter(deps), authenticate))
     .use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '1mb', encoding: 'utf-8' }))

@@ -22,6 +22,8 @@ export interface WorkerParams {
   deps: ActivityDeps;
   bundlePath?: string;
   identity?: string;
+  /** Replaces some activities (tests mock a provider-facing activity this way). */
+  activityOverrides?: Record<string, unknown>;
 }
 
 export async function createWorker(p: WorkerParams): Promise<Worker> {
@@ -29,8 +31,8 @@ export async function createWorker(p: WorkerParams): Promise<Worker> {
     connection: p.connection,
     namespace: p.namespace,
     taskQueue: p.taskQueue,
-    activities: createActivities(p.deps),
-    identity: p.identity,
+    activities: { ...createActivities(p.deps), ...p.activityOverrides },
+    ...(p.identity ? { identity: p.identity } : {}),
     ...workflowSource(p.bundlePath),
   });
 }

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { freePort } from '../../scripts/lib/ports';
+import { createMailer } from '../../shared/providers/mail';
+import { workflowIds } from '../../shared/temporal/names';
+import { startSmtpSink } from '../fakes/smtp-sink';
+import { testConfig } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+import { startTestWorker, uniqueTaskQueue } from '../support/worker';
+
+let tdb: TestDatabase;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+const input = (owner: Awaited<ReturnType<typeof createTeamAndOwner>>, keyId: string) => ({
+  keyId,
+  teamId: owner.team.id,
+  userId: owner.user.id,
+  keyName: 'CI deploy key',
+  createdAt: '2026-11-22T09:30:00.000Z',
+  ipAddress: '203.0.113.7',
+});
+
+describe('ApiKeyNotification on the real Temporal server', () => {
+  it('emails the account holder the key name, creation time and requester IP', async () => {
+    const smtp = await startSmtpSink();
+    const config = testConfig({ SMTP_URL: smtp.url, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('apikey') });
+    const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
+    const worker = await startTestWorker({ config, db: tdb.db, mailer });
+    try {
+      const owner = await createTeamAndOwner(tdb.db);
+      const keyId = '00000000-0000-4000-8000-000000000001';
+      const result = await worker.client.workflow.execute('apiKeyNotification', {
+        taskQueue: worker.taskQueue,
+        workflowId: workflowIds.apiKeyNotification(keyId),
+        args: [input(owner, keyId)],
+      });
+      expect(result.messageId).toBeTruthy();
+      const mail = await smtp.waitFor((m) => m.to.includes(owner.user.email));
+      expect(mail.subject).toBe('New API key created: CI deploy key');
+      expect(mail.text).toContain('Created: Sun, 22 Nov 2026 09:30:00 GMT');
+      expect(mail.text).toContain('Requested from IP address: 203.0.113.7');
+    } finally {
+      await worker.stop();
+      mailer.close();
+      await smtp.close();
+    }
+  });
+
+  it('survives the worker process being killed while it waits, and finishes once a worker is back', async () => {
+    const smtpPort = await freePort(); // nothing listens yet: every send attempt fails and is retried
+    const taskQueue = uniqueTaskQueue('apikey-kill');
+    const owner = await createTeamAndOwner(tdb.db);
+    const keyId = '00000000-0000-4000-8000-000000000002';
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: tdb.url,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    };
+    const root = path.resolve(__dirname, '..', '..');
+    const spawnWorker = () =>
+      spawn(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'worker', 'main.ts')], { env, stdio: 'ignore' });
+
+    const config = testConfig();
+    const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const client = new Client({ connection });
+    let first: ChildProcess | undefined;
+    let second: ChildProcess | undefined;
+    const smtp = { current: undefined as Awaited<ReturnType<typeof startSmtpSink>> | undefined };
+    try {
+      first = spawnWorker();
+      const handle = await client.workflow.start('apiKeyNotification', {
+        taskQueue,
+        workflowId: workflowIds.apiKeyNotification(keyId),
+        args: [input(owner, keyId)],
+      });
+      // Wait until the worker has really tried (and failed) to send at least once.
+      await eventually(async () => {
+        const d = await handle.describe();
+        const pending = d.raw.pendingActivities?.[0];
+        return (pending?.attempt ?? 0) >= 2;
+      }, 60_000);
+      first.kill('SIGKILL');
+      await new Promise((r) => first!.once('exit', r));
+
+      smtp.current = await startSmtpSink(smtpPort);
+      second = spawnWorker();
+      const result = await handle.result();
+      expect(result.messageId).toBeTruthy();
+      const mail = await smtp.current.waitFor((m) => m.to.includes(owner.user.email));
+      expect(mail.raw).toContain('CI deploy key');
+      // Exactly one email: the failed attempts sent nothing, the successful one sent once.
+      expect(smtp.current.messages.filter((m) => m.to.includes(owner.user.email))).toHaveLength(1);
+    } finally {
+      first?.kill('SIGKILL');
+      second?.kill('SIGTERM');
+      await connection.close();
+      await smtp.current?.close();
+    }
+  }, 120_000);
+});
+
+async function eventually(check: () => Promise<boolean>, timeoutMs: number) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('condition not met in time');
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import type { ActivityDeps } from '../../activities';
+import { createWorker } from '../../worker/create-worker';
+
+export interface TestWorker {
+  taskQueue: string;
+  worker: Worker;
+  client: Client;
+  stop(): Promise<void>;
+}
+
+/** A unique task queue per test file, so files sharing the dev server never take each other's tasks. */
+export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
+
+/**
+ * A real worker (prebuilt bundle from the global setup, real activities unless overridden) on a
+ * task queue of its own, running in the background until stop().
+ */
+export async function startTestWorker(deps: ActivityDeps, opts: { taskQueue?: string; activities?: Record<string, unknown> } = {}): Promise<TestWorker> {
+  const taskQueue = opts.taskQueue ?? deps.config.TEMPORAL_TASK_QUEUE;
+  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue,
+    deps,
+    bundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    activityOverrides: opts.activities,
+  });
+  const running = worker.run();
+  const clientConnection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! });
+  const client = new Client({ connection: clientConnection, namespace: 'default' });
+  return {
+    taskQueue,
+    worker,
+    client,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+      await clientConnection.close();
+    },
+  };
+}
