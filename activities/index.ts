@@ -1,7 +1,7 @@
 import { apiKeyActivities } from './api-keys/notify';
 import type { ActivityDeps } from './deps';
 
-export type { ActivityDeps } from './deps';
+export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
 
 /** Every activity, bound to its dependencies. The worker registers the result as is. */
 export function createActivities(deps: ActivityDeps) {

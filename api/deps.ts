@@ -3,10 +3,15 @@ import type { Db } from '../shared/db/knex';
 import type { Logger } from '../shared/logger';
 import type { TemporalGateway } from '../shared/temporal/client';
 
-/** Everything the gateway talks to; built once in main.ts (or by a test) and handed to createApp. */
+/** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
 export interface ApiDeps {
   config: Config;
   db: Db;
   temporal: TemporalGateway;
   logger: Logger;
+}
+
+/** The one place ApiDeps is assembled; tests pass overrides to swap a piece. */
+export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' | 'logger'>, overrides: Partial<ApiDeps> = {}): ApiDeps {
+  return { ...base, ...overrides };
 }

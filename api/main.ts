@@ -4,6 +4,7 @@ import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { createApp } from './app';
+import { createApiDeps } from './deps';
 
 export interface RunningApi {
   server: Server;
@@ -20,7 +21,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });
-  const app = createApp({ config, db, temporal, logger });
+  const app = createApp(createApiDeps({ config, db, temporal, logger }));
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
   });

@@ -3,7 +3,7 @@ import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporali
 import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
-import { createMailer } from '../shared/providers/mail';
+import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { createWorker } from './create-worker';
 
@@ -17,7 +17,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger(config, { process: 'worker' });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
-  const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
+  const deps = createActivityDeps(config, db);
 
   const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
@@ -28,13 +28,13 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { config, db, mailer },
+    deps,
     bundlePath: config.WORKFLOW_BUNDLE_PATH,
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
   const done = worker.run().finally(async () => {
     await connection.close();
-    mailer.close();
+    closeActivityDeps(deps);
     await db.destroy();
     logger.info('worker stopped');
   });

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../scripts/lib/ports';
-import { createMailer } from '../../shared/providers/mail';
 import { workflowIds } from '../../shared/temporal/names';
 import { startSmtpSink } from '../fakes/smtp-sink';
 import { testConfig } from '../support/api';
@@ -32,8 +31,7 @@ describe('ApiKeyNotification on the real Temporal server', () => {
   it('emails the account holder the key name, creation time and requester IP', async () => {
     const smtp = await startSmtpSink();
     const config = testConfig({ SMTP_URL: smtp.url, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('apikey') });
-    const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
-    const worker = await startTestWorker({ config, db: tdb.db, mailer });
+    const worker = await startTestWorker(config, tdb.db);
     try {
       const owner = await createTeamAndOwner(tdb.db);
       const keyId = '00000000-0000-4000-8000-000000000001';
@@ -49,7 +47,6 @@ describe('ApiKeyNotification on the real Temporal server', () => {
       expect(mail.text).toContain('Requested from IP address: 203.0.113.7');
     } finally {
       await worker.stop();
-      mailer.close();
       await smtp.close();
     }
   });

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from '../../api/app';
-import type { ApiDeps } from '../../api/deps';
+import { createApiDeps, type ApiDeps } from '../../api/deps';
 import { loadConfig, type Config } from '../../shared/config';
 import type { Db } from '../../shared/db/knex';
 import { createLogger } from '../../shared/logger';
@@ -21,10 +21,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** The real gateway on a loopback port, over the given database; Temporal from the global setup unless replaced. */
-export async function startTestApi(db: Db, opts: { env?: Record<string, string>; temporal?: TemporalGateway } = {}): Promise<TestApi> {
+export async function startTestApi(
+  db: Db,
+  opts: { env?: Record<string, string>; temporal?: TemporalGateway; deps?: Partial<ApiDeps> } = {},
+): Promise<TestApi> {
   const config = testConfig(opts.env);
   const temporal = opts.temporal ?? createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
-  const deps: ApiDeps = { config, db, temporal, logger: createLogger(config) };
+  const deps = createApiDeps({ config, db, temporal, logger: createLogger(config) }, opts.deps);
   const server: Server = await new Promise((resolve) => {
     const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
   });

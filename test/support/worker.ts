@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
-import type { ActivityDeps } from '../../activities';
+import { closeActivityDeps, createActivityDeps, type ActivityDeps } from '../../activities';
+import type { Config } from '../../shared/config';
+import type { Db } from '../../shared/db/knex';
 import { createWorker } from '../../worker/create-worker';
 
 export interface TestWorker {
   taskQueue: string;
   worker: Worker;
+  deps: ActivityDeps;
   client: Client;
   stop(): Promise<void>;
 }
@@ -18,7 +21,12 @@ export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4
  * A real worker (prebuilt bundle from the global setup, real activities unless overridden) on a
  * task queue of its own, running in the background until stop().
  */
-export async function startTestWorker(deps: ActivityDeps, opts: { taskQueue?: string; activities?: Record<string, unknown> } = {}): Promise<TestWorker> {
+export async function startTestWorker(
+  config: Config,
+  db: Db,
+  opts: { taskQueue?: string; activities?: Record<string, unknown>; deps?: Partial<ActivityDeps> } = {},
+): Promise<TestWorker> {
+  const deps = createActivityDeps(config, db, opts.deps);
   const taskQueue = opts.taskQueue ?? deps.config.TEMPORAL_TASK_QUEUE;
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
   const worker = await createWorker({
@@ -35,12 +43,14 @@ export async function startTestWorker(deps: ActivityDeps, opts: { taskQueue?: st
   return {
     taskQueue,
     worker,
+    deps,
     client,
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await connection.close();
       await clientConnection.close();
+      closeActivityDeps(deps);
     },
   };
 }
