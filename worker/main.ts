@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
@@ -48,7 +48,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 }
 
 if (require.main === module) {
-  Runtime.install({ telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
   const config = loadConfig();
   startWorker(config)
     .then((w) => w.done)

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { signSessionToken } from '../api/auth/session-token';
+import { ConfigError, loadConfig, type Config } from '../shared/config';
+import { createDb, migrateLatest, type Db } from '../shared/db/knex';
+import { User } from '../shared/db/models';
+import { createUserWithTeam } from '../shared/domain/teams/service';
+import { AppError } from '../shared/errors';
+import { ensureDemo } from './lib/demo';
+import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from './lib/embedded-postgres';
+import { tcpAnswers } from './lib/ports';
+
+const USAGE = `Usage: npm run admin -- <command> [options]    (JSON on stdout)
+
+  create-user --email E --name N [--team NAME | --team-id ID]
+                       create a user in a new team (as owner) or an existing team (as member);
+                       prints {userId, teamId, sessionToken}
+  session-token --user-id ID
+                       prints {userId, teamId, sessionToken} (HS256, 24 h)
+  migrate              applies pending migrations; prints {applied}
+  seed-demo            creates the demo team and user if missing; prints the demo credentials
+
+Uses DATABASE_URL; when unset, the embedded PostgreSQL of \`npm start\` (started for the command if it is not running).`;
+
+/** Operators' CLI: users come from the external identity provider, so this is how they are mirrored here. */
+async function main(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      team: { type: 'string' },
+      'team-id': { type: 'string' },
+      'user-id': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!command || command === 'help' || command === '--help') {
+    process.stderr.write(`${USAGE}\n`);
+    process.exit(command ? 0 : 2);
+  }
+  try {
+    process.loadEnvFile(path.resolve(__dirname, '..', '.env'));
+  } catch {
+    // no .env
+  }
+  const config = loadConfig();
+  return withDb(config, async (db) => {
+    switch (command) {
+      case 'migrate':
+        return { applied: await migrateLatest(db) };
+      case 'seed-demo': {
+        await migrateLatest(db);
+        const demo = await ensureDemo(db, config);
+        return demo;
+      }
+      case 'create-user': {
+        if (!values.email) throw usage('--email is required');
+        if (values.team && values['team-id']) throw usage('give --team or --team-id, not both');
+        const { user, team, role } = await createUserWithTeam(db, {
+          email: values.email,
+          fullName: values.name,
+          teamId: values['team-id'],
+          teamName: values.team,
+        });
+        return { userId: user.id, teamId: team.id, role, inboxId: team.inboxId, sessionToken: await sessionToken(config, user.id) };
+      }
+      case 'session-token': {
+        const userId = values['user-id'];
+        if (!userId) throw usage('--user-id is required');
+        const user = await User.query(db).findById(userId).catch(() => undefined);
+        if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
+        return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
+      }
+      default:
+        throw usage(`unknown command ${command}`);
+    }
+  });
+}
+
+const usage = (m: string) => new AppError(2, 'Usage', `${m}\n\n${USAGE}`);
+
+function sessionToken(config: Config, userId: string) {
+  if (!config.AUTH_JWT_SECRET) throw new Error('AUTH_JWT_SECRET is not set (tokens are verified with AUTH_JWKS_URL): sessions come from your identity provider');
+  return signSessionToken(config.AUTH_JWT_SECRET, userId);
+}
+
+async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  let url = config.DATABASE_URL;
+  let pg: RunningPostgres | undefined;
+  if (!url) {
+    const address = `127.0.0.1:${config.EMBEDDED_PG_PORT}`;
+    if (!(await tcpAnswers(address))) {
+      pg = await startEmbeddedPostgres({ dataDir: path.resolve(__dirname, '..', '.data', 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
+    }
+    const admin = `postgres://postgres:postgres@${address}/postgres`;
+    await ensureDatabase(admin, 'finops');
+    url = `postgres://postgres:postgres@${address}/finops`;
+  }
+  const db = createDb({ url, poolMax: 2 });
+  try {
+    return await fn(db);
+  } finally {
+    await db.destroy();
+    await pg?.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (out) => process.stdout.write(`${JSON.stringify(out, null, 2)}\n`),
+  (err) => {
+    const e = err as Error;
+    const message = err instanceof ConfigError || err instanceof AppError ? e.message : (e.stack ?? String(e));
+    process.stderr.write(`${JSON.stringify({ error: message })}\n`);
+    process.exit(err instanceof AppError && err.status === 2 ? 2 : 1);
+  },
+);

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { startApi } from '../api/main';
+import { ConfigError, loadConfig, type Config } from '../shared/config';
+import { createDb, migrateLatest } from '../shared/db/knex';
+import { devServerSearchAttributeArgs } from '../shared/temporal/search-attributes';
+import { startWorker } from '../worker/main';
+import { ensureDemo } from './lib/demo';
+import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from './lib/embedded-postgres';
+import { tcpAnswers } from './lib/ports';
+import { findOrBuildTemporalCli } from './lib/temporal-cli';
+
+/**
+ * `npm start`: the whole service on one machine. Brings up what is missing (an embedded PostgreSQL
+ * when DATABASE_URL is unset, a Temporal dev server when TEMPORAL_ADDRESS does not answer), migrates,
+ * seeds a demo team on first run, then runs the API and a worker in this process. Ctrl-C stops it all.
+ */
+const ROOT = path.resolve(__dirname, '..');
+const DATA = path.join(ROOT, '.data');
+const say = (m: string) => process.stderr.write(`[start] ${m}\n`);
+
+async function main() {
+  // The SDK's own INFO lines (webpack output, state changes) drown the banner; our JSON logs stay.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  try {
+    process.loadEnvFile(path.join(ROOT, '.env'));
+  } catch {
+    // no .env: defaults and the environment apply
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      say(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  mkdirSync(DATA, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+
+  let pg: RunningPostgres | undefined;
+  if (!config.DATABASE_URL) {
+    say(`DATABASE_URL is unset: starting an embedded PostgreSQL on port ${config.EMBEDDED_PG_PORT} (data in .data/postgres)`);
+    pg = await startEmbeddedPostgres({ dataDir: path.join(DATA, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
+    await ensureDatabase(pg.url('postgres'), 'finops');
+    config = { ...config, DATABASE_URL: pg.url('finops') };
+    stops.push(() => pg!.stop());
+  }
+
+  let temporal: ChildProcess | undefined;
+  if (!(await tcpAnswers(config.TEMPORAL_ADDRESS))) {
+    temporal = await startTemporalDevServer(config);
+    stops.push(() => stopChild(temporal!));
+  } else {
+    say(`using the Temporal server at ${config.TEMPORAL_ADDRESS}`);
+  }
+
+  const db = createDb({ url: config.DATABASE_URL!, poolMax: 2 });
+  const applied = await migrateLatest(db);
+  say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
+  const demo = await ensureDemo(db, config);
+  await db.destroy();
+
+  const worker = await startWorker(config);
+  stops.unshift(() => worker.stop());
+  const api = await startApi(config);
+  stops.unshift(() => api.stop());
+
+  const banner = [
+    '',
+    '  Finops is running.',
+    `  API              ${api.url}`,
+    `  API reference    ${api.url}/`,
+    `  Health           ${api.url}/health`,
+    `  Temporal UI      ${config.TEMPORAL_UI_URL}`,
+    '',
+    `  Demo team        ${demo.teamName} (inbox id ${demo.inboxId})${demo.created ? ' — created now' : ''}`,
+    `  Demo user        ${demo.email}`,
+    `  Session token    ${demo.sessionToken}`,
+    '',
+    `  Try: curl -H "Authorization: Bearer <session token>" ${api.url}/transactions`,
+    '  Ctrl-C stops everything.',
+    '',
+  ];
+  process.stdout.write(banner.join('\n') + '\n');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal}: stopping`);
+    for (const stop of stops) await stop().catch((err) => say(`while stopping: ${(err as Error).message}`));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+async function startTemporalDevServer(config: Config): Promise<ChildProcess> {
+  const cli = findOrBuildTemporalCli(say);
+  const [host, port] = splitAddress(config.TEMPORAL_ADDRESS);
+  const uiPort = new URL(config.TEMPORAL_UI_URL).port || '8233';
+  say(`no Temporal server at ${config.TEMPORAL_ADDRESS}: starting the dev server (${cli}), state in .data/temporal.db, log in .data/temporal.log`);
+  const log = openSync(path.join(DATA, 'temporal.log'), 'a');
+  const child = spawn(
+    cli,
+    [
+      'server', 'start-dev',
+      '--db-filename', path.join(DATA, 'temporal.db'),
+      '--ip', host, '--port', port, '--ui-port', uiPort,
+      '--namespace', config.TEMPORAL_NAMESPACE,
+      '--log-level', 'warn',
+      ...devServerSearchAttributeArgs(),
+    ],
+    { stdio: ['ignore', log, log] },
+  );
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`the Temporal dev server exited with code ${code}; see .data/temporal.log`))),
+  );
+  const deadline = Date.now() + 60_000;
+  while (!(await Promise.race([tcpAnswers(config.TEMPORAL_ADDRESS), exited]))) {
+    if (Date.now() > deadline) throw new Error('the Temporal dev server did not answer within 60 s; see .data/temporal.log');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  exited.catch(() => undefined);
+  return child;
+}
+
+function splitAddress(address: string): [string, string] {
+  const i = address.lastIndexOf(':');
+  return [address.slice(0, i) || '127.0.0.1', address.slice(i + 1)];
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+main().catch((err) => {
+  say(`failed to start: ${(err as Error).stack ?? err}`);
+  process.exit(1);
+});
