@@ -6,6 +6,7 @@ import { createDb, migrateLatest, type Db } from '../shared/db/knex';
 import { User } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { AppError } from '../shared/errors';
+import { PROJECT_ROOT } from '../shared/paths';
 import { ensureDemo } from './lib/demo';
 import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from './lib/embedded-postgres';
 import { tcpAnswers } from './lib/ports';
@@ -41,7 +42,7 @@ async function main(argv: string[]): Promise<unknown> {
     process.exit(command ? 0 : 2);
   }
   try {
-    process.loadEnvFile(path.resolve(__dirname, '..', '.env'));
+    process.loadEnvFile(path.join(PROJECT_ROOT, '.env'));
   } catch {
     // no .env
   }
@@ -92,7 +93,7 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
   if (!url) {
     const address = `127.0.0.1:${config.EMBEDDED_PG_PORT}`;
     if (!(await tcpAnswers(address))) {
-      pg = await startEmbeddedPostgres({ dataDir: path.resolve(__dirname, '..', '.data', 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
+      pg = await startEmbeddedPostgres({ dataDir: path.resolve(PROJECT_ROOT, config.DATA_DIR, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
     }
     const admin = `postgres://postgres:postgres@${address}/postgres`;
     await ensureDatabase(admin, 'finops');

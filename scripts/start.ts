@@ -6,6 +6,7 @@ import { startApi } from '../api/main';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
 import { createDb, migrateLatest } from '../shared/db/knex';
 import { devServerSearchAttributeArgs } from '../shared/temporal/search-attributes';
+import { PROJECT_ROOT } from '../shared/paths';
 import { startWorker } from '../worker/main';
 import { ensureDemo } from './lib/demo';
 import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from './lib/embedded-postgres';
@@ -17,8 +18,7 @@ import { findOrBuildTemporalCli } from './lib/temporal-cli';
  * when DATABASE_URL is unset, a Temporal dev server when TEMPORAL_ADDRESS does not answer), migrates,
  * seeds a demo team on first run, then runs the API and a worker in this process. Ctrl-C stops it all.
  */
-const ROOT = path.resolve(__dirname, '..');
-const DATA = path.join(ROOT, '.data');
+const ROOT = PROJECT_ROOT;
 const say = (m: string) => process.stderr.write(`[start] ${m}\n`);
 
 async function main() {
@@ -39,12 +39,13 @@ async function main() {
     }
     throw err;
   }
+  const DATA = path.resolve(ROOT, config.DATA_DIR);
   mkdirSync(DATA, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
   let pg: RunningPostgres | undefined;
   if (!config.DATABASE_URL) {
-    say(`DATABASE_URL is unset: starting an embedded PostgreSQL on port ${config.EMBEDDED_PG_PORT} (data in .data/postgres)`);
+    say(`DATABASE_URL is unset: starting an embedded PostgreSQL on port ${config.EMBEDDED_PG_PORT} (data in ${path.join(DATA, 'postgres')})`);
     pg = await startEmbeddedPostgres({ dataDir: path.join(DATA, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
     await ensureDatabase(pg.url('postgres'), 'finops');
     config = { ...config, DATABASE_URL: pg.url('finops') };
@@ -53,7 +54,7 @@ async function main() {
 
   let temporal: ChildProcess | undefined;
   if (!(await tcpAnswers(config.TEMPORAL_ADDRESS))) {
-    temporal = await startTemporalDevServer(config);
+    temporal = await startTemporalDevServer(config, DATA);
     stops.push(() => stopChild(temporal!));
   } else {
     say(`using the Temporal server at ${config.TEMPORAL_ADDRESS}`);
@@ -100,17 +101,17 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-async function startTemporalDevServer(config: Config): Promise<ChildProcess> {
+async function startTemporalDevServer(config: Config, dataDir: string): Promise<ChildProcess> {
   const cli = findOrBuildTemporalCli(say);
   const [host, port] = splitAddress(config.TEMPORAL_ADDRESS);
   const uiPort = new URL(config.TEMPORAL_UI_URL).port || '8233';
-  say(`no Temporal server at ${config.TEMPORAL_ADDRESS}: starting the dev server (${cli}), state in .data/temporal.db, log in .data/temporal.log`);
-  const log = openSync(path.join(DATA, 'temporal.log'), 'a');
+  say(`no Temporal server at ${config.TEMPORAL_ADDRESS}: starting the dev server (${cli}), state in ${path.join(dataDir, 'temporal.db')}, log in ${path.join(dataDir, 'temporal.log')}`);
+  const log = openSync(path.join(dataDir, 'temporal.log'), 'a');
   const child = spawn(
     cli,
     [
       'server', 'start-dev',
-      '--db-filename', path.join(DATA, 'temporal.db'),
+      '--db-filename', path.join(dataDir, 'temporal.db'),
       '--ip', host, '--port', port, '--ui-port', uiPort,
       '--namespace', config.TEMPORAL_NAMESPACE,
       '--log-level', 'warn',
@@ -119,11 +120,11 @@ async function startTemporalDevServer(config: Config): Promise<ChildProcess> {
     { stdio: ['ignore', log, log] },
   );
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`the Temporal dev server exited with code ${code}; see .data/temporal.log`))),
+    child.once('exit', (code) => reject(new Error(`the Temporal dev server exited with code ${code}; see ${path.join(dataDir, 'temporal.log')}`))),
   );
   const deadline = Date.now() + 60_000;
   while (!(await Promise.race([tcpAnswers(config.TEMPORAL_ADDRESS), exited]))) {
-    if (Date.now() > deadline) throw new Error('the Temporal dev server did not answer within 60 s; see .data/temporal.log');
+    if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer within 60 s; see ${path.join(dataDir, 'temporal.log')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   exited.catch(() => undefined);

@@ -54,6 +54,8 @@ const schema = z
     DATABASE_URL: url.optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
     EMBEDDED_PG_PORT: port.default(5433),
+    // Where `npm start` keeps local state: embedded PostgreSQL data, Temporal's SQLite file, logs.
+    DATA_DIR: z.string().default('.data'),
 
     // Temporal
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),

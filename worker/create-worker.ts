@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { PROJECT_ROOT } from '../shared/paths';
 
-export const DEFAULT_BUNDLE_PATH = path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
+export const DEFAULT_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');
 
 /**
  * The workflow code: a prebuilt bundle when there is one (fast start, and what production runs),

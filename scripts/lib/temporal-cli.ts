@@ -2,9 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../../shared/paths';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = PROJECT_ROOT;
 const PROJECT_TOOLS = path.join(ROOT, '.tools');
 // Shared between clones on one machine, so a second checkout does not rebuild for minutes.
 const USER_CACHE = path.join(os.homedir(), '.cache', 'temporal-cli');

@@ -9,6 +9,22 @@ const iso = (v: Date | string) => (v instanceof Date ? v.toISOString() : new Dat
  * Tags and attachments come back in the same round trip as json aggregates.
  */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
+  const rows: any[] = await buildListQuery(db, teamId, query);
+  const hasNextPage = rows.length > query.pageSize;
+  const page = rows.slice(0, query.pageSize);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(toDto),
+    meta: { cursor: hasNextPage && last ? encodeCursor([last.date, last.id]) : null, hasNextPage },
+  };
+}
+
+/** The SQL and bindings of a list query, for benchmarks that compare against a bare driver. */
+export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery) {
+  return buildListQuery(db, teamId, query).toSQL().toNative();
+}
+
+function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery) {
   const q = db('transactions as t')
     .leftJoin('bank_accounts as a', 'a.id', 't.bank_account_id')
     .leftJoin('transaction_categories as c', function () {
@@ -54,14 +70,7 @@ export async function listTransactions(db: Db, teamId: string, query: ListTransa
     );
   }
 
-  const rows: any[] = await q;
-  const hasNextPage = rows.length > query.pageSize;
-  const page = rows.slice(0, query.pageSize);
-  const last = page[page.length - 1];
-  return {
-    data: page.map(toDto),
-    meta: { cursor: hasNextPage && last ? encodeCursor([last.date, last.id]) : null, hasNextPage },
-  };
+  return q;
 }
 
 function toDto(r: any): TransactionDto {

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { Client } from 'pg';
+import { createDb, migrateLatest, type Db } from '../../shared/db/knex';
+import { PROJECT_ROOT } from '../../shared/paths';
+import { startEmbeddedPostgres, ensureDatabase } from '../../scripts/lib/embedded-postgres';
+import { freePort } from '../../scripts/lib/ports';
+
+export interface BenchDatabase {
+  url: string;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * A migrated database for a benchmark: on DATABASE_URL's server when set (kept between runs, so
+ * large fixtures are seeded once), else on a throw-away embedded PostgreSQL.
+ */
+export async function benchDatabase(name: string): Promise<BenchDatabase> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopPg: (() => Promise<void>) | undefined;
+  if (!adminUrl) {
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(PROJECT_ROOT, '.data', `bench-pg-${process.pid}`), port: await freePort(), persistent: false });
+    adminUrl = pg.url('postgres');
+    stopPg = () => pg.stop();
+  }
+  await ensureDatabase(adminUrl, name);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const db = createDb({ url, poolMax: 4 });
+  await migrateLatest(db);
+  return {
+    url,
+    db,
+    async close() {
+      await db.destroy();
+      await stopPg?.();
+    },
+  };
+}
+
+export async function dropDatabase(adminUrl: string, name: string) {
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query(`drop database if exists "${name}" with (force)`);
+  await c.end();
+}

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, tcpAnswers } from '../../scripts/lib/ports';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * The fresh-machine path of `npm start`: no DATABASE_URL (embedded PostgreSQL), nothing at
+ * TEMPORAL_ADDRESS (dev server from the CLI), first run seeds the demo; then Ctrl-C stops it all.
+ */
+describe('npm start', () => {
+  it('brings everything up, serves health, the reference page and the demo token, and stops cleanly on SIGINT', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'finops-start-'));
+    chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as the postgres user when we are root
+    const [port, pgPort, temporalPort, uiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+      TEMPORAL_UI_URL: `http://localhost:${uiPort}`,
+    };
+    delete env.DATABASE_URL;
+    delete env.WORKFLOW_BUNDLE_PATH;
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'start.ts')], { env, cwd: ROOT });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!out.includes('Ctrl-C stops everything')) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${out}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const token = /Session token\s+(\S+)/.exec(out)?.[1];
+      expect(token).toMatch(/^ey/);
+      expect(out).toContain(`API              http://localhost:${port}`);
+      expect(out).toContain(`Temporal UI      http://localhost:${uiPort}`);
+
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(health.status).toBe(200);
+      expect((await health.json()).checks).toMatchObject({ database: { status: 'up' }, temporal: { status: 'up' } });
+      expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      const tx = await fetch(`http://127.0.0.1:${port}/transactions`, { headers: { authorization: `Bearer ${token}` } });
+      expect(tx.status).toBe(200);
+      expect((await tx.json()).data.length).toBeGreaterThan(0);
+      expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
+
+      child.kill('SIGINT');
+      // tsx re-raises the signal it relayed (exit 130); our process itself shut down in order.
+      expect([0, 130]).toContain(await exited);
+      expect(out).toContain('SIGINT: stopping');
+      expect(out).not.toContain('while stopping');
+      expect(await tcpAnswers(`127.0.0.1:${temporalPort}`)).toBe(false);
+      expect(await tcpAnswers(`127.0.0.1:${pgPort}`)).toBe(false);
+      expect(await tcpAnswers(`127.0.0.1:${port}`)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
