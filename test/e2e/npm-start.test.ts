@@ -45,11 +45,11 @@ describe('npm start', () => {
 
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       expect(health.status).toBe(200);
-      expect((await health.json()).checks).toMatchObject({ database: { status: 'up' }, temporal: { status: 'up' } });
+      expect(((await health.json()) as any).checks).toMatchObject({ database: { status: 'up' }, temporal: { status: 'up' } });
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
       const tx = await fetch(`http://127.0.0.1:${port}/transactions`, { headers: { authorization: `Bearer ${token}` } });
       expect(tx.status).toBe(200);
-      expect((await tx.json()).data.length).toBeGreaterThan(0);
+      expect(((await tx.json()) as any).data.length).toBeGreaterThan(0);
       expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
 
       child.kill('SIGINT');
