@@ -95,6 +95,7 @@ async function main() {
     stopping = true;
     say(`${signal}: stopping`);
     for (const stop of stops) await stop().catch((err) => say(`while stopping: ${(err as Error).message}`));
+    say('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

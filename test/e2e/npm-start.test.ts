@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
-
-const ROOT = path.resolve(__dirname, '..', '..');
+import { spawnTs } from '../support/processes';
 
 /**
  * The fresh-machine path of `npm start`: no DATABASE_URL (embedded PostgreSQL), nothing at
@@ -27,10 +25,10 @@ describe('npm start', () => {
     };
     delete env.DATABASE_URL;
     delete env.WORKFLOW_BUNDLE_PATH;
-    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'start.ts')], { env, cwd: ROOT });
+    const child = spawnTs('scripts/start.ts', { env });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       const deadline = Date.now() + 90_000;
@@ -53,9 +51,10 @@ describe('npm start', () => {
       expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
 
       child.kill('SIGINT');
-      // tsx re-raises the signal it relayed (exit 130); our process itself shut down in order.
+      // 130 (128 + SIGINT) is what the tsx loader reports after our handler has finished.
       expect([0, 130]).toContain(await exited);
       expect(out).toContain('SIGINT: stopping');
+      expect(out).toContain('[start] stopped');
       expect(out).not.toContain('while stopping');
       expect(await tcpAnswers(`127.0.0.1:${temporalPort}`)).toBe(false);
       expect(await tcpAnswers(`127.0.0.1:${pgPort}`)).toBe(false);

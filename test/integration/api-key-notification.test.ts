@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../scripts/lib/ports';
 import { workflowIds } from '../../shared/temporal/names';
@@ -7,6 +6,7 @@ import { startSmtpSink } from '../fakes/smtp-sink';
 import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
+import { isAlive, killHard, spawnTs } from '../support/processes';
 import { startTestWorker, uniqueTaskQueue } from '../support/worker';
 
 let tdb: TestDatabase;
@@ -64,9 +64,7 @@ describe('ApiKeyNotification on the real Temporal server', () => {
       TEMPORAL_TASK_QUEUE: taskQueue,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     };
-    const root = path.resolve(__dirname, '..', '..');
-    const spawnWorker = () =>
-      spawn(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(root, 'worker', 'main.ts')], { env, stdio: 'ignore' });
+    const spawnWorker = () => spawnTs('worker/main.ts', { env, stdio: 'ignore' });
 
     const config = testConfig();
     const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -87,8 +85,8 @@ describe('ApiKeyNotification on the real Temporal server', () => {
         const pending = d.raw.pendingActivities?.[0];
         return (pending?.attempt ?? 0) >= 2;
       }, 60_000);
-      first.kill('SIGKILL');
-      await new Promise((r) => first!.once('exit', r));
+      await killHard(first);
+      expect(isAlive(first.pid!)).toBe(false); // really gone: no wrapper left a worker behind
 
       smtp.current = await startSmtpSink(smtpPort);
       second = spawnWorker();
@@ -99,8 +97,8 @@ describe('ApiKeyNotification on the real Temporal server', () => {
       // Exactly one email: the failed attempts sent nothing, the successful one sent once.
       expect(smtp.current.messages.filter((m) => m.to.includes(owner.user.email))).toHaveLength(1);
     } finally {
-      first?.kill('SIGKILL');
-      second?.kill('SIGTERM');
+      if (first) await killHard(first);
+      if (second) await killHard(second);
       await connection.close();
       await smtp.current?.close();
     }

@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/**
+ * Runs a TypeScript entry point (e.g. worker/main.ts) as ONE node process with the tsx loader.
+ * (The tsx CLI would add a wrapper process: killing it with SIGKILL leaves the real one running,
+ * which would make a "kill the worker" test prove nothing.)
+ */
+export function spawnTs(relativeScript: string, options: SpawnOptions = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, relativeScript)], { cwd: ROOT, ...options });
+}
+
+/** SIGKILLs the process and resolves once it is really gone. */
+export async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
