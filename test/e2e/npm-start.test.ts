@@ -51,9 +51,9 @@ describe('npm start', () => {
       expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
 
       child.kill('SIGINT');
-      // 130 (128 + SIGINT) is what the tsx loader reports after our handler has finished.
+      // 130 = 128 + SIGINT, the conventional exit status after an interrupt.
       expect([0, 130]).toContain(await exited);
-      expect(out).toContain('SIGINT: stopping');
+      expect(out).toContain('[start] stopping');
       expect(out).toContain('[start] stopped');
       expect(out).not.toContain('while stopping');
       expect(await tcpAnswers(`127.0.0.1:${temporalPort}`)).toBe(false);
