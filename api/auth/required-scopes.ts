@@ -6,9 +6,17 @@
 export const REQUIRED_SCOPES = {
   // REST
   'GET /transactions': ['transactions.read'],
+  'GET /transactions/:id': ['transactions.read'],
+  'POST /transactions': ['transactions.write'],
+  'PATCH /transactions/:id': ['transactions.write'],
+  'DELETE /transactions/:id': ['transactions.write'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
+  'transactions.getById': ['transactions.read'],
+  'transactions.create': ['transactions.write'],
+  'transactions.update': ['transactions.write'],
+  'transactions.delete': ['transactions.write'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Operation = keyof typeof REQUIRED_SCOPES;

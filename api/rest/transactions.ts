@@ -1,5 +1,19 @@
-import { listTransactionsQuery, transactionListSchema } from '../../shared/domain/transactions/schema';
-import { listTransactions } from '../../shared/domain/transactions/service';
+import { z } from 'zod';
+import {
+  createTransactionBody,
+  listTransactionsQuery,
+  transactionEnvelope,
+  transactionIdParams,
+  transactionListSchema,
+  updateTransactionBody,
+} from '../../shared/domain/transactions/schema';
+import {
+  createTransaction,
+  deleteTransaction,
+  getTransaction,
+  listTransactions,
+  updateTransaction,
+} from '../../shared/domain/transactions/service';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
 
@@ -13,5 +27,47 @@ export const transactionRoutes = ({ db }: Pick<ApiDeps, 'db'>) => [
     query: listTransactionsQuery,
     response: transactionListSchema,
     handler: ({ principal, query }) => listTransactions(db, principal.teamId, query),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/transactions/:id',
+    tag: 'Transactions',
+    summary: 'Get a transaction',
+    params: transactionIdParams,
+    response: transactionEnvelope,
+    handler: async ({ principal, params }) => ({ data: await getTransaction(db, principal.teamId, params.id) }),
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/transactions',
+    tag: 'Transactions',
+    summary: 'Create a manual transaction',
+    description: 'For transactions that no bank feed brings in (cash, imports). Every referenced account, category, tag and user must belong to your team.',
+    body: createTransactionBody,
+    response: transactionEnvelope,
+    status: 201,
+    handler: async ({ principal, body }) => ({ data: await createTransaction(db, principal.teamId, body) }),
+  }),
+  defineRoute({
+    method: 'patch',
+    path: '/transactions/:id',
+    tag: 'Transactions',
+    summary: 'Update a transaction',
+    description: 'Categorise, tag, annotate, exclude or archive any transaction. Date, name, amount, currency, description, method, counterparty and account can change only on manual transactions: for bank-synced ones the bank is the source of truth (400).',
+    params: transactionIdParams,
+    body: updateTransactionBody,
+    response: transactionEnvelope,
+    handler: async ({ principal, params, body }) => ({ data: await updateTransaction(db, principal.teamId, params.id, body) }),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/transactions/:id',
+    tag: 'Transactions',
+    summary: 'Delete a manual transaction',
+    description: 'Bank-synced transactions cannot be deleted (409): set `status` to `excluded` instead.',
+    params: transactionIdParams,
+    response: z.null(),
+    status: 204,
+    handler: async ({ principal, params }) => deleteTransaction(db, principal.teamId, params.id),
   }),
 ];

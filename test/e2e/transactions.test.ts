@@ -131,3 +131,86 @@ describe('tRPC transactions.get', () => {
     expect(body.error.data.details[0].field).toBe('pageSize');
   });
 });
+
+describe('writing transactions', () => {
+  const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('creates a manual transaction with tags and reads it back (REST)', async () => {
+    const [tag] = await tdb.db('tags').insert({ teamId: acme.team.id, name: 'travel' }).returning('*');
+    await tdb.db('transaction_categories').insert({ teamId: acme.team.id, name: 'Travel', slug: 'travel' });
+    const res = await api.fetch('/transactions', {
+      method: 'POST',
+      token: acme.sessionToken,
+      ...json({ date: '2026-07-01', name: 'Train ticket', amount: -89.9, currency: 'EUR', tags: [tag.id], categorySlug: 'travel' }),
+    });
+    expect(res.status).toBe(201);
+    const { data } = await res.json();
+    expect(data).toMatchObject({ name: 'Train ticket', amount: -89.9, manual: true, status: 'posted', method: 'other', tags: [{ id: tag.id, name: 'travel' }], category: { slug: 'travel', name: 'Travel' } });
+    const got = await (await api.fetch(`/transactions/${data.id}`, { token: acme.sessionToken })).json();
+    expect(got.data).toEqual(data);
+  });
+
+  it('rejects references to another team and bad fields, storing nothing', async () => {
+    const [foreignTag] = await tdb.db('tags').insert({ teamId: other.team.id, name: 'theirs' }).returning('*');
+    const before = await tdb.db('transactions').where({ teamId: acme.team.id }).count('* as n').first();
+    const res = await api.fetch('/transactions', {
+      method: 'POST',
+      token: acme.sessionToken,
+      ...json({ date: '2026-07-01', name: 'X', amount: -1, currency: 'EUR', tags: [foreignTag.id], bankAccountId: '00000000-0000-4000-8000-000000000000' }),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).details.map((d: any) => d.field).sort()).toEqual(['bankAccountId', 'tags']);
+    const invalid = await api.fetch('/transactions', { method: 'POST', token: acme.sessionToken, ...json({ date: '1 July', name: '', amount: 'ten', currency: 'eur', extra: 1 }) });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).details.map((d: any) => d.field).sort()).toEqual(expect.arrayContaining(['amount', 'currency', 'date', 'name']));
+    const after = await tdb.db('transactions').where({ teamId: acme.team.id }).count('* as n').first();
+    expect(after).toEqual(before);
+  });
+
+  it('keeps bank-owned fields of a synced transaction and lets it be excluded instead of deleted', async () => {
+    const bankTx = await tdb.db('transactions').where({ teamId: acme.team.id, manual: false }).first();
+    const locked = await api.fetch(`/transactions/${bankTx.id}`, { method: 'PATCH', token: acme.sessionToken, ...json({ amount: 1 }) });
+    expect(locked.status).toBe(400);
+    expect((await locked.json()).details).toEqual([{ field: 'amount', message: 'cannot be changed on a bank-synced transaction' }]);
+
+    const del = await api.fetch(`/transactions/${bankTx.id}`, { method: 'DELETE', token: acme.sessionToken });
+    expect(del.status).toBe(409);
+
+    const excluded = await api.fetch(`/transactions/${bankTx.id}`, { method: 'PATCH', token: acme.sessionToken, ...json({ status: 'excluded', note: 'duplicate' }) });
+    expect(excluded.status).toBe(200);
+    expect((await excluded.json()).data).toMatchObject({ status: 'excluded', note: 'duplicate', amount: bankTx.amount });
+    const { rows } = await all('/transactions?pageSize=500', acme.sessionToken);
+    expect(rows.find((r) => r.id === bankTx.id)).toBeUndefined();
+    const { rows: shown } = await all('/transactions?statuses=excluded', acme.sessionToken);
+    expect(shown.map((r) => r.id)).toEqual([bankTx.id]);
+  });
+
+  it('deletes a manual transaction, and hides other teams\' rows behind 404', async () => {
+    const created = await (await api.fetch('/transactions', { method: 'POST', token: acme.sessionToken, ...json({ date: '2026-07-02', name: 'Cash', amount: -5, currency: 'EUR' }) })).json();
+    expect((await api.fetch(`/transactions/${created.data.id}`, { token: other.sessionToken })).status).toBe(404);
+    expect((await api.fetch(`/transactions/${created.data.id}`, { method: 'DELETE', token: other.sessionToken })).status).toBe(404);
+    const del = await api.fetch(`/transactions/${created.data.id}`, { method: 'DELETE', token: acme.sessionToken });
+    expect(del.status).toBe(204);
+    expect((await api.fetch(`/transactions/${created.data.id}`, { token: acme.sessionToken })).status).toBe(404);
+  });
+
+  it('needs transactions.write to write, even with every read scope', async () => {
+    const reader = await insertApiKey(tdb.db, { teamId: acme.team.id, userId: acme.user.id }, ['apis.read']);
+    const res = await api.fetch('/transactions', { method: 'POST', token: reader, ...json({ date: '2026-07-02', name: 'Nope', amount: -5, currency: 'EUR' }) });
+    expect(res.status).toBe(403);
+    expect((await res.json()).description).toContain('Required scopes: transactions.write');
+  });
+
+  it('offers the same writes over tRPC', async () => {
+    const call = (path: string, input: unknown) =>
+      api.fetch(`/trpc/${path}`, { method: 'POST', token: acme.sessionToken, ...json(input) }).then((r) => r.json());
+    const created = await call('transactions.create', { date: '2026-07-03', name: 'Taxi', amount: -23, currency: 'EUR' });
+    const id = created.result.data.id;
+    const updated = await call('transactions.update', { id, data: { note: 'airport' } });
+    expect(updated.result.data.note).toBe('airport');
+    const deleted = await call('transactions.delete', { id });
+    expect(deleted.result.data).toEqual({ id, deleted: true });
+    const missing = await call('transactions.update', { id, data: { note: 'x' } });
+    expect(missing.error.data).toMatchObject({ httpStatus: 404, error: 'Not Found' });
+  });
+});

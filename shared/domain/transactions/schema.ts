@@ -78,3 +78,62 @@ export const transactionListSchema = z
     }),
   })
   .meta({ id: 'TransactionList' });
+
+export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
+
+export const transactionEnvelope = z.object({ data: transactionSchema }).meta({ id: 'TransactionEnvelope' });
+
+const FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
+
+/** Fields a user may set on any transaction, bank-synced or manual. */
+const annotations = {
+  categorySlug: z.string().min(1).max(100).nullable().optional().meta({ description: 'Category slug of the team; null clears it.' }),
+  note: z.string().max(5000).nullable().optional(),
+  tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team; replaces the current tags.' }),
+  assignedId: z.uuid().nullable().optional().meta({ description: 'A member of the team responsible for it.' }),
+  internal: z.boolean().optional(),
+  recurring: z.boolean().optional(),
+  frequency: z.enum(FREQUENCIES).nullable().optional(),
+  taxAmount: z.number().nullable().optional(),
+  taxRate: z.number().min(0).max(100).nullable().optional(),
+  taxType: z.string().max(50).nullable().optional(),
+};
+
+export const createTransactionBody = z
+  .object({
+    date: isoDate,
+    name: z.string().trim().min(1).max(500),
+    amount: money.refine((n) => Number.isFinite(n) && Math.abs(n) < 1e15, 'must be a finite amount below 10^15'),
+    currency,
+    description: z.string().max(5000).nullable().optional(),
+    method: z.enum(TRANSACTION_METHODS).default('other'),
+    status: z.enum(['posted', 'pending', 'completed']).default('posted'),
+    bankAccountId: z.uuid().nullable().optional().meta({ description: 'A bank account of the team.' }),
+    counterpartyName: z.string().max(500).nullable().optional(),
+    ...annotations,
+  })
+  .strict()
+  .meta({ id: 'CreateTransaction', description: 'A manual transaction (not from a bank feed).' });
+
+export const updateTransactionBody = z
+  .object({
+    // Only manual transactions may change these: for bank-synced ones the bank is the source of truth.
+    date: isoDate.optional(),
+    name: z.string().trim().min(1).max(500).optional(),
+    amount: money.optional(),
+    currency: currency.optional(),
+    description: z.string().max(5000).nullable().optional(),
+    method: z.enum(TRANSACTION_METHODS).optional(),
+    counterpartyName: z.string().max(500).nullable().optional(),
+    bankAccountId: z.uuid().nullable().optional(),
+    status: z.enum(TRANSACTION_STATUSES).optional().meta({ description: '`excluded` hides a bank transaction from lists and reports; `archived` files it away.' }),
+    ...annotations,
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
+  .meta({ id: 'UpdateTransaction' });
+
+export type CreateTransactionBody = z.infer<typeof createTransactionBody>;
+export type UpdateTransactionBody = z.infer<typeof updateTransactionBody>;
+
+export const BANK_OWNED_FIELDS = ['date', 'name', 'amount', 'currency', 'description', 'method', 'counterpartyName', 'bankAccountId'] as const;

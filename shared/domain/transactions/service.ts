@@ -1,6 +1,13 @@
 import type { Db } from '../../db/knex';
+import { badRequest, conflict, notFound } from '../../errors';
 import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
-import type { ListTransactionsQuery, TransactionDto } from './schema';
+import {
+  BANK_OWNED_FIELDS,
+  type CreateTransactionBody,
+  type ListTransactionsQuery,
+  type TransactionDto,
+  type UpdateTransactionBody,
+} from './schema';
 
 const iso = (v: Date | string) => (v instanceof Date ? v.toISOString() : new Date(v).toISOString());
 
@@ -19,28 +26,90 @@ export async function listTransactions(db: Db, teamId: string, query: ListTransa
   };
 }
 
+export async function getTransaction(db: Db, teamId: string, id: string): Promise<TransactionDto> {
+  const [row] = await selectTransactions(db, teamId).where('t.id', id);
+  if (!row) throw notFound(`Transaction ${id} not found`);
+  return toDto(row);
+}
+
+/** Creates a manual transaction; every referenced account, category, tag and user must be the team's. */
+export async function createTransaction(db: Db, teamId: string, body: CreateTransactionBody): Promise<TransactionDto> {
+  const id = await db.transaction(async (trx) => {
+    await assertReferences(trx, teamId, body);
+    const { tags, ...fields } = body;
+    const [row] = await trx('transactions').insert({ ...fields, teamId, manual: true }).returning('id');
+    if (tags) await replaceTags(trx, teamId, row.id, tags);
+    return row.id as string;
+  });
+  return getTransaction(db, teamId, id);
+}
+
+export async function updateTransaction(db: Db, teamId: string, id: string, body: UpdateTransactionBody): Promise<TransactionDto> {
+  await db.transaction(async (trx) => {
+    const current = await trx('transactions').where({ teamId, id }).forUpdate().first();
+    if (!current) throw notFound(`Transaction ${id} not found`);
+    if (!current.manual) {
+      const locked = BANK_OWNED_FIELDS.filter((f) => f in body);
+      if (locked.length) {
+        throw badRequest(
+          'The bank is the source of truth for these fields of a bank-synced transaction',
+          locked.map((field) => ({ field, message: 'cannot be changed on a bank-synced transaction' })),
+        );
+      }
+    }
+    await assertReferences(trx, teamId, body);
+    const { tags, ...fields } = body;
+    if (Object.keys(fields).length) await trx('transactions').where({ teamId, id }).update({ ...fields, updatedAt: new Date() });
+    if (tags) await replaceTags(trx, teamId, id, tags);
+  });
+  return getTransaction(db, teamId, id);
+}
+
+/** Only manual transactions can be deleted; a bank transaction would come back on the next sync. */
+export async function deleteTransaction(db: Db, teamId: string, id: string): Promise<void> {
+  const row = await db('transactions').where({ teamId, id }).first('manual');
+  if (!row) throw notFound(`Transaction ${id} not found`);
+  if (!row.manual) throw conflict('A bank-synced transaction cannot be deleted; set its status to `excluded` to hide it');
+  await db('transactions').where({ teamId, id }).delete();
+}
+
+async function assertReferences(
+  db: Db,
+  teamId: string,
+  body: { bankAccountId?: string | null; categorySlug?: string | null; assignedId?: string | null; tags?: string[] },
+) {
+  const problems: { field: string; message: string }[] = [];
+  const exists = async (table: string, where: Record<string, unknown>) => Boolean(await db(table).where(where).first('id'));
+  if (body.bankAccountId && !(await exists('bank_accounts', { teamId, id: body.bankAccountId }))) {
+    problems.push({ field: 'bankAccountId', message: 'no such bank account in your team' });
+  }
+  if (body.categorySlug && !(await exists('transaction_categories', { teamId, slug: body.categorySlug }))) {
+    problems.push({ field: 'categorySlug', message: 'no such category in your team' });
+  }
+  if (body.assignedId && !(await db('team_members').where({ teamId, userId: body.assignedId }).first('id'))) {
+    problems.push({ field: 'assignedId', message: 'not a member of your team' });
+  }
+  if (body.tags?.length) {
+    const found = await db('tags').where({ teamId }).whereIn('id', body.tags).pluck('id');
+    const missing = body.tags.filter((t) => !found.includes(t));
+    if (missing.length) problems.push({ field: 'tags', message: `no such tags in your team: ${missing.join(', ')}` });
+  }
+  if (problems.length) throw badRequest(`Invalid references: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`, problems);
+}
+
+async function replaceTags(db: Db, teamId: string, transactionId: string, tags: string[]) {
+  await db('transaction_tags').where({ teamId, transactionId }).delete();
+  const unique = [...new Set(tags)];
+  if (unique.length) await db('transaction_tags').insert(unique.map((tagId) => ({ teamId, transactionId, tagId })));
+}
+
 /** The SQL and bindings of a list query, for benchmarks that compare against a bare driver. */
 export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery) {
   return buildListQuery(db, teamId, query).toSQL().toNative();
 }
 
 function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery) {
-  const q = db('transactions as t')
-    .leftJoin('bank_accounts as a', 'a.id', 't.bank_account_id')
-    .leftJoin('transaction_categories as c', function () {
-      this.on('c.team_id', '=', 't.team_id').andOn('c.slug', '=', 't.category_slug');
-    })
-    .where('t.team_id', teamId)
-    .select(
-      't.*',
-      db.raw(`case when a.id is null then null else json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) end as account`),
-      db.raw(`case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name, 'color', c.color) end as category`),
-      db.raw(`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
-                        from transaction_tags tt join tags g on g.id = tt.tag_id
-                        where tt.transaction_id = t.id), '[]') as tags`),
-      db.raw(`coalesce((select json_agg(json_build_object('id', x.id, 'name', x.name, 'mime_type', x.mime_type, 'size', x.size) order by x.created_at)
-                        from transaction_attachments x where x.transaction_id = t.id), '[]') as attachments`),
-    )
+  const q = selectTransactions(db, teamId)
     .orderBy([{ column: 't.date', order: 'desc' }, { column: 't.id', order: 'desc' }])
     .limit(query.pageSize + 1);
 
@@ -71,6 +140,26 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery) {
   }
 
   return q;
+}
+
+/** Transactions of one team with their account, category, tags and attachments, in one round trip. */
+function selectTransactions(db: Db, teamId: string) {
+  return db('transactions as t')
+    .leftJoin('bank_accounts as a', 'a.id', 't.bank_account_id')
+    .leftJoin('transaction_categories as c', function () {
+      this.on('c.team_id', '=', 't.team_id').andOn('c.slug', '=', 't.category_slug');
+    })
+    .where('t.team_id', teamId)
+    .select(
+      't.*',
+      db.raw(`case when a.id is null then null else json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) end as account`),
+      db.raw(`case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name, 'color', c.color) end as category`),
+      db.raw(`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
+                        from transaction_tags tt join tags g on g.id = tt.tag_id
+                        where tt.transaction_id = t.id), '[]') as tags`),
+      db.raw(`coalesce((select json_agg(json_build_object('id', x.id, 'name', x.name, 'mime_type', x.mime_type, 'size', x.size) order by x.created_at)
+                        from transaction_attachments x where x.transaction_id = t.id), '[]') as attachments`),
+    );
 }
 
 function toDto(r: any): TransactionDto {
