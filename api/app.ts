@@ -13,13 +13,19 @@ import { buildOpenApiDocument } from './openapi';
 import { referencePageRouter } from './reference-page';
 import { mountRoutes, type RouteSpec } from './rest/define';
 import { healthRouter } from './rest/health';
+import { catalogRoutes } from './rest/catalog';
+import { customerRoutes } from './rest/customers';
 import { transactionRoutes } from './rest/transactions';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
 import { webhookRouter } from './webhooks';
 
 /** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
-export const restRoutes = (deps: ApiDeps): RouteSpec[] => [...transactionRoutes(deps)];
+export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
+  ...transactionRoutes(deps),
+  ...catalogRoutes(deps),
+  ...customerRoutes(deps),
+];
 
 /**
  * Builds the gateway from its parts. No module-level state: two apps built from two sets of deps

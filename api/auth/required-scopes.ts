@@ -10,6 +10,20 @@ export const REQUIRED_SCOPES = {
   'POST /transactions': ['transactions.write'],
   'PATCH /transactions/:id': ['transactions.write'],
   'DELETE /transactions/:id': ['transactions.write'],
+  'GET /tags': ['tags.read'],
+  'POST /tags': ['tags.write'],
+  'PATCH /tags/:id': ['tags.write'],
+  'DELETE /tags/:id': ['tags.write'],
+  // Categories belong to transactions (as they do in the scope list: no categories.* scope).
+  'GET /categories': ['transactions.read'],
+  'POST /categories': ['transactions.write'],
+  'PATCH /categories/:id': ['transactions.write'],
+  'DELETE /categories/:id': ['transactions.write'],
+  'GET /customers': ['customers.read'],
+  'GET /customers/:id': ['customers.read'],
+  'POST /customers': ['customers.write'],
+  'PATCH /customers/:id': ['customers.write'],
+  'DELETE /customers/:id': ['customers.write'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
@@ -17,6 +31,19 @@ export const REQUIRED_SCOPES = {
   'transactions.create': ['transactions.write'],
   'transactions.update': ['transactions.write'],
   'transactions.delete': ['transactions.write'],
+  'tags.get': ['tags.read'],
+  'tags.create': ['tags.write'],
+  'tags.update': ['tags.write'],
+  'tags.delete': ['tags.write'],
+  'categories.get': ['transactions.read'],
+  'categories.create': ['transactions.write'],
+  'categories.update': ['transactions.write'],
+  'categories.delete': ['transactions.write'],
+  'customers.get': ['customers.read'],
+  'customers.getById': ['customers.read'],
+  'customers.create': ['customers.write'],
+  'customers.update': ['customers.write'],
+  'customers.delete': ['customers.write'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Operation = keyof typeof REQUIRED_SCOPES;

@@ -1,10 +1,15 @@
 import type { ApiDeps } from '../deps';
+import { categoriesRouter, tagsRouter } from './routers/catalog';
+import { customersRouter } from './routers/customers';
 import { transactionsRouter } from './routers/transactions';
 import { router } from './trpc';
 
 export const createAppRouter = (deps: ApiDeps) =>
   router({
     transactions: transactionsRouter(deps),
+    tags: tagsRouter(deps),
+    categories: categoriesRouter(deps),
+    customers: customersRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { pageSize } from '../common/query';
+
+const nullableText = (max: number) => z.string().trim().max(max).nullable().optional();
+
+export const customerSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string().nullable(),
+    billingEmail: z.string().nullable().meta({ description: 'Where invoices go, when not `email`.' }),
+    phone: z.string().nullable(),
+    website: z.string().nullable(),
+    contact: z.string().nullable().meta({ description: 'Contact person.' }),
+    addressLine1: z.string().nullable(),
+    addressLine2: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    countryCode: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
+    vatNumber: z.string().nullable(),
+    note: z.string().nullable(),
+    tags: z.array(z.object({ id: z.uuid(), name: z.string() })),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Customer', description: 'Someone the team invoices.' });
+
+export type CustomerDto = z.infer<typeof customerSchema>;
+
+const fields = {
+  email: z.email().nullable().optional(),
+  billingEmail: z.email().nullable().optional(),
+  phone: nullableText(50),
+  website: nullableText(500),
+  contact: nullableText(200),
+  addressLine1: nullableText(200),
+  addressLine2: nullableText(200),
+  city: nullableText(100),
+  state: nullableText(100),
+  zip: nullableText(20),
+  countryCode: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case').nullable().optional(),
+  vatNumber: nullableText(50),
+  note: nullableText(5000),
+  tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team; replaces the current tags.' }),
+};
+
+export const createCustomerBody = z.object({ name: z.string().trim().min(1).max(200), ...fields }).strict().meta({ id: 'CreateCustomer' });
+export const updateCustomerBody = z
+  .object({ name: z.string().trim().min(1).max(200).optional(), ...fields })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
+  .meta({ id: 'UpdateCustomer' });
+export type CreateCustomerBody = z.infer<typeof createCustomerBody>;
+export type UpdateCustomerBody = z.infer<typeof updateCustomerBody>;
+
+export const customerIdParams = z.object({ id: z.uuid() });
+export const listCustomersQuery = z.object({
+  cursor: z.string().optional().meta({ description: 'Opaque cursor from the previous page\'s `meta.cursor`.' }),
+  pageSize,
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive search in name, email and contact.' }),
+});
+export type ListCustomersQuery = z.infer<typeof listCustomersQuery>;
+
+export const customerEnvelope = z.object({ data: customerSchema }).meta({ id: 'CustomerEnvelope' });
+export const customerListSchema = z
+  .object({ data: z.array(customerSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
+  .meta({ id: 'CustomerList' });
