@@ -15,6 +15,7 @@ import { mountRoutes, type RouteSpec } from './rest/define';
 import { healthRouter } from './rest/health';
 import { catalogRoutes } from './rest/catalog';
 import { customerRoutes } from './rest/customers';
+import { invoiceRoutes } from './rest/invoices';
 import { transactionRoutes } from './rest/transactions';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
@@ -25,6 +26,7 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...transactionRoutes(deps),
   ...catalogRoutes(deps),
   ...customerRoutes(deps),
+  ...invoiceRoutes(deps),
 ];
 
 /**

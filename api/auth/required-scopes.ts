@@ -24,6 +24,14 @@ export const REQUIRED_SCOPES = {
   'POST /customers': ['customers.write'],
   'PATCH /customers/:id': ['customers.write'],
   'DELETE /customers/:id': ['customers.write'],
+  'GET /invoices': ['invoices.read'],
+  'GET /invoices/:id': ['invoices.read'],
+  'POST /invoices': ['invoices.write'],
+  'PATCH /invoices/:id': ['invoices.write'],
+  'POST /invoices/:id/finalize': ['invoices.write'],
+  'POST /invoices/:id/mark-paid': ['invoices.write'],
+  'POST /invoices/:id/cancel': ['invoices.write'],
+  'DELETE /invoices/:id': ['invoices.write'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
@@ -44,6 +52,12 @@ export const REQUIRED_SCOPES = {
   'customers.create': ['customers.write'],
   'customers.update': ['customers.write'],
   'customers.delete': ['customers.write'],
+  'invoices.get': ['invoices.read'],
+  'invoices.getById': ['invoices.read'],
+  'invoices.create': ['invoices.write'],
+  'invoices.update': ['invoices.write'],
+  'invoices.transition': ['invoices.write'],
+  'invoices.delete': ['invoices.write'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Operation = keyof typeof REQUIRED_SCOPES;

@@ -1,6 +1,7 @@
 import type { ApiDeps } from '../deps';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { customersRouter } from './routers/customers';
+import { invoicesRouter } from './routers/invoices';
 import { transactionsRouter } from './routers/transactions';
 import { router } from './trpc';
 
@@ -10,6 +11,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     tags: tagsRouter(deps),
     categories: categoriesRouter(deps),
     customers: customersRouter(deps),
+    invoices: invoicesRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

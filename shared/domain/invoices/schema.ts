@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { isoDate, multi, pageSize } from '../common/query';
+
+export const INVOICE_STATUSES = ['draft', 'scheduled', 'unpaid', 'overdue', 'paid', 'canceled', 'refunded'] as const;
+const currency = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217, upper case').meta({ example: 'EUR' });
+
+export const lineItemSchema = z.object({
+  name: z.string().trim().min(1).max(500),
+  quantity: z.number().positive().max(1e9).default(1),
+  unit: z.string().max(20).nullable().optional(),
+  price: z.number().min(-1e12).max(1e12).meta({ description: 'Unit price, before tax.' }),
+  vatRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'VAT in percent.' }),
+  taxRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'Other sales tax in percent.' }),
+});
+
+export const invoiceSchema = z
+  .object({
+    id: z.uuid(),
+    invoiceNumber: z.string(),
+    status: z.enum(INVOICE_STATUSES),
+    customer: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    currency: z.string(),
+    lineItems: z.array(lineItemSchema.extend({ quantity: z.number(), unit: z.string().nullable(), vatRate: z.number().nullable(), taxRate: z.number().nullable() })),
+    subtotal: z.number().meta({ description: 'Sum of quantity × price.' }),
+    vat: z.number(),
+    tax: z.number(),
+    discount: z.number(),
+    amount: z.number().meta({ description: 'Total due: subtotal + vat + tax − discount.' }),
+    issueDate: z.string().nullable(),
+    dueDate: z.string().nullable(),
+    note: z.string().nullable(),
+    sentAt: z.string().nullable(),
+    paidAt: z.string().nullable(),
+    paymentReference: z.string().nullable(),
+    refundedAt: z.string().nullable(),
+    canceledAt: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Invoice', description: 'An invoice to a customer. Totals are computed from the line items.' });
+
+export type InvoiceDto = z.infer<typeof invoiceSchema>;
+
+const editable = {
+  customerId: z.uuid().nullable().optional(),
+  currency: currency.optional(),
+  lineItems: z.array(lineItemSchema).min(1).max(500).optional(),
+  discount: z.number().min(0).max(1e12).optional(),
+  issueDate: isoDate.nullable().optional(),
+  dueDate: isoDate.nullable().optional(),
+  note: z.string().max(5000).nullable().optional(),
+};
+
+export const createInvoiceBody = z
+  .object({
+    invoiceNumber: z.string().trim().min(1).max(50).optional().meta({ description: 'Unique per team; defaults to the next number (INV-0001, …).' }),
+    ...editable,
+    currency,
+    lineItems: z.array(lineItemSchema).min(1).max(500),
+  })
+  .strict()
+  .refine((b) => !b.issueDate || !b.dueDate || b.issueDate <= b.dueDate, { message: '`dueDate` must not be before `issueDate`', path: ['dueDate'] })
+  .meta({ id: 'CreateInvoice', description: 'Creates a draft.' });
+
+export const updateInvoiceBody = z
+  .object(editable)
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
+  .meta({ id: 'UpdateInvoice', description: 'Only drafts can be edited.' });
+
+export const INVOICE_ACTIONS = ['finalize', 'mark-paid', 'cancel'] as const;
+export const invoiceActionBody = z
+  .object({
+    paidAt: z.iso.datetime().optional().meta({ description: 'mark-paid: when it was paid; default now.' }),
+    paymentReference: z.string().max(200).optional().meta({ description: 'mark-paid: e.g. the bank transfer reference.' }),
+  })
+  .strict()
+  .default({});
+
+export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;
+export type UpdateInvoiceBody = z.infer<typeof updateInvoiceBody>;
+
+export const invoiceIdParams = z.object({ id: z.uuid() });
+export const listInvoicesQuery = z.object({
+  cursor: z.string().optional().meta({ description: 'Opaque cursor from the previous page\'s `meta.cursor`.' }),
+  pageSize,
+  statuses: multi(z.enum(INVOICE_STATUSES)).meta({ description: 'One or more statuses.' }),
+  customers: multi(z.uuid()).meta({ description: 'Customer ids.' }),
+  q: z.string().trim().min(1).max(100).optional().meta({ description: 'Search in invoice number and customer name.' }),
+});
+export type ListInvoicesQuery = z.infer<typeof listInvoicesQuery>;
+
+export const invoiceEnvelope = z.object({ data: invoiceSchema }).meta({ id: 'InvoiceEnvelope' });
+export const invoiceListSchema = z
+  .object({ data: z.array(invoiceSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
+  .meta({ id: 'InvoiceList' });
