@@ -16,6 +16,7 @@ import { healthRouter } from './rest/health';
 import { catalogRoutes } from './rest/catalog';
 import { customerRoutes } from './rest/customers';
 import { invoiceRoutes } from './rest/invoices';
+import { trackerRoutes } from './rest/tracker';
 import { transactionRoutes } from './rest/transactions';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
@@ -27,6 +28,7 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...catalogRoutes(deps),
   ...customerRoutes(deps),
   ...invoiceRoutes(deps),
+  ...trackerRoutes(deps),
 ];
 
 /**

@@ -32,6 +32,15 @@ export const REQUIRED_SCOPES = {
   'POST /invoices/:id/mark-paid': ['invoices.write'],
   'POST /invoices/:id/cancel': ['invoices.write'],
   'DELETE /invoices/:id': ['invoices.write'],
+  'GET /tracker-projects': ['tracker-projects.read'],
+  'GET /tracker-projects/:id': ['tracker-projects.read'],
+  'POST /tracker-projects': ['tracker-projects.write'],
+  'PATCH /tracker-projects/:id': ['tracker-projects.write'],
+  'DELETE /tracker-projects/:id': ['tracker-projects.write'],
+  'GET /tracker-entries': ['tracker-entries.read'],
+  'POST /tracker-entries': ['tracker-entries.write'],
+  'PATCH /tracker-entries/:id': ['tracker-entries.write'],
+  'DELETE /tracker-entries/:id': ['tracker-entries.write'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
@@ -58,6 +67,15 @@ export const REQUIRED_SCOPES = {
   'invoices.update': ['invoices.write'],
   'invoices.transition': ['invoices.write'],
   'invoices.delete': ['invoices.write'],
+  'trackerProjects.get': ['tracker-projects.read'],
+  'trackerProjects.getById': ['tracker-projects.read'],
+  'trackerProjects.create': ['tracker-projects.write'],
+  'trackerProjects.update': ['tracker-projects.write'],
+  'trackerProjects.delete': ['tracker-projects.write'],
+  'trackerEntries.get': ['tracker-entries.read'],
+  'trackerEntries.create': ['tracker-entries.write'],
+  'trackerEntries.update': ['tracker-entries.write'],
+  'trackerEntries.delete': ['tracker-entries.write'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Operation = keyof typeof REQUIRED_SCOPES;

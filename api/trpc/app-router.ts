@@ -2,6 +2,7 @@ import type { ApiDeps } from '../deps';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { customersRouter } from './routers/customers';
 import { invoicesRouter } from './routers/invoices';
+import { trackerEntriesRouter, trackerProjectsRouter } from './routers/tracker';
 import { transactionsRouter } from './routers/transactions';
 import { router } from './trpc';
 
@@ -12,6 +13,8 @@ export const createAppRouter = (deps: ApiDeps) =>
     categories: categoriesRouter(deps),
     customers: customersRouter(deps),
     invoices: invoicesRouter(deps),
+    trackerProjects: trackerProjectsRouter(deps),
+    trackerEntries: trackerEntriesRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */
