@@ -16,6 +16,7 @@ import { healthRouter } from './rest/health';
 import { catalogRoutes } from './rest/catalog';
 import { customerRoutes } from './rest/customers';
 import { invoiceRoutes } from './rest/invoices';
+import { reportRoutes } from './rest/reports';
 import { trackerRoutes } from './rest/tracker';
 import { transactionRoutes } from './rest/transactions';
 import { createAppRouter } from './trpc/app-router';
@@ -29,6 +30,7 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...customerRoutes(deps),
   ...invoiceRoutes(deps),
   ...trackerRoutes(deps),
+  ...reportRoutes(deps),
 ];
 
 /**

@@ -41,6 +41,9 @@ export const REQUIRED_SCOPES = {
   'POST /tracker-entries': ['tracker-entries.write'],
   'PATCH /tracker-entries/:id': ['tracker-entries.write'],
   'DELETE /tracker-entries/:id': ['tracker-entries.write'],
+  'GET /reports/profit-and-loss': ['reports.read'],
+  'GET /reports/spending': ['reports.read'],
+  'GET /reports/runway': ['reports.read'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
@@ -76,6 +79,9 @@ export const REQUIRED_SCOPES = {
   'trackerEntries.create': ['tracker-entries.write'],
   'trackerEntries.update': ['tracker-entries.write'],
   'trackerEntries.delete': ['tracker-entries.write'],
+  'reports.profitAndLoss': ['reports.read'],
+  'reports.spending': ['reports.read'],
+  'reports.runway': ['reports.read'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Operation = keyof typeof REQUIRED_SCOPES;

@@ -2,6 +2,7 @@ import type { ApiDeps } from '../deps';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { customersRouter } from './routers/customers';
 import { invoicesRouter } from './routers/invoices';
+import { reportsRouter } from './routers/reports';
 import { trackerEntriesRouter, trackerProjectsRouter } from './routers/tracker';
 import { transactionsRouter } from './routers/transactions';
 import { router } from './trpc';
@@ -15,6 +16,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     invoices: invoicesRouter(deps),
     trackerProjects: trackerProjectsRouter(deps),
     trackerEntries: trackerEntriesRouter(deps),
+    reports: reportsRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */
