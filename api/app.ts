@@ -10,6 +10,7 @@ import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import type { AppState } from './http/state';
 import { buildOpenApiDocument } from './openapi';
+import { oauthRouter } from './oauth/router';
 import { referencePageRouter } from './reference-page';
 import { mountRoutes, type RouteSpec } from './rest/define';
 import { healthRouter } from './rest/health';
@@ -65,6 +66,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(rateLimit(deps.config.RATE_LIMIT_PER_MINUTE))
     .use(trpcMiddleware(createAppRouter(deps), authenticate))
     .use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '1mb', encoding: 'utf-8' }))
+    .use(oauthRouter(deps).routes())
     .use(api.routes())
     .use(api.allowedMethods());
 

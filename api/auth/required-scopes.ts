@@ -82,6 +82,19 @@ export const REQUIRED_SCOPES = {
   'reports.profitAndLoss': ['reports.read'],
   'reports.spending': ['reports.read'],
   'reports.runway': ['reports.read'],
+  // Credentials are team administration; creating one never grants more than the caller holds.
+  'apiKeys.get': ['teams.read'],
+  'apiKeys.upsert': ['teams.write'],
+  'apiKeys.delete': ['teams.write'],
+  'oauthApplications.list': ['teams.read'],
+  'oauthApplications.get': ['teams.read'],
+  'oauthApplications.create': ['teams.write'],
+  'oauthApplications.update': ['teams.write'],
+  'oauthApplications.delete': ['teams.write'],
+  'oauthApplications.regenerateSecret': ['teams.write'],
+  // A user's own grants to third-party applications.
+  'oauthApplications.authorized': ['users.read'],
+  'oauthApplications.revokeAccess': ['users.write'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Operation = keyof typeof REQUIRED_SCOPES;

@@ -1,7 +1,9 @@
 import type { ApiDeps } from '../deps';
+import { apiKeysRouter } from './routers/api-keys';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { customersRouter } from './routers/customers';
 import { invoicesRouter } from './routers/invoices';
+import { oauthApplicationsRouter } from './routers/oauth-applications';
 import { reportsRouter } from './routers/reports';
 import { trackerEntriesRouter, trackerProjectsRouter } from './routers/tracker';
 import { transactionsRouter } from './routers/transactions';
@@ -17,6 +19,8 @@ export const createAppRouter = (deps: ApiDeps) =>
     trackerProjects: trackerProjectsRouter(deps),
     trackerEntries: trackerEntriesRouter(deps),
     reports: reportsRouter(deps),
+    apiKeys: apiKeysRouter(deps),
+    oauthApplications: oauthApplicationsRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ALL_SCOPES } from '../auth/scopes';
+
+export const scopeList = z
+  .array(z.enum(ALL_SCOPES))
+  .min(1, 'give at least one scope')
+  .max(ALL_SCOPES.length)
+  .transform((s) => [...new Set(s)])
+  .meta({ description: 'Scopes from the scope list; never beyond your own.' });
+
+export const apiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    keyHint: z.string().meta({ description: 'The last four characters of the key, to tell keys apart.' }),
+    lastUsedAt: z.iso.datetime().nullable().meta({ description: 'Last authenticated request (updated at most once a minute).' }),
+    createdAt: z.iso.datetime(),
+    user: z.object({ id: z.uuid(), email: z.string(), fullName: z.string().nullable() }).nullable().meta({ description: 'Who created it.' }),
+  })
+  .meta({ id: 'ApiKey', description: 'An API key of the team. The secret itself is shown only once, at creation.' });
+
+export type ApiKeyDto = z.infer<typeof apiKeySchema>;
+
+export const upsertApiKeyInput = z
+  .object({
+    id: z.uuid().optional().meta({ description: 'Update this key (only name and scopes change); omit to create one.' }),
+    name: z.string().trim().min(1).max(100),
+    scopes: scopeList,
+  })
+  .strict();
+
+export const deleteApiKeyInput = z.object({ id: z.uuid() }).strict();

@@ -1,0 +1,29 @@
+/**
+ * An OAuth 2.0 protocol error (RFC 6749 §5.2, §4.1.2.1). It leaves as
+ * `{error: <rfc code>, error_description, description}`: the RFC fields for OAuth clients and our
+ * envelope's `description` for everyone else.
+ */
+export class OAuthError extends Error {
+  constructor(
+    readonly code:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'unsupported_response_type'
+      | 'invalid_scope'
+      | 'access_denied'
+      | 'login_required'
+      | 'server_error',
+    readonly description: string,
+    readonly status = code === 'invalid_client' || code === 'login_required' ? 401 : 400,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+
+  toBody() {
+    return { error: this.code, error_description: this.description, description: this.description };
+  }
+}
