@@ -63,7 +63,7 @@ export function oauthRouter(deps: ApiDeps) {
   const router = new Router<AppState>();
   const readSession = createSessionReader(db, config);
   const guard = createBruteForceGuard();
-  const issuer = (ctx: Context) => config.PUBLIC_URL ?? ctx.origin;
+  const issuer = (ctx: Context) => config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/.well-known/oauth-authorization-server', (ctx) => {
     const base = issuer(ctx);

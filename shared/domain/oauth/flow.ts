@@ -174,26 +174,31 @@ export async function exchangeCode(db: Db, app: any, p: { code?: string; redirec
 /** refresh_token grant with rotation: an already-rotated refresh token is a theft signal and ends the family. */
 export async function refreshTokens(db: Db, app: any, p: { refresh_token?: string; scope?: string }): Promise<TokenResponse> {
   if (!p.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
-  return db.transaction(async (trx) => {
-    const row = await trx('oauth_tokens').where({ refreshTokenHash: sha256Hex(p.refresh_token!) }).forUpdate().first();
-    if (!row || row.applicationId !== app.id) throw new OAuthError('invalid_grant', 'Invalid refresh token');
-    if (row.rotatedAt) {
-      await trx('oauth_tokens').where({ familyId: row.familyId }).whereNull('revokedAt').update({ revokedAt: new Date() });
-      throw new OAuthError('invalid_grant', 'Refresh token already used; every token of this grant is revoked');
-    }
-    if (row.revokedAt) throw new OAuthError('invalid_grant', 'Refresh token revoked');
-    if (!row.refreshExpiresAt || new Date(row.refreshExpiresAt).getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'Refresh token expired');
-    let scopes: string[] = row.scopes;
-    if (p.scope) {
-      const asked = [...new Set(p.scope.trim().split(/\s+/))];
-      if (scopesBeyond(row.scopes, asked).length) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes');
-      scopes = asked;
-    }
-    await assertStillMember(trx, row.userId, row.teamId);
-    // The old access token ends with the rotation, so one grant has one live access token.
-    await trx('oauth_tokens').where({ id: row.id }).update({ rotatedAt: new Date(), expiresAt: new Date() });
+  const row = await db('oauth_tokens').where({ refreshTokenHash: sha256Hex(p.refresh_token) }).first();
+  if (!row || row.applicationId !== app.id) throw new OAuthError('invalid_grant', 'Invalid refresh token');
+  const endFamily = async () => {
+    // Outside any transaction on purpose: the revocation must stick although the request fails.
+    await db('oauth_tokens').where({ familyId: row.familyId }).whereNull('revokedAt').update({ revokedAt: new Date() });
+    return new OAuthError('invalid_grant', 'Refresh token already used; every token of this grant is revoked');
+  };
+  if (row.rotatedAt) throw await endFamily();
+  if (row.revokedAt) throw new OAuthError('invalid_grant', 'Refresh token revoked');
+  if (!row.refreshExpiresAt || new Date(row.refreshExpiresAt).getTime() <= Date.now()) throw new OAuthError('invalid_grant', 'Refresh token expired');
+  let scopes: string[] = row.scopes;
+  if (p.scope) {
+    const asked = [...new Set(p.scope.trim().split(/\s+/))];
+    if (scopesBeyond(row.scopes, asked).length) throw new OAuthError('invalid_scope', 'A refresh cannot widen the granted scopes');
+    scopes = asked;
+  }
+  await assertStillMember(db, row.userId, row.teamId);
+  const issued = await db.transaction(async (trx) => {
+    // Spend it atomically; the old access token ends with it, so a grant has one live access token.
+    const spent = await trx('oauth_tokens').where({ id: row.id }).whereNull('rotatedAt').whereNull('revokedAt').update({ rotatedAt: new Date(), expiresAt: new Date() });
+    if (!spent) return null; // a concurrent request used it first
     return issueTokens(trx, { teamId: row.teamId, applicationId: app.id, userId: row.userId, scopes, familyId: row.familyId, authorizationCodeId: row.authorizationCodeId });
   });
+  if (!issued) throw await endFamily();
+  return issued;
 }
 
 /** RFC 7009: revokes an access token (that token) or a refresh token (its whole grant). Unknown tokens are fine. */
