@@ -123,7 +123,14 @@ export function oauthRouter(deps: ApiDeps) {
       }
       if (wantsHtml(ctx)) {
         ctx.type = 'html';
-        ctx.set({ 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'", 'Cache-Control': 'no-store' });
+        // form-action also governs the redirect after the post, so the client's origin must be allowed.
+        const clientOrigin = new URL(valid.redirectUri).origin;
+        const formAction = clientOrigin === 'null' ? '' : ` ${clientOrigin}`;
+        ctx.set({
+          'X-Frame-Options': 'DENY',
+          'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formAction}; frame-ancestors 'none'`,
+          'Cache-Control': 'no-store',
+        });
         ctx.body = consentPage({
           appName: valid.app.name,
           appWebsite: valid.app.website,
