@@ -3,6 +3,7 @@ import { REQUIRED_SCOPES } from './auth/required-scopes';
 import { healthSchema } from './rest/health';
 import { registerRoutes, type RouteSpec } from './rest/define';
 import { errorResponses } from './openapi-errors';
+import { registerOAuthPaths } from './oauth/openapi';
 
 export const API_VERSION = '0.0.1';
 
@@ -27,6 +28,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string) {
     },
   });
   registerRoutes(registry, routes, REQUIRED_SCOPES);
+  registerOAuthPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -139,6 +139,8 @@ describe('OpenAPI and reference page', () => {
     expect(op.responses['200']).toBeDefined();
     expect(op.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(doc.components.schemas.Transaction.properties.amount.type).toBe('number');
+    expect(doc.paths['/oauth/token'].post.responses['200']).toBeDefined();
+    expect(Object.keys(doc.paths).length).toBeGreaterThan(20);
   });
 
   it('serves the reference page and its assets locally (no CDN)', async () => {

@@ -193,6 +193,46 @@ describe('the authorization-code flow with PKCE, driven by openid-client', () =>
   });
 });
 
+describe('grants the user manages', () => {
+  it('lists authorized applications, revokes access (tokens die, consent is asked again), and refuses app escalation', async () => {
+    const app = await registerApp({ name: 'Granted' });
+    const params = { client_id: app.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'transactions.read', state: 's' };
+    const url = await consent(params);
+    const tokens = await api
+      .fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', code: url.searchParams.get('code'), redirect_uri: REDIRECT, client_id: app.client_id, client_secret: app.client_secret }) })
+      .then((r) => r.json());
+    const authorized = (await api.fetch('/trpc/oauthApplications.authorized', { token: acme.sessionToken }).then((r) => r.json())).result.data;
+    expect(authorized.find((a: any) => a.id === app.id)).toMatchObject({ name: 'Granted', scopes: ['transactions.read'] });
+
+    await post('oauthApplications.revokeAccess', acme.sessionToken, { applicationId: app.id });
+    expect((await api.fetch('/transactions', { token: tokens.access_token })).status).toBe(401);
+    const again = await api.fetch(`/oauth/authorize?${new URLSearchParams(params)}`, { token: acme.sessionToken, redirect: 'manual' });
+    expect((await again.json()).consent_required).toBe(true);
+
+    const limited = (await post('apiKeys.upsert', acme.sessionToken, { name: 'limited', scopes: ['teams.write', 'transactions.read'] })).result.data.key;
+    const escalate = await post('oauthApplications.create', limited, { name: 'x', redirectUris: [REDIRECT], scopes: ['apis.all'] });
+    expect(escalate.error.data.httpStatus).toBe(403);
+  });
+
+  it('revoking a refresh token ends the grant; deleting the application ends its tokens', async () => {
+    const app = await registerApp({ name: 'Short-lived' });
+    const grant = async () => {
+      const url = await consent({ client_id: app.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'transactions.read', state: 's' });
+      return api
+        .fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', code: url.searchParams.get('code'), redirect_uri: REDIRECT, client_id: app.client_id, client_secret: app.client_secret }) })
+        .then((r) => r.json());
+    };
+    const t = await grant();
+    await api.fetch('/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: t.refresh_token, client_id: app.client_id, client_secret: app.client_secret }) });
+    expect((await api.fetch('/transactions', { token: t.access_token })).status).toBe(401);
+
+    const t2 = await grant();
+    expect((await api.fetch('/transactions', { token: t2.access_token })).status).toBe(200);
+    await post('oauthApplications.delete', acme.sessionToken, { id: app.id });
+    expect((await api.fetch('/transactions', { token: t2.access_token })).status).toBe(401);
+  });
+});
+
 describe('token and revoke endpoints', () => {
   const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
     method: 'POST',
