@@ -1,5 +1,7 @@
 import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
+import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
+import { createBankBClient, type BankBClient } from '../shared/providers/bank-b';
 import { createMailer, type Mailer } from '../shared/providers/mail';
 
 /** What activities need from the outside world; the worker builds it once from the config. */
@@ -7,6 +9,8 @@ export interface ActivityDeps {
   config: Config;
   db: Db;
   mailer: Mailer;
+  bankA: BankAClient;
+  bankB: BankBClient;
 }
 
 /**
@@ -18,6 +22,8 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     config,
     db,
     mailer: overrides.mailer ?? createMailer(config.SMTP_URL, config.MAIL_FROM),
+    bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
+    bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import { apiKeyActivities } from './api-keys/notify';
+import { bankingActivities } from './banking/sync';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -7,6 +8,7 @@ export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps
 export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
+    ...bankingActivities(deps),
   };
 }
 

@@ -14,6 +14,7 @@ import { oauthRouter } from './oauth/router';
 import { referencePageRouter } from './reference-page';
 import { mountRoutes, type RouteSpec } from './rest/define';
 import { healthRouter } from './rest/health';
+import { bankRoutes } from './rest/bank-connections';
 import { catalogRoutes } from './rest/catalog';
 import { customerRoutes } from './rest/customers';
 import { invoiceRoutes } from './rest/invoices';
@@ -32,6 +33,7 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...invoiceRoutes(deps),
   ...trackerRoutes(deps),
   ...reportRoutes(deps),
+  ...bankRoutes(deps),
 ];
 
 /**

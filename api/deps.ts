@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import type { Logger } from '../shared/logger';
+import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
 import type { TemporalGateway } from '../shared/temporal/client';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
@@ -9,9 +10,16 @@ export interface ApiDeps {
   db: Db;
   temporal: TemporalGateway;
   logger: Logger;
+  /** bank-a: public-token exchange on connection create, webhook verification keys. */
+  bankA: BankAClient;
 }
 
 /** The one place ApiDeps is assembled; tests pass overrides to swap a piece. */
 export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' | 'logger'>, overrides: Partial<ApiDeps> = {}): ApiDeps {
-  return { ...base, ...overrides };
+  const { config } = base;
+  return {
+    ...base,
+    bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
+    ...overrides,
+  };
 }

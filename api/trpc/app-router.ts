@@ -1,5 +1,6 @@
 import type { ApiDeps } from '../deps';
 import { apiKeysRouter } from './routers/api-keys';
+import { bankAccountsRouter, bankConnectionsRouter } from './routers/banking';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { customersRouter } from './routers/customers';
 import { invoicesRouter } from './routers/invoices';
@@ -20,6 +21,8 @@ export const createAppRouter = (deps: ApiDeps) =>
     trackerEntries: trackerEntriesRouter(deps),
     reports: reportsRouter(deps),
     apiKeys: apiKeysRouter(deps),
+    bankConnections: bankConnectionsRouter(deps),
+    bankAccounts: bankAccountsRouter(deps),
     oauthApplications: oauthApplicationsRouter(deps),
   });
 

@@ -1,12 +1,19 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../deps';
 import type { AppState } from '../http/state';
+import { bankAWebhook } from './bank-a';
+import { bankBWebhook } from './bank-b';
+import { paymentsWebhook } from './payments';
 import { webhookHandler, type WebhookSpec } from './pipeline';
+import { subscriptionsWebhook } from './subscriptions';
 
 /** Provider webhooks, one spec per provider (see pipeline.ts for the shared handling). */
-export function webhookSpecs(_deps: ApiDeps): Record<string, WebhookSpec<any, any>> {
+export function webhookSpecs(deps: ApiDeps): Record<string, WebhookSpec<any, any>> {
   return {
-    // '/webhook/bank-a': bankAWebhook(deps), …
+    '/webhook/bank-a': bankAWebhook(deps),
+    '/webhook/bank-b': bankBWebhook(deps),
+    '/webhook/payments': paymentsWebhook(deps),
+    '/webhook/subscriptions': subscriptionsWebhook(deps),
   };
 }
 

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+export const bankAccountSchema = z
+  .object({
+    id: z.uuid(),
+    connectionId: z.uuid().nullable(),
+    name: z.string(),
+    currency: z.string(),
+    type: z.enum(['depository', 'credit', 'loan', 'other_asset', 'other_liability']),
+    subtype: z.string().nullable(),
+    mask: z.string().nullable().meta({ description: 'Last digits of the account number.' }),
+    balance: z.number().nullable(),
+    availableBalance: z.number().nullable(),
+    creditLimit: z.number().nullable(),
+    enabled: z.boolean().meta({ description: 'Disabled accounts are left out of reports.' }),
+    manual: z.boolean(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BankAccount' });
+
+export const bankConnectionSchema = z
+  .object({
+    id: z.uuid(),
+    provider: z.enum(['bank-a', 'bank-b']),
+    referenceId: z.string().meta({ description: 'The provider\'s item id (bank-a) or enrollment id (bank-b).' }),
+    status: z.enum(['connected', 'disconnected']),
+    institution: z.object({ id: z.string().nullable(), name: z.string().nullable() }),
+    error: z.object({ code: z.string().nullable(), message: z.string().nullable() }).nullable().meta({ description: 'Why it was disconnected, when it was.' }),
+    lastSyncedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    accounts: z.array(bankAccountSchema),
+  })
+  .meta({ id: 'BankConnection', description: 'A link to a banking-data provider; its accounts and transactions are kept in sync from the provider\'s webhooks.' });
+
+export type BankConnectionDto = z.infer<typeof bankConnectionSchema>;
+export type BankAccountDto = z.infer<typeof bankAccountSchema>;
+
+export const createBankConnectionBody = z
+  .discriminatedUnion('provider', [
+    z.object({ provider: z.literal('bank-a'), publicToken: z.string().min(1).max(500).meta({ description: 'From bank-a Link; exchanged for an access token.' }) }).strict(),
+    z.object({ provider: z.literal('bank-b'), accessToken: z.string().min(1).max(500), enrollmentId: z.string().min(1).max(200) }).strict(),
+  ])
+  .meta({ id: 'CreateBankConnection' });
+
+export const idParams = z.object({ id: z.uuid() });
+export const updateBankAccountBody = z
+  .object({ name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
+  .meta({ id: 'UpdateBankAccount' });
+
+export const bankConnectionEnvelope = z.object({ data: bankConnectionSchema }).meta({ id: 'BankConnectionEnvelope' });
+export const bankConnectionListSchema = z.object({ data: z.array(bankConnectionSchema) }).meta({ id: 'BankConnectionList' });
+export const bankAccountEnvelope = z.object({ data: bankAccountSchema }).meta({ id: 'BankAccountEnvelope' });
+export const bankAccountListSchema = z.object({ data: z.array(bankAccountSchema) }).meta({ id: 'BankAccountList' });
+export const syncStartedSchema = z.object({ data: z.object({ workflowId: z.string(), status: z.literal('sync_requested') }) }).meta({ id: 'SyncRequested' });

@@ -1,0 +1,69 @@
+import { BankAuthError, BankUnavailableError } from './bank-errors';
+
+/** Item error codes after which the user must reconnect (Plaid's ITEM_ERROR family). */
+const AUTH_CODES = new Set(['INVALID_PUBLIC_TOKEN', 'ITEM_LOGIN_REQUIRED', 'INVALID_ACCESS_TOKEN', 'ITEM_NOT_FOUND', 'USER_PERMISSION_REVOKED', 'ACCESS_NOT_GRANTED', 'INVALID_CREDENTIALS']);
+
+export interface BankAAccount {
+  account_id: string;
+  name: string;
+  official_name?: string | null;
+  mask?: string | null;
+  type: string;
+  subtype?: string | null;
+  balances: { available: number | null; current: number | null; limit: number | null; iso_currency_code: string | null };
+}
+
+export interface BankATransaction {
+  transaction_id: string;
+  account_id: string;
+  amount: number; // positive = money out (Plaid's convention)
+  iso_currency_code: string | null;
+  date: string;
+  name: string;
+  merchant_name?: string | null;
+  pending: boolean;
+  payment_channel?: string;
+  personal_finance_category?: { primary?: string } | null;
+}
+
+export interface BankASyncPage {
+  added: BankATransaction[];
+  modified: BankATransaction[];
+  removed: Array<{ transaction_id: string }>;
+  next_cursor: string;
+  has_more: boolean;
+}
+
+/** bank-a speaks Plaid's API: JSON POSTs with client_id and secret in the body. */
+export function createBankAClient(opts: { baseUrl: string; clientId: string; secret: string }) {
+  async function call<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, opts.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: opts.clientId, secret: opts.secret, ...body }),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (err) {
+      throw new BankUnavailableError('bank-a', `bank-a unreachable: ${(err as Error).message}`);
+    }
+    const json = (await res.json().catch(() => ({}))) as any;
+    if (res.ok) return json as T;
+    if (json?.error_type === 'ITEM_ERROR' || AUTH_CODES.has(json?.error_code)) {
+      throw new BankAuthError('bank-a', json.error_code ?? 'ITEM_ERROR', json.error_message ?? 'item error');
+    }
+    throw new BankUnavailableError('bank-a', `bank-a ${path} answered ${res.status}: ${json?.error_code ?? ''} ${json?.error_message ?? ''}`.trim());
+  }
+
+  return {
+    exchangePublicToken: (publicToken: string) => call<{ access_token: string; item_id: string }>('/item/public_token/exchange', { public_token: publicToken }),
+    getAccounts: (accessToken: string) =>
+      call<{ accounts: BankAAccount[]; item: { item_id: string; institution_id?: string | null; institution_name?: string | null } }>('/accounts/get', { access_token: accessToken }),
+    transactionsSync: (accessToken: string, cursor: string | null, count = 500) =>
+      call<BankASyncPage>('/transactions/sync', { access_token: accessToken, ...(cursor ? { cursor } : {}), count }),
+    getVerificationKey: (kid: string) => call<{ key: Record<string, unknown> & { kid: string; expired_at: number | null } }>('/webhook_verification_key/get', { key_id: kid }),
+  };
+}
+
+export type BankAClient = ReturnType<typeof createBankAClient>;

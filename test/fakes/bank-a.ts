@@ -1,0 +1,147 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from 'jose';
+import { startHttpFake } from './http-fake';
+
+export interface FakeTransaction {
+  transaction_id: string;
+  account_id: string;
+  amount: number;
+  iso_currency_code: string;
+  date: string;
+  name: string;
+  merchant_name: string | null;
+  pending: boolean;
+  payment_channel: string;
+}
+
+interface Item {
+  itemId: string;
+  accessToken: string;
+  accounts: Array<{ account_id: string; name: string; currency: string; balance: number }>;
+  /** The change log /transactions/sync pages through; a cursor is a position in it. */
+  log: Array<{ kind: 'added' | 'modified' | 'removed'; tx: FakeTransaction }>;
+  loginRequired: boolean;
+}
+
+/**
+ * bank-a (Plaid wire format) on loopback: public token exchange, /accounts/get, paged
+ * /transactions/sync with cursors, webhook verification keys, and a signer for webhooks exactly as
+ * the provider signs them (ES256 JWT in `bank-a-Verification`).
+ */
+export async function startBankAFake() {
+  const items = new Map<string, Item>();
+  const byToken = new Map<string, Item>();
+  const publicTokens = new Map<string, Item>();
+  const kid = randomUUID();
+  const { publicKey, privateKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), alg: 'ES256', use: 'sig', kid, created_at: Math.floor(Date.now() / 1000), expired_at: null as number | null };
+
+  let syncDelayMs = 0;
+  const fake = await startHttpFake(async ({ path, body }) => {
+    if (path === '/webhook_verification_key/get') {
+      return body?.key_id === kid ? { body: { key: jwk, request_id: 'req' } } : { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_WEBHOOK_VERIFICATION_KEY_ID' } };
+    }
+    if (path === '/item/public_token/exchange') {
+      const item = publicTokens.get(body?.public_token);
+      if (!item) return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_PUBLIC_TOKEN', error_message: 'invalid public token' } };
+      return { body: { access_token: item.accessToken, item_id: item.itemId, request_id: 'req' } };
+    }
+    const item = byToken.get(body?.access_token);
+    if (!item) return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', error_message: 'unknown token' } };
+    if (item.loginRequired) return { status: 400, body: { error_type: 'ITEM_ERROR', error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'login required' } };
+    if (path === '/accounts/get') {
+      return {
+        body: {
+          accounts: item.accounts.map((a) => ({ account_id: a.account_id, name: a.name, mask: '0000', type: 'depository', subtype: 'checking', balances: { available: a.balance, current: a.balance, limit: null, iso_currency_code: a.currency } })),
+          item: { item_id: item.itemId, institution_id: 'ins_1', institution_name: 'First Platypus Bank' },
+        },
+      };
+    }
+    if (path === '/transactions/sync') {
+      if (syncDelayMs) await new Promise((r) => setTimeout(r, syncDelayMs));
+      const start = body.cursor ? Number(String(body.cursor).slice(1)) : 0;
+      const count = Math.min(body.count ?? 100, 500);
+      const slice = item.log.slice(start, start + count);
+      const end = start + slice.length;
+      return {
+        body: {
+          added: slice.filter((e) => e.kind === 'added').map((e) => e.tx),
+          modified: slice.filter((e) => e.kind === 'modified').map((e) => e.tx),
+          removed: slice.filter((e) => e.kind === 'removed').map((e) => ({ transaction_id: e.tx.transaction_id, account_id: e.tx.account_id })),
+          next_cursor: `c${end}`,
+          has_more: end < item.log.length,
+          transactions_update_status: 'HISTORICAL_UPDATE_COMPLETE',
+          accounts: [],
+        },
+      };
+    }
+    return { status: 404, body: { error_code: 'NOT_FOUND' } };
+  });
+
+  return {
+    ...fake,
+    kid,
+    /** A linked item with one account; returns the public token to connect it with. */
+    addItem(opts: { accountName?: string; currency?: string; balance?: number } = {}) {
+      const item: Item = {
+        itemId: `item_${randomUUID()}`,
+        accessToken: `access-sandbox-${randomUUID()}`,
+        accounts: [{ account_id: `acc_${randomUUID().slice(0, 8)}`, name: opts.accountName ?? 'Checking', currency: opts.currency ?? 'EUR', balance: opts.balance ?? 1000 }],
+        log: [],
+        loginRequired: false,
+      };
+      items.set(item.itemId, item);
+      byToken.set(item.accessToken, item);
+      const publicToken = `public-sandbox-${randomUUID()}`;
+      publicTokens.set(publicToken, item);
+      return { itemId: item.itemId, publicToken, accessToken: item.accessToken, accountId: item.accounts[0].account_id };
+    },
+    addTransactions(itemId: string, n: number, startIndex = 0): FakeTransaction[] {
+      const item = items.get(itemId)!;
+      const txs = Array.from({ length: n }, (_, k) => {
+        const i = startIndex + k;
+        return {
+          transaction_id: `tx_${itemId.slice(5, 13)}_${i}`,
+          account_id: item.accounts[0].account_id,
+          amount: Math.round((10 + (i % 500) + (i % 7) / 10) * 100) / 100,
+          iso_currency_code: item.accounts[0].currency,
+          date: new Date(Date.UTC(2026, 5, 30) - (i % 365) * 86_400_000).toISOString().slice(0, 10),
+          name: `MERCHANT ${i % 50}`,
+          merchant_name: `Merchant ${i % 50}`,
+          pending: false,
+          payment_channel: 'in store',
+        };
+      });
+      for (const tx of txs) item.log.push({ kind: 'added', tx });
+      return txs;
+    },
+    modify(itemId: string, tx: FakeTransaction) {
+      items.get(itemId)!.log.push({ kind: 'modified', tx });
+    },
+    remove(itemId: string, tx: FakeTransaction) {
+      items.get(itemId)!.log.push({ kind: 'removed', tx });
+    },
+    requireLogin(itemId: string, on = true) {
+      items.get(itemId)!.loginRequired = on;
+    },
+    /** Slows every /transactions/sync page down (to catch a sync in the middle). */
+    slowSync(ms: number) {
+      syncDelayMs = ms;
+    },
+    expireKey() {
+      jwk.expired_at = Math.floor(Date.now() / 1000);
+    },
+    /** Signs a webhook body as bank-a does: pretty-printed JSON, ES256 JWT over its SHA-256. */
+    async sign(payload: unknown, opts: { iatOffsetS?: number; key?: KeyLike; kid?: string; bodyOverride?: string } = {}) {
+      const raw = JSON.stringify(payload, null, 2);
+      const hash = createHash('sha256').update(opts.bodyOverride ?? raw).digest('hex');
+      const token = await new SignJWT({ request_body_sha256: hash })
+        .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? kid, typ: 'JWT' })
+        .setIssuedAt(Math.floor(Date.now() / 1000) + (opts.iatOffsetS ?? 0))
+        .sign(opts.key ?? privateKey);
+      return { raw, headers: { 'content-type': 'application/json', 'bank-a-verification': token } };
+    },
+  };
+}
+
+export type BankAFake = Awaited<ReturnType<typeof startBankAFake>>;

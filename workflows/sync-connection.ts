@@ -1,0 +1,57 @@
+import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { BankingActivities, SyncResult } from '../activities/banking/sync';
+
+export interface SyncConnectionInput {
+  connectionId: string;
+  teamId: string;
+}
+
+export interface SyncRequest {
+  manualSync: boolean;
+}
+
+/** Every webhook, manual sync or schedule signals this; a run in progress just notes that another pass is due. */
+export const syncRequested = defineSignal<[SyncRequest]>('syncRequested');
+export const syncStatus = defineQuery<{ passes: number; pending: boolean; totals: SyncResult }>('syncStatus');
+
+const { syncBankConnection } = proxyActivities<BankingActivities>({
+  startToCloseTimeout: '15m',
+  heartbeatTimeout: '1m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 12, nonRetryableErrorTypes: ['BankAuthError'] },
+});
+
+// Bounds the history of a connection that keeps getting webhooks while it syncs.
+const PASSES_PER_RUN = 50;
+
+/**
+ * SyncConnection (id `sync-connection:<connectionId>`), started with signal-with-start: a burst of
+ * webhooks coalesces into this one run, which makes one more pass if any arrived during a pass.
+ */
+export async function syncConnection(input: SyncConnectionInput): Promise<SyncResult & { passes: number }> {
+  // A run exists because someone asked for a sync (the starting signal, or a plain start).
+  let pending = true;
+  let manualSync = false;
+  let passes = 0;
+  const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
+  setHandler(syncRequested, (req) => {
+    pending = true;
+    manualSync ||= req.manualSync;
+  });
+  setHandler(syncStatus, () => ({ passes, pending, totals }));
+
+  while (pending) {
+    pending = false;
+    const manual = manualSync;
+    manualSync = false;
+    const result = await syncBankConnection({ connectionId: input.connectionId, manualSync: manual });
+    passes++;
+    totals.added += result.added;
+    totals.modified += result.modified;
+    totals.removed += result.removed;
+    if (result.skipped) break;
+    // Receipts waiting for a match: the receipts feature re-runs matching for the team here when new transactions arrive.
+    if (passes >= PASSES_PER_RUN && pending) await continueAsNew<typeof syncConnection>(input);
+  }
+  await condition(allHandlersFinished);
+  return { ...totals, passes };
+}
