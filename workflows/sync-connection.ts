@@ -16,7 +16,8 @@ export const syncStatus = defineQuery<{ passes: number; pending: boolean; totals
 
 const { syncBankConnection } = proxyActivities<BankingActivities>({
   startToCloseTimeout: '15m',
-  heartbeatTimeout: '1m',
+  // A worker that dies mid-sync is noticed within this, and the retry resumes from the saved cursor.
+  heartbeatTimeout: '20s',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 12, nonRetryableErrorTypes: ['BankAuthError'] },
 });
 
