@@ -21,4 +21,20 @@ export const SCENARIOS: HistoryScenario[] = [
         args: [{ keyId: 'k1', teamId: 't1', userId: 'u1', keyName: 'recorded', createdAt: '2026-11-22T00:00:00.000Z', ipAddress: '192.0.2.1' }],
       }),
   },
+  {
+    name: 'sync-connection',
+    activities: {
+      syncBankConnection: async () => ({ added: 3, modified: 1, removed: 0 }),
+    },
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.signalWithStart('syncConnection', {
+        taskQueue,
+        workflowId,
+        args: [{ connectionId: 'c1', teamId: 't1' }],
+        signal: 'syncRequested',
+        signalArgs: [{ manualSync: true }],
+      });
+      return handle.result();
+    },
+  },
 ];
