@@ -3,6 +3,8 @@ import type { Db } from '../shared/db/knex';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
 import { createBankBClient, type BankBClient } from '../shared/providers/bank-b';
 import { createMailer, type Mailer } from '../shared/providers/mail';
+import { createMessagingClient, type MessagingClient } from '../shared/providers/messaging';
+import { createDiskStorage, type Storage } from '../shared/providers/storage';
 
 /** What activities need from the outside world; the worker builds it once from the config. */
 export interface ActivityDeps {
@@ -11,6 +13,8 @@ export interface ActivityDeps {
   mailer: Mailer;
   bankA: BankAClient;
   bankB: BankBClient;
+  messaging: MessagingClient;
+  storage: Storage;
 }
 
 /**
@@ -24,6 +28,8 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     mailer: overrides.mailer ?? createMailer(config.SMTP_URL, config.MAIL_FROM),
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
+    messaging: createMessagingClient({ baseUrl: config.MESSAGING_API_URL, accessToken: config.MESSAGING_ACCESS_TOKEN, phoneNumberId: config.MESSAGING_PHONE_NUMBER_ID }),
+    storage: createDiskStorage(config.STORAGE_DIR),
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
+import { receiptActivities } from './receipts/ingest';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -9,6 +10,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
     ...bankingActivities(deps),
+    ...receiptActivities(deps),
   };
 }
 

@@ -1,3 +1,5 @@
 // Every workflow the worker runs. Workflows import only types from activities/.
 export { apiKeyNotification } from './api-key-notification';
 export { syncConnection } from './sync-connection';
+export { receiptIngestion } from './receipt-ingestion';
+export { sendChatMessage } from './send-chat-message';

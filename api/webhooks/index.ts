@@ -3,6 +3,7 @@ import type { ApiDeps } from '../deps';
 import type { AppState } from '../http/state';
 import { bankAWebhook } from './bank-a';
 import { bankBWebhook } from './bank-b';
+import { messagingVerification, messagingWebhook } from './messaging';
 import { paymentsWebhook } from './payments';
 import { webhookHandler, type WebhookSpec } from './pipeline';
 import { subscriptionsWebhook } from './subscriptions';
@@ -14,11 +15,13 @@ export function webhookSpecs(deps: ApiDeps): Record<string, WebhookSpec<any, any
     '/webhook/bank-b': bankBWebhook(deps),
     '/webhook/payments': paymentsWebhook(deps),
     '/webhook/subscriptions': subscriptionsWebhook(deps),
+    '/webhook/messaging': messagingWebhook(deps),
   };
 }
 
 export function webhookRouter(deps: ApiDeps) {
   const router = new Router<AppState>();
   for (const [path, spec] of Object.entries(webhookSpecs(deps))) router.post(path, webhookHandler(spec, deps));
+  messagingVerification(router, deps);
   return router;
 }

@@ -6,6 +6,7 @@ export const workflowIds = {
   apiKeyNotification: (keyId: string) => `api-key-notification:${keyId}`,
   syncConnection: (connectionId: string) => `sync-connection:${connectionId}`,
   receipt: (teamId: string, sourceMessageId: string) => `receipt:${teamId}:${sourceMessageId}`,
+  chatReply: (incomingMessageId: string) => `chat-reply:${incomingMessageId}`,
 };
 
 /** Search attributes operators filter on in the Temporal UI (`TeamId = "…"`). */

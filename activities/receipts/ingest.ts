@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import { extractFromText, type ReceiptFields } from '../../shared/domain/receipts/extract';
+import { pdfText } from '../../shared/domain/receipts/pdf-text';
+import { decideSuggestion, type Decision } from '../../shared/domain/receipts/decide';
+import { findBestMatch } from '../../shared/domain/matching/service';
+import { AUTO_THRESHOLD } from '../../shared/domain/matching/score';
+import type { ActivityDeps } from '../deps';
+
+export interface IngestInput {
+  teamId: string;
+  source: 'messaging' | 'email' | 'upload';
+  reference: string;
+  mediaId: string;
+  mimeType: string;
+  fileName?: string;
+  sender?: string;
+  workflowId?: string;
+}
+
+export type MatchOutcome =
+  | { outcome: 'suggested'; transactionId: string; confidence: number; amount: number; currency: string; date: string; name: string }
+  | { outcome: 'auto_matched'; transactionId: string; confidence: number }
+  | { outcome: 'no_match' };
+
+const EXT: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
+
+export function receiptActivities({ db, messaging, storage }: ActivityDeps) {
+  return {
+    /** Downloads and stores the file once per team (same bytes, same document) and records the inbox item. */
+    async ingestReceipt(input: IngestInput): Promise<{ inboxItemId: string; documentId: string; duplicate: boolean }> {
+      const { bytes, mimeType } = await messaging.downloadMedia(input.mediaId);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      let doc = await db('documents').where({ teamId: input.teamId, sha256 }).whereNull('deletedAt').first();
+      const duplicate = Boolean(doc);
+      if (!doc) {
+        const storageKey = `${input.teamId}/${sha256}.${EXT[mimeType] ?? 'bin'}`;
+        await storage.put(storageKey, bytes);
+        [doc] = await db('documents')
+          .insert({ teamId: input.teamId, name: input.fileName ?? `receipt.${EXT[mimeType] ?? 'bin'}`, storageKey, mimeType, size: bytes.length, sha256, processingStatus: 'processing' })
+          .returning('*');
+      }
+      const [item] = await db('inbox_items')
+        .insert({ teamId: input.teamId, documentId: doc.id, source: input.source, reference: input.reference, status: 'processing', sender: input.sender ?? null, fileName: doc.name, mimeType, size: bytes.length, workflowId: input.workflowId ?? null })
+        .onConflict(['teamId', 'reference'])
+        .merge(['documentId', 'updatedAt'])
+        .returning('id');
+      return { inboxItemId: item.id, documentId: doc.id, duplicate };
+    },
+
+    /** PDF text, or OCR for images; what cannot be read with confidence stays empty. */
+    async extractReceipt(input: { inboxItemId: string }): Promise<ReceiptFields> {
+      const item = await db('inbox_items').where({ id: input.inboxItemId }).first();
+      const doc = await db('documents').where({ id: item.documentId }).first();
+      const bytes = await storage.get(doc.storageKey);
+      let text = '';
+      if (doc.mimeType === 'application/pdf') {
+        try {
+          text = await pdfText(bytes);
+        } catch (err) {
+          throw ApplicationFailure.nonRetryable(`unreadable PDF: ${(err as Error).message}`, 'UnreadableDocument');
+        }
+      }
+      const fields = extractFromText(text);
+      await db('inbox_items').where({ id: item.id }).update({
+        status: 'analyzing',
+        displayName: fields.merchant,
+        amount: fields.amount,
+        currency: fields.currency,
+        date: fields.date,
+        taxAmount: fields.taxAmount,
+        taxRate: fields.taxRate,
+        updatedAt: new Date(),
+      });
+      await db('documents').where({ id: doc.id }).update({ processingStatus: 'completed', title: fields.merchant });
+      return fields;
+    },
+
+    /** Scores the team's transactions; records a pending suggestion, links at once (auto-match), or leaves the item open. */
+    async matchReceipt(input: { teamId: string; inboxItemId: string }): Promise<MatchOutcome> {
+      const item = await db('inbox_items').where({ id: input.inboxItemId }).first();
+      const team = await db('teams').where({ id: input.teamId }).first();
+      const best = await findBestMatch(db, input.teamId, { amount: item.amount, currency: item.currency, date: item.date, merchant: item.displayName });
+      if (!best) {
+        await db('inbox_items').where({ id: item.id }).update({ status: 'no_match', updatedAt: new Date() });
+        return { outcome: 'no_match' };
+      }
+      const auto = team.autoMatch && best.score.confidence >= AUTO_THRESHOLD;
+      await db('match_suggestions')
+        .insert({ teamId: input.teamId, inboxItemId: item.id, transactionId: best.transaction.id, matchType: auto ? 'auto_matched' : 'suggested', ...best.score })
+        .onConflict(['inboxItemId', 'transactionId'])
+        .merge(['confidence', 'amountScore', 'currencyScore', 'dateScore', 'nameScore']);
+      if (auto) {
+        await decideSuggestion(db, { teamId: input.teamId, inboxItemId: item.id, transactionId: best.transaction.id, decision: 'confirm', via: 'api' });
+        return { outcome: 'auto_matched', transactionId: best.transaction.id, confidence: best.score.confidence };
+      }
+      await db('inbox_items').where({ id: item.id }).update({ status: 'suggested_match', updatedAt: new Date() });
+      const t = best.transaction;
+      return { outcome: 'suggested', transactionId: t.id, confidence: best.score.confidence, amount: t.amount, currency: t.currency, date: t.date, name: t.name };
+    },
+
+    async decideMatch(input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: 'chat' | 'api' | 'timeout' }) {
+      return decideSuggestion(db, input);
+    },
+
+    async sendMessage(input: { to: string; text: string }) {
+      await messaging.sendText(input.to, input.text);
+    },
+
+    async sendReaction(input: { to: string; messageId: string; emoji: string }) {
+      await messaging.sendReaction(input.to, input.messageId, input.emoji);
+    },
+
+    async sendMatchSuggestion(input: { to: string; inboxItemId: string; transactionId: string; receiptName: string | null; amount: number; currency: string; date: string; name: string }) {
+      const body = `Receipt${input.receiptName ? ` from ${input.receiptName}` : ''} matches "${input.name}", ${Math.abs(input.amount).toFixed(2)} ${input.currency} on ${input.date}. Is this right?`;
+      await messaging.sendButtons(input.to, body, [
+        { id: `confirm:${input.inboxItemId}:${input.transactionId}`, title: 'Confirm' },
+        { id: `decline:${input.inboxItemId}:${input.transactionId}`, title: 'Decline' },
+      ]);
+    },
+  };
+}
+
+export type ReceiptActivities = ReturnType<typeof receiptActivities>;

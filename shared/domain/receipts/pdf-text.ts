@@ -1,0 +1,30 @@
+import path from 'node:path';
+
+// pdfjs-dist 3's legacy build is CommonJS (newer majors are ESM-only) and reads compressed PDFs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pdfjs = require('pdfjs-dist/legacy/build/pdf.js');
+const STANDARD_FONTS = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}${path.sep}`;
+
+/** The text of a PDF, one line per text line, pages in order. No OCR: a scanned PDF yields little. */
+export async function pdfText(bytes: Buffer, maxPages = 5): Promise<string> {
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, standardFontDataUrl: STANDARD_FONTS, verbosity: 0 }).promise;
+  const lines: string[] = [];
+  try {
+    for (let p = 1; p <= Math.min(doc.numPages, maxPages); p++) {
+      const page = await doc.getPage(p);
+      const content = await page.getTextContent();
+      let line = '';
+      for (const item of content.items as Array<{ str: string; hasEOL: boolean }>) {
+        line += item.str;
+        if (item.hasEOL) {
+          lines.push(line);
+          line = '';
+        }
+      }
+      if (line) lines.push(line);
+    }
+  } finally {
+    await doc.destroy();
+  }
+  return lines.join('\n');
+}

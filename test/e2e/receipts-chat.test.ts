@@ -1,0 +1,145 @@
+import { pdfReceipt } from '../fixtures/receipts';
+import { signedDelivery, startMessagingFake } from '../fakes/messaging';
+import { startTestApi, testConfig, type TestApi } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
+
+const TOKEN = 'test-messaging-token';
+const APP_SECRET = 'test-app-secret';
+const PHONE = '4915112345678';
+
+let tdb: TestDatabase;
+let api: TestApi;
+let worker: TestWorker;
+let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
+let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
+let n = 0;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  messaging = await startMessagingFake(TOKEN);
+  const env = {
+    MESSAGING_API_URL: messaging.url,
+    MESSAGING_ACCESS_TOKEN: TOKEN,
+    MESSAGING_APP_SECRET: APP_SECRET,
+    MESSAGING_VERIFY_TOKEN: 'verify-me',
+    TEMPORAL_TASK_QUEUE: uniqueTaskQueue('receipts'),
+    STORAGE_DIR: `.data/test-storage-${process.pid}`,
+    RECEIPT_DECISION_TIMEOUT: '4s',
+  };
+  api = await startTestApi(tdb.db, { env });
+  worker = await startTestWorker(testConfig(env), tdb.db);
+  acme = await createTeamAndOwner(tdb.db, 'Acme');
+});
+afterAll(async () => {
+  await worker?.stop();
+  await api?.stop();
+  await messaging?.close();
+  await tdb?.drop();
+});
+
+const deliver = (m: Record<string, unknown>) => {
+  const signed = signedDelivery(APP_SECRET, [{ from: PHONE, id: `wamid.in${++n}`, timestamp: String(Math.floor(Date.now() / 1000)), ...m }]);
+  return api.fetch('/webhook/messaging', { method: 'POST', headers: signed.headers, body: signed.raw });
+};
+const textTo = (phone: string, fragment: string) => messaging.waitFor((s) => s.to === phone && s.type === 'text' && s.body.text.body.includes(fragment));
+
+async function sendPdf(merchant: string, date: string, items: Array<[string, number]>) {
+  const bytes = await pdfReceipt({ merchant, date, items, vatRate: 19, currency: 'EUR' });
+  const mediaId = `media-${++n}`;
+  messaging.addMedia(mediaId, bytes, 'application/pdf');
+  const res = await deliver({ type: 'document', document: { id: mediaId, mime_type: 'application/pdf', filename: `${merchant}.pdf` } });
+  expect(res.status).toBe(200);
+  return `wamid.in${n}`;
+}
+
+describe('receipts by chat', () => {
+  it('verifies the subscription handshake', async () => {
+    const ok = await api.fetch('/webhook/messaging?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=12345');
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toBe('12345');
+    const bad = await api.fetch('/webhook/messaging?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1');
+    expect(bad.status).toBe(403);
+    expect((await bad.json()).error).toBe('Forbidden');
+  });
+
+  it('welcomes an unknown sender, connects by inbox id, and refuses a bad signature', async () => {
+    await deliver({ type: 'text', text: { body: 'hello' } });
+    await textTo(PHONE, 'Connect inbox');
+    await deliver({ type: 'text', text: { body: `Connect inbox ${acme.team.inboxId}` } });
+    await textTo(PHONE, 'Connected to Acme');
+    expect(await tdb.db('messaging_connections').where({ phoneNumber: PHONE }).first()).toMatchObject({ teamId: acme.team.id });
+    const forged = await api.fetch('/webhook/messaging', { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{}' });
+    expect(forged.status).toBe(401);
+  });
+
+  it('a PDF receipt: processing reaction, suggestion with confirm/decline buttons, confirm attaches it', async () => {
+    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-07-01', name: 'COFFEE CORNER BERLIN', amount: -23.8, currency: 'EUR' }).returning('*');
+    await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-03-01', name: 'Hardware store', amount: -199, currency: 'EUR' });
+    const msgId = await sendPdf('Coffee Corner', '2026-07-01', [['Latte', 4.8], ['Beans 1kg', 19]]);
+    await messaging.waitFor((s) => s.type === 'reaction' && s.body.reaction.message_id === msgId);
+    const suggestion = await messaging.waitFor((s) => s.type === 'interactive');
+    const buttons = suggestion.body.interactive.action.buttons.map((b: any) => b.reply.id);
+    const item = await tdb.db('inbox_items').where({ teamId: acme.team.id, reference: msgId }).first();
+    expect(item).toMatchObject({ status: 'suggested_match', amount: 23.8, currency: 'EUR', date: '2026-07-01', displayName: 'Coffee Corner' });
+    expect(buttons).toEqual([`confirm:${item.id}:${tx.id}`, `decline:${item.id}:${tx.id}`]);
+    expect(suggestion.body.interactive.body.text).toContain('23.80 EUR');
+
+    const handle = worker.client.workflow.getHandle(`receipt:${acme.team.id}:${msgId}`);
+    expect(((await handle.query('stage')) as any).stage).toBe('awaiting_decision');
+    await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttons[0], title: 'Confirm' } } });
+    await handle.result();
+    await textTo(PHONE, 'Match confirmed');
+    const attachment = await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first();
+    expect(attachment).toMatchObject({ inboxItemId: item.id, mimeType: 'application/pdf' });
+    expect((await tdb.db('inbox_items').where({ id: item.id }).first()).status).toBe('done');
+    const desc = await handle.describe();
+    expect(desc.searchAttributes.InboxId).toEqual([item.id]);
+    expect(desc.searchAttributes.Stage).toEqual(['confirmed']);
+
+    // A late second press is answered, and changes nothing.
+    await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttons[1], title: 'Decline' } } });
+    await textTo(PHONE, 'already handled');
+  });
+
+  it('decline puts the item back to pending; no answer expires the suggestion', async () => {
+    await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-08-10', name: 'Book Shop', amount: -42, currency: 'EUR' });
+    const declineId = await sendPdf('Book Shop', '2026-08-10', [['Novel', 42]]);
+    const s1 = await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Book Shop'));
+    await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: s1.body.interactive.action.buttons[1].reply.id } } });
+    await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${declineId}`).result();
+    await textTo(PHONE, 'Match declined');
+    const declined = await tdb.db('inbox_items').where({ reference: declineId }).first();
+    expect(declined.status).toBe('pending');
+    expect((await tdb.db('match_suggestions').where({ inboxItemId: declined.id }).first()).status).toBe('declined');
+
+    await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-09-05', name: 'Florist', amount: -15.5, currency: 'EUR' });
+    const expireId = await sendPdf('Florist', '2026-09-05', [['Tulips', 15.5]]);
+    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${expireId}`).result();
+    expect(result.stage).toBe('expired');
+    await textTo(PHONE, 'expired');
+    const expired = await tdb.db('inbox_items').where({ reference: expireId }).first();
+    expect(expired.status).toBe('pending');
+    expect((await tdb.db('match_suggestions').where({ inboxItemId: expired.id }).first()).status).toBe('expired');
+  });
+
+  it('refuses unsupported types and unconnected senders; a redelivery starts nothing new', async () => {
+    await deliver({ type: 'document', document: { id: 'x', mime_type: 'application/zip', filename: 'a.zip' } });
+    await textTo(PHONE, 'not supported');
+    const stranger = signedDelivery(APP_SECRET, [{ from: '15550000000', id: 'wamid.stranger', type: 'image', image: { id: 'img', mime_type: 'image/png' } }]);
+    await api.fetch('/webhook/messaging', { method: 'POST', headers: stranger.headers, body: stranger.raw });
+    await textTo('15550000000', 'Connect inbox');
+
+    const bytes = await pdfReceipt({ merchant: 'Twice', date: '2026-01-01', items: [['x', 1]], vatRate: 19, currency: 'EUR' });
+    messaging.addMedia('media-twice', bytes, 'application/pdf');
+    const again = signedDelivery(APP_SECRET, [{ from: PHONE, id: 'wamid.twice', type: 'document', document: { id: 'media-twice', mime_type: 'application/pdf' } }]);
+    await api.fetch('/webhook/messaging', { method: 'POST', headers: again.headers, body: again.raw });
+    await api.fetch('/webhook/messaging', { method: 'POST', headers: again.headers, body: again.raw });
+    await worker.client.workflow.getHandle(`receipt:${acme.team.id}:wamid.twice`).result();
+    const runs = [];
+    for await (const w of worker.client.workflow.list({ query: `WorkflowId = 'receipt:${acme.team.id}:wamid.twice'` })) runs.push(w);
+    expect(runs).toHaveLength(1);
+    expect(await tdb.db('inbox_items').where({ reference: 'wamid.twice' })).toHaveLength(1);
+  });
+});

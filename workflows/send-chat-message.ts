@@ -1,0 +1,12 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { ReceiptActivities } from '../activities/receipts/ingest';
+
+const { sendMessage } = proxyActivities<ReceiptActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
+});
+
+/** A chat reply, sent with retries outside the webhook handler (id `chat-reply:<incoming message id>`). */
+export async function sendChatMessage(input: { to: string; text: string }): Promise<void> {
+  await sendMessage(input);
+}
