@@ -19,6 +19,7 @@ import { catalogRoutes } from './rest/catalog';
 import { customerRoutes } from './rest/customers';
 import { invoiceRoutes } from './rest/invoices';
 import { reportRoutes } from './rest/reports';
+import { teamRoutes } from './rest/teams';
 import { trackerRoutes } from './rest/tracker';
 import { transactionRoutes } from './rest/transactions';
 import { createAppRouter } from './trpc/app-router';
@@ -34,6 +35,7 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...trackerRoutes(deps),
   ...reportRoutes(deps),
   ...bankRoutes(deps),
+  ...teamRoutes(deps),
 ];
 
 /**

@@ -1,5 +1,6 @@
-import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BankingActivities, SyncResult } from '../activities/banking/sync';
+import type { ReceiptActivities } from '../activities/receipts/ingest';
 
 export interface SyncConnectionInput {
   connectionId: string;
@@ -20,6 +21,8 @@ const { syncBankConnection } = proxyActivities<BankingActivities>({
   heartbeatTimeout: '20s',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 12, nonRetryableErrorTypes: ['BankAuthError'] },
 });
+
+const { rematchOpenInboxItems } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '5m', retry: { maximumAttempts: 5 } });
 
 // Bounds the history of a connection that keeps getting webhooks while it syncs.
 const PASSES_PER_RUN = 50;
@@ -50,7 +53,8 @@ export async function syncConnection(input: SyncConnectionInput): Promise<SyncRe
     totals.modified += result.modified;
     totals.removed += result.removed;
     if (result.skipped) break;
-    // Receipts waiting for a match: the receipts feature re-runs matching for the team here when new transactions arrive.
+    // Receipts waiting for a transaction may have just got one. (patched: runs started before this step replay unchanged.)
+    if (result.added > 0 && patched('rematch-inbox-after-sync')) await rematchOpenInboxItems({ teamId: input.teamId });
     if (passes >= PASSES_PER_RUN && pending) await continueAsNew<typeof syncConnection>(input);
   }
   await condition(allHandlersFinished);

@@ -99,6 +99,28 @@ export function receiptActivities({ db, messaging, storage }: ActivityDeps) {
       return { outcome: 'suggested', transactionId: t.id, confidence: best.score.confidence, amount: t.amount, currency: t.currency, date: t.date, name: t.name };
     },
 
+    /**
+     * After new transactions arrive: receipts still waiting for one get matched now. A found match
+     * becomes a pending suggestion the user reviews in the inbox (and a notification).
+     */
+    async rematchOpenInboxItems(input: { teamId: string }): Promise<{ checked: number; suggested: number }> {
+      const open = await db('inbox_items').where({ teamId: input.teamId }).whereIn('status', ['pending', 'no_match']).whereNotNull('amount').whereNull('deletedAt').limit(500);
+      let suggested = 0;
+      for (const item of open) {
+        const declined = await db('match_suggestions').where({ inboxItemId: item.id }).whereIn('status', ['declined']).pluck('transactionId');
+        const best = await findBestMatch(db, input.teamId, { amount: item.amount, currency: item.currency, date: item.date, merchant: item.displayName });
+        if (!best || declined.includes(best.transaction.id)) continue;
+        await db('match_suggestions')
+          .insert({ teamId: input.teamId, inboxItemId: item.id, transactionId: best.transaction.id, matchType: 'suggested', ...best.score })
+          .onConflict(['inboxItemId', 'transactionId'])
+          .ignore();
+        await db('inbox_items').where({ id: item.id }).update({ status: 'suggested_match', updatedAt: new Date() });
+        await db('notifications').insert({ teamId: input.teamId, type: 'inbox_needs_review', priority: 3, metadata: JSON.stringify({ inboxItemId: item.id, transactionId: best.transaction.id }) });
+        suggested++;
+      }
+      return { checked: open.length, suggested };
+    },
+
     async decideMatch(input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: 'chat' | 'api' | 'timeout' }) {
       return decideSuggestion(db, input);
     },

@@ -52,6 +52,7 @@ export const REQUIRED_SCOPES = {
   'GET /bank-accounts': ['bank-accounts.read'],
   'GET /bank-accounts/:id': ['bank-accounts.read'],
   'PATCH /bank-accounts/:id': ['bank-accounts.write'],
+  'GET /teams/current': ['teams.read'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
@@ -98,6 +99,7 @@ export const REQUIRED_SCOPES = {
   'bankAccounts.get': ['bank-accounts.read'],
   'bankAccounts.getById': ['bank-accounts.read'],
   'bankAccounts.update': ['bank-accounts.write'],
+  'team.current': ['teams.read'],
   // Credentials are team administration; creating one never grants more than the caller holds.
   'apiKeys.get': ['teams.read'],
   'apiKeys.upsert': ['teams.write'],

@@ -6,6 +6,7 @@ import { customersRouter } from './routers/customers';
 import { invoicesRouter } from './routers/invoices';
 import { oauthApplicationsRouter } from './routers/oauth-applications';
 import { reportsRouter } from './routers/reports';
+import { teamRouter } from './routers/team';
 import { trackerEntriesRouter, trackerProjectsRouter } from './routers/tracker';
 import { transactionsRouter } from './routers/transactions';
 import { router } from './trpc';
@@ -23,6 +24,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     apiKeys: apiKeysRouter(deps),
     bankConnections: bankConnectionsRouter(deps),
     bankAccounts: bankAccountsRouter(deps),
+    team: teamRouter(deps),
     oauthApplications: oauthApplicationsRouter(deps),
   });
 

@@ -1,0 +1,8 @@
+import { currentTeam } from '../../../shared/domain/teams/current';
+import type { ApiDeps } from '../../deps';
+import { procedure, router } from '../trpc';
+
+export const teamRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
+  router({
+    current: procedure('team.current').query(({ ctx }) => currentTeam(db, ctx.principal.teamId, config.INBOX_DOMAIN)),
+  });
