@@ -17,6 +17,7 @@ import { healthRouter } from './rest/health';
 import { bankRoutes } from './rest/bank-connections';
 import { catalogRoutes } from './rest/catalog';
 import { customerRoutes } from './rest/customers';
+import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
 import { reportRoutes } from './rest/reports';
 import { teamRoutes } from './rest/teams';
@@ -36,6 +37,7 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...reportRoutes(deps),
   ...bankRoutes(deps),
   ...teamRoutes(deps),
+  ...inboxRoutes(deps),
 ];
 
 /**

@@ -2,6 +2,7 @@ import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import type { Logger } from '../shared/logger';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
+import { createDiskStorage, type Storage } from '../shared/providers/storage';
 import type { TemporalGateway } from '../shared/temporal/client';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
@@ -12,6 +13,8 @@ export interface ApiDeps {
   logger: Logger;
   /** bank-a: public-token exchange on connection create, webhook verification keys. */
   bankA: BankAClient;
+  /** Stored documents (inbox downloads). */
+  storage: Storage;
 }
 
 /** The one place ApiDeps is assembled; tests pass overrides to swap a piece. */
@@ -20,6 +23,7 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
   return {
     ...base,
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
+    storage: createDiskStorage(config.STORAGE_DIR),
     ...overrides,
   };
 }

@@ -33,14 +33,15 @@ export async function receiptIngestion(input: ReceiptIngestionInput) {
   let stage: ReceiptStage = 'uploading';
   let inboxItemId: string | null = null;
   let transactionId: string | null = null;
-  let reply: ButtonReply | null = null;
+  const replies: ButtonReply[] = [];
   const setStage = (s: ReceiptStage) => {
     stage = s;
     upsertSearchAttributes({ Stage: [s] });
   };
   setHandler(stageQuery, () => ({ stage, inboxItemId, transactionId }));
+  // Kept even when it arrives a moment before the workflow reaches the await (the user can be quick).
   setHandler(buttonReply, (r) => {
-    if (stage === 'awaiting_decision' && r.transactionId === transactionId && !reply) reply = r;
+    replies.push(r);
   });
   const tell = async (text: string) => {
     if (input.phoneNumber) await acts.sendMessage({ to: input.phoneNumber, text });
@@ -69,12 +70,13 @@ export async function receiptIngestion(input: ReceiptIngestionInput) {
     return { stage, inboxItemId, transactionId };
   }
 
+  setStage('awaiting_decision');
   if (input.phoneNumber) {
     await acts.sendMatchSuggestion({ to: input.phoneNumber, inboxItemId, transactionId, receiptName: fields.merchant, amount: match.amount, currency: match.currency, date: match.date, name: match.name });
   }
-  setStage('awaiting_decision');
-  const decided = await condition(() => reply !== null, input.decisionTimeoutMs);
-  const r = reply as ButtonReply | null;
+  const forThis = () => replies.find((x) => x.transactionId === transactionId) ?? null;
+  const decided = await condition(() => forThis() !== null, input.decisionTimeoutMs);
+  const r = forThis();
   const decision = decided && r ? r.action : 'expire';
   const outcome = await acts.decideMatch({ teamId: input.teamId, inboxItemId, transactionId, decision, via: decided && r ? r.via : 'timeout' });
   setStage(decision === 'confirm' ? 'confirmed' : decision === 'decline' ? 'declined' : 'expired');

@@ -53,6 +53,14 @@ export const REQUIRED_SCOPES = {
   'GET /bank-accounts/:id': ['bank-accounts.read'],
   'PATCH /bank-accounts/:id': ['bank-accounts.write'],
   'GET /teams/current': ['teams.read'],
+  'GET /inbox': ['inbox.read'],
+  'GET /inbox/:id': ['inbox.read'],
+  'PATCH /inbox/:id': ['inbox.write'],
+  'DELETE /inbox/:id': ['inbox.write'],
+  'POST /inbox/:id/confirm': ['inbox.write'],
+  'POST /inbox/:id/decline': ['inbox.write'],
+  'POST /inbox/:id/match': ['inbox.write'],
+  'GET /inbox/:id/file': ['inbox.read'],
 
   // tRPC
   'transactions.get': ['transactions.read'],
@@ -100,6 +108,13 @@ export const REQUIRED_SCOPES = {
   'bankAccounts.getById': ['bank-accounts.read'],
   'bankAccounts.update': ['bank-accounts.write'],
   'team.current': ['teams.read'],
+  'inbox.get': ['inbox.read'],
+  'inbox.getById': ['inbox.read'],
+  'inbox.update': ['inbox.write'],
+  'inbox.delete': ['inbox.write'],
+  'inbox.confirmMatch': ['inbox.write'],
+  'inbox.declineMatch': ['inbox.write'],
+  'inbox.matchTransaction': ['inbox.write'],
   // Credentials are team administration; creating one never grants more than the caller holds.
   'apiKeys.get': ['teams.read'],
   'apiKeys.upsert': ['teams.write'],

@@ -3,6 +3,7 @@ import { apiKeysRouter } from './routers/api-keys';
 import { bankAccountsRouter, bankConnectionsRouter } from './routers/banking';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { customersRouter } from './routers/customers';
+import { inboxRouter } from './routers/inbox';
 import { invoicesRouter } from './routers/invoices';
 import { oauthApplicationsRouter } from './routers/oauth-applications';
 import { reportsRouter } from './routers/reports';
@@ -25,6 +26,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     bankConnections: bankConnectionsRouter(deps),
     bankAccounts: bankAccountsRouter(deps),
     team: teamRouter(deps),
+    inbox: inboxRouter(deps),
     oauthApplications: oauthApplicationsRouter(deps),
   });
 

@@ -143,3 +143,33 @@ describe('receipts by chat', () => {
     expect(await tdb.db('inbox_items').where({ reference: 'wamid.twice' })).toHaveLength(1);
   });
 });
+
+describe('the inbox API', () => {
+  it('shows the team inbox id, lists the receipt with its suggestion, confirms through the same workflow, and serves the file', async () => {
+    const team = (await (await api.fetch('/teams/current', { token: acme.sessionToken })).json()).data;
+    expect(team).toMatchObject({ id: acme.team.id, inboxId: acme.team.inboxId, inboxEmail: `${acme.team.inboxId}@inbox.finops.local` });
+
+    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-10-03', name: 'Stationery World', amount: -64.2, currency: 'EUR' }).returning('*');
+    const msgId = await sendPdf('Stationery World', '2026-10-03', [['Paper', 64.2]]);
+    await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Stationery World'));
+    const list = (await (await api.fetch('/inbox?statuses=suggested_match', { token: acme.sessionToken })).json()).data;
+    const item = list.find((i: any) => i.displayName === 'Stationery World');
+    expect(item).toMatchObject({ amount: 64.2, currency: 'EUR', suggestion: { transactionId: tx.id, status: 'pending' } });
+
+    const res = await api.fetch(`/inbox/${item.id}/confirm`, { method: 'POST', token: acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
+    expect((await res.json()).data.outcome).toBe('signalled');
+    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${msgId}`).result();
+    expect(result.stage).toBe('confirmed');
+    expect((await (await api.fetch(`/inbox/${item.id}`, { token: acme.sessionToken })).json()).data).toMatchObject({ status: 'done', transactionId: tx.id });
+
+    const file = await api.fetch(`/inbox/${item.id}/file`, { token: acme.sessionToken });
+    expect(file.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    const again = await api.fetch(`/inbox/${item.id}/decline`, { method: 'POST', token: acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
+    expect(again.status).toBe(409);
+    expect((await api.fetch(`/inbox/${item.id}`, { token: (await createTeamAndOwner(tdb.db, 'Nosy')).sessionToken })).status).toBe(404);
+    expect((await api.fetch(`/inbox/${item.id}`, { method: 'DELETE', token: acme.sessionToken })).status).toBe(204);
+    expect((await api.fetch(`/inbox/${item.id}`, { token: acme.sessionToken })).status).toBe(404);
+  });
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { isoDate, multi, pageSize } from '../common/query';
+
+export const INBOX_STATUSES = ['new', 'processing', 'analyzing', 'pending', 'suggested_match', 'no_match', 'done', 'archived'] as const;
+
+export const inboxItemSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum([...INBOX_STATUSES, 'deleted']),
+    source: z.enum(['messaging', 'email', 'upload']),
+    sender: z.string().nullable(),
+    fileName: z.string().nullable(),
+    mimeType: z.string().nullable(),
+    size: z.number().nullable(),
+    displayName: z.string().nullable().meta({ description: 'Merchant, as read from the document.' }),
+    amount: z.number().nullable(),
+    currency: z.string().nullable(),
+    date: z.string().nullable(),
+    taxAmount: z.number().nullable(),
+    taxRate: z.number().nullable(),
+    transactionId: z.uuid().nullable().meta({ description: 'The transaction it is attached to, once matched.' }),
+    suggestion: z
+      .object({ transactionId: z.uuid(), confidence: z.number(), status: z.string() })
+      .nullable()
+      .meta({ description: 'The pending match suggestion, if any.' }),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'InboxItem', description: 'A receipt or invoice received by chat, email or upload.' });
+
+export type InboxItemDto = z.infer<typeof inboxItemSchema>;
+
+export const listInboxQuery = z.object({
+  cursor: z.string().optional(),
+  pageSize,
+  statuses: multi(z.enum(INBOX_STATUSES)).meta({ description: 'Default: everything except deleted.' }),
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Search in merchant and file name.' }),
+  from: isoDate.optional().meta({ description: 'Document date from, inclusive.' }),
+  to: isoDate.optional(),
+});
+
+export const inboxIdParams = z.object({ id: z.uuid() });
+export const updateInboxBody = z
+  .object({
+    displayName: z.string().max(200).nullable().optional(),
+    amount: z.number().positive().nullable().optional(),
+    currency: z.string().regex(/^[A-Z]{3}$/).nullable().optional(),
+    date: isoDate.nullable().optional(),
+    status: z.enum(['pending', 'archived']).optional().meta({ description: 'Archive an item, or bring it back.' }),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
+  .meta({ id: 'UpdateInboxItem' });
+export const decisionBody = z.object({ transactionId: z.uuid() }).strict();
+
+export const inboxEnvelope = z.object({ data: inboxItemSchema }).meta({ id: 'InboxItemEnvelope' });
+export const inboxListSchema = z
+  .object({ data: z.array(inboxItemSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
+  .meta({ id: 'InboxList' });
