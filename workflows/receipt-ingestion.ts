@@ -20,10 +20,11 @@ export interface ButtonReply {
 export const buttonReply = defineSignal<[ButtonReply]>('buttonReply');
 export const stageQuery = defineQuery<{ stage: ReceiptStage; inboxItemId: string | null; transactionId: string | null }>('stage');
 
-const acts = proxyActivities<ReceiptActivities>({
-  startToCloseTimeout: '2m',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 10, nonRetryableErrorTypes: ['UnreadableDocument'] },
-});
+const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 10, nonRetryableErrorTypes: ['UnreadableDocument'] };
+const { ingestReceipt, extractReceipt, matchReceipt, decideMatch } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '2m', retry });
+// Chat calls are quick: a worker lost mid-send is noticed in 30 s, not 2 minutes.
+const { sendMessage, sendReaction, sendMatchSuggestion } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '30s', retry });
+const acts = { ingestReceipt, extractReceipt, matchReceipt, decideMatch, sendMessage, sendReaction, sendMatchSuggestion };
 
 /**
  * ReceiptIngestion (id `receipt:<teamId>:<source message id>`): upload → extract → match → notify →
