@@ -11,7 +11,9 @@ export interface IngestInput {
   teamId: string;
   source: 'messaging' | 'email' | 'upload';
   reference: string;
-  mediaId: string;
+  /** Chat media to download; or, for email attachments, the storage key the gateway stored it under. */
+  mediaId?: string;
+  storedKey?: string;
   mimeType: string;
   fileName?: string;
   sender?: string;
@@ -29,7 +31,9 @@ export function receiptActivities({ db, messaging, storage }: ActivityDeps) {
   return {
     /** Downloads and stores the file once per team (same bytes, same document) and records the inbox item. */
     async ingestReceipt(input: IngestInput): Promise<{ inboxItemId: string; documentId: string; duplicate: boolean }> {
-      const { bytes, mimeType } = await messaging.downloadMedia(input.mediaId);
+      const { bytes, mimeType } = input.storedKey
+        ? { bytes: await storage.get(input.storedKey), mimeType: input.mimeType }
+        : await messaging.downloadMedia(input.mediaId!);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       let doc = await db('documents').where({ teamId: input.teamId, sha256 }).whereNull('deletedAt').first();
       const duplicate = Boolean(doc);

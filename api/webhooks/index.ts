@@ -3,6 +3,7 @@ import type { ApiDeps } from '../deps';
 import type { AppState } from '../http/state';
 import { bankAWebhook } from './bank-a';
 import { bankBWebhook } from './bank-b';
+import { inboxWebhook } from './inbox';
 import { messagingVerification, messagingWebhook } from './messaging';
 import { paymentsWebhook } from './payments';
 import { webhookHandler, type WebhookSpec } from './pipeline';
@@ -16,6 +17,7 @@ export function webhookSpecs(deps: ApiDeps): Record<string, WebhookSpec<any, any
     '/webhook/payments': paymentsWebhook(deps),
     '/webhook/subscriptions': subscriptionsWebhook(deps),
     '/webhook/messaging': messagingWebhook(deps),
+    '/webhook/inbox': inboxWebhook(deps),
   };
 }
 

@@ -39,6 +39,8 @@ export interface WebhookSpec<P, E> {
   verify(req: RawWebhook): boolean | Promise<boolean>;
   schema: z.ZodType<P>;
   events(payload: P, req: RawWebhook): WebhookEventRef<E>[];
+  /** Optional: refuse a valid delivery before anything is recorded (e.g. 404 for an unknown inbox). */
+  precheck?(payload: P, deps: ApiDeps): Promise<void>;
   /** Small state changes, or starting/signalling a workflow: never a provider call or heavy work. */
   handle(ref: WebhookEventRef<E>, deps: ApiDeps, req: RawWebhook): Promise<HandledEvent>;
 }
@@ -72,6 +74,7 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps): Mi
       throw invalidPayload(parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message })));
     }
 
+    await spec.precheck?.(parsed.data, deps);
     for (const ref of spec.events(parsed.data, req)) {
       await processEvent(spec, ref, deps, req, ctx.state.log);
     }

@@ -1,0 +1,63 @@
+import { pdfReceipt } from '../fixtures/receipts';
+import { startTestApi, testConfig, type TestApi } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
+
+let tdb: TestDatabase;
+let api: TestApi;
+let worker: TestWorker;
+let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
+const AUTH = `Basic ${Buffer.from('inbox:mail-secret').toString('base64')}`;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const env = { INBOX_WEBHOOK_USERNAME: 'inbox', INBOX_WEBHOOK_PASSWORD: 'mail-secret', INBOX_DOMAIN: 'in.example.com', TEMPORAL_TASK_QUEUE: uniqueTaskQueue('email'), STORAGE_DIR: `.data/test-storage-${process.pid}`, RECEIPT_DECISION_TIMEOUT: '2s' };
+  api = await startTestApi(tdb.db, { env });
+  worker = await startTestWorker(testConfig(env), tdb.db);
+  acme = await createTeamAndOwner(tdb.db, 'Acme');
+});
+afterAll(async () => {
+  await worker?.stop();
+  await api?.stop();
+  await tdb?.drop();
+});
+
+const inbound = (overrides: Record<string, unknown>, auth = AUTH) =>
+  api.fetch('/webhook/inbox', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: auth },
+    body: JSON.stringify({ MessageID: 'msg-1', OriginalRecipient: `${acme.team.inboxId}@in.example.com`, FromFull: { Email: 'vendor@example.org', Name: 'Vendor' }, Subject: 'Your receipt', Attachments: [], ...overrides }),
+  });
+
+describe('receipts by email (Postmark inbound)', () => {
+  it('turns each supported attachment into a matched inbox item', async () => {
+    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-04-20', name: 'GITHUB', amount: -21, currency: 'EUR' }).returning('*');
+    const pdf = await pdfReceipt({ merchant: 'GitHub', date: '2026-04-20', items: [['Team plan', 21]], vatRate: 19, currency: 'EUR' });
+    const res = await inbound({
+      MessageID: 'msg-github',
+      Attachments: [
+        { Name: 'receipt.pdf', Content: pdf.toString('base64'), ContentType: 'application/pdf', ContentLength: pdf.length },
+        { Name: 'notes.txt', Content: Buffer.from('hi').toString('base64'), ContentType: 'text/plain', ContentLength: 2 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:msg-github:receipt.pdf`).result();
+    expect(result.stage).toBe('expired'); // no chat to answer in: the suggestion waits in the inbox until the timeout
+    const item = await tdb.db('inbox_items').where({ teamId: acme.team.id, reference: 'msg-github:receipt.pdf' }).first();
+    expect(item).toMatchObject({ source: 'email', sender: 'vendor@example.org', amount: 21 });
+    expect(await tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ transactionId: tx.id });
+    expect(await tdb.db('inbox_items').where({ reference: 'msg-github:notes.txt' })).toHaveLength(0);
+  });
+
+  it('answers 404 for an unknown inbox, 401 for wrong credentials, and drops our own mail', async () => {
+    const unknown = await inbound({ OriginalRecipient: 'nobody123@in.example.com' });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toBe('Not Found');
+    expect((await inbound({}, `Basic ${Buffer.from('inbox:wrong').toString('base64')}`)).status).toBe(401);
+    const pdf = await pdfReceipt({ merchant: 'Loop', date: '2026-01-01', items: [['x', 1]], vatRate: 19, currency: 'EUR' });
+    const loop = await inbound({ MessageID: 'msg-loop', FromFull: { Email: 'no-reply@finops.local' }, Attachments: [{ Name: 'a.pdf', Content: pdf.toString('base64'), ContentType: 'application/pdf' }] });
+    expect(loop.status).toBe(200);
+    expect(await tdb.db('inbox_items').where({ reference: 'msg-loop:a.pdf' })).toHaveLength(0);
+  });
+});
