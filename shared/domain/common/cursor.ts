@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { badRequest } from '../../errors';
 
 /**
@@ -25,4 +26,27 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
 export interface Page<T> {
   data: T[];
   meta: { cursor: string | null; hasNextPage: boolean };
+}
+
+/**
+ * The newest-first list every resource uses: ordered by (created_at, id) of `alias`, resumed from
+ * an opaque cursor. The select must include `<alias>.created_at::text as cursor_created_at` (full
+ * microsecond precision; a JS Date would round it and skip rows).
+ */
+export async function newestFirstPage<T>(
+  q: Knex.QueryBuilder,
+  alias: string,
+  query: { cursor?: string; pageSize: number },
+  toDto: (row: any) => T,
+): Promise<Page<T>> {
+  q.orderBy([{ column: `${alias}.created_at`, order: 'desc' }, { column: `${alias}.id`, order: 'desc' }]).limit(query.pageSize + 1);
+  if (query.cursor) {
+    const [createdAt, id] = decodeCursor(query.cursor, 2);
+    q.whereRaw(`(${alias}.created_at, ${alias}.id) < (?::timestamptz, ?::uuid)`, [createdAt, id]);
+  }
+  const rows: any[] = await q;
+  const hasNextPage = rows.length > query.pageSize;
+  const page = rows.slice(0, query.pageSize);
+  const last = page[page.length - 1];
+  return { data: page.map(toDto), meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage } };
 }

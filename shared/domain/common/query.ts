@@ -22,3 +22,6 @@ export const queryBoolean = z.preprocess((v) => {
 export const pageSize = z.coerce.number().int().min(1).max(500).default(50);
 
 export const isoDate = z.iso.date();
+
+/** An ILIKE pattern matching `text` anywhere, with the user's % and _ taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
+import { containsPattern } from '../common/query';
 import { badRequest, notFound } from '../../errors';
-import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
+import { newestFirstPage, type Page } from '../common/cursor';
 import type { CreateCustomerBody, CustomerDto, ListCustomersQuery, UpdateCustomerBody } from './schema';
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -22,24 +23,13 @@ function toDto(r: any): CustomerDto {
   return { ...rest, createdAt: iso(createdAt), updatedAt: iso(updatedAt) };
 }
 
-/** Newest first, keyset-paginated on (created_at, id). */
 export async function listCustomers(db: Db, teamId: string, query: ListCustomersQuery): Promise<Page<CustomerDto>> {
-  const q = selectCustomers(db, teamId)
-    .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }])
-    .limit(query.pageSize + 1);
-  if (query.cursor) {
-    const [createdAt, id] = decodeCursor(query.cursor, 2);
-    q.whereRaw('(c.created_at, c.id) < (?::timestamptz, ?::uuid)', [createdAt, id]);
-  }
+  const q = selectCustomers(db, teamId);
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const like = containsPattern(query.q);
     q.where((w) => w.whereILike('c.name', like).orWhereILike('c.email', like).orWhereILike('c.contact', like));
   }
-  const rows: any[] = await q;
-  const hasNextPage = rows.length > query.pageSize;
-  const page = rows.slice(0, query.pageSize);
-  const last = page[page.length - 1];
-  return { data: page.map(toDto), meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage } };
+  return newestFirstPage(q, 'c', query, toDto);
 }
 
 export async function getCustomer(db: Db, teamId: string, id: string): Promise<CustomerDto> {

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { containsPattern } from '../common/query';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
-import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
+import { newestFirstPage, type Page } from '../common/cursor';
 import { decideSuggestion, type DecisionOutcome } from '../receipts/decide';
 import type { InboxItemDto, listInboxQuery, updateInboxBody } from './schema';
 
@@ -39,24 +40,16 @@ const toDto = (r: any): InboxItemDto => ({
 });
 
 export async function listInbox(db: Db, teamId: string, query: z.infer<typeof listInboxQuery>): Promise<Page<InboxItemDto>> {
-  const q = selectItems(db, teamId).orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id', order: 'desc' }]).limit(query.pageSize + 1);
-  if (query.cursor) {
-    const [createdAt, id] = decodeCursor(query.cursor, 2);
-    q.whereRaw('(i.created_at, i.id) < (?::timestamptz, ?::uuid)', [createdAt, id]);
-  }
+  const q = selectItems(db, teamId);
   if (query.statuses) q.whereIn('i.status', query.statuses);
   else q.whereNot('i.status', 'deleted');
   if (query.from) q.where('i.date', '>=', query.from);
   if (query.to) q.where('i.date', '<=', query.to);
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const like = containsPattern(query.q);
     q.where((w) => w.whereILike('i.display_name', like).orWhereILike('i.file_name', like));
   }
-  const rows: any[] = await q;
-  const hasNextPage = rows.length > query.pageSize;
-  const page = rows.slice(0, query.pageSize);
-  const last = page[page.length - 1];
-  return { data: page.map(toDto), meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage } };
+  return newestFirstPage(q, 'i', query, toDto);
 }
 
 export async function getInboxItem(db: Db, teamId: string, id: string) {

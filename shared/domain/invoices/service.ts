@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
+import { containsPattern } from '../common/query';
 import { badRequest, conflict, notFound } from '../../errors';
-import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
+import { newestFirstPage, type Page } from '../common/cursor';
 import type { CreateInvoiceBody, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
 import { invoiceTotals } from './totals';
 
@@ -49,24 +50,14 @@ function toDto(r: any): InvoiceDto {
 }
 
 export async function listInvoices(db: Db, teamId: string, query: ListInvoicesQuery): Promise<Page<InvoiceDto>> {
-  const q = selectInvoices(db, teamId)
-    .orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id', order: 'desc' }])
-    .limit(query.pageSize + 1);
-  if (query.cursor) {
-    const [createdAt, id] = decodeCursor(query.cursor, 2);
-    q.whereRaw('(i.created_at, i.id) < (?::timestamptz, ?::uuid)', [createdAt, id]);
-  }
+  const q = selectInvoices(db, teamId);
   if (query.statuses) q.whereIn('i.status', query.statuses);
   if (query.customers) q.whereIn('i.customer_id', query.customers);
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const like = containsPattern(query.q);
     q.where((w) => w.whereILike('i.invoice_number', like).orWhereILike('c.name', like));
   }
-  const rows: any[] = await q;
-  const hasNextPage = rows.length > query.pageSize;
-  const page = rows.slice(0, query.pageSize);
-  const last = page[page.length - 1];
-  return { data: page.map(toDto), meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage } };
+  return newestFirstPage(q, 'i', query, toDto);
 }
 
 export async function getInvoice(db: Db, teamId: string, id: string): Promise<InvoiceDto> {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { badRequest, notFound } from '../../errors';
-import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
+import { newestFirstPage, type Page } from '../common/cursor';
 import type { createEntryBody, createProjectBody, EntryDto, listEntriesQuery, listProjectsQuery, ProjectDto, updateEntryBody, updateProjectBody } from './schema';
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
@@ -57,17 +57,9 @@ async function assertCustomer(db: Db, teamId: string, customerId: string | null 
 }
 
 export async function listProjects(db: Db, teamId: string, query: z.infer<typeof listProjectsQuery>): Promise<Page<ProjectDto>> {
-  const q = selectProjects(db, teamId).orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }]).limit(query.pageSize + 1);
-  if (query.cursor) {
-    const [createdAt, id] = decodeCursor(query.cursor, 2);
-    q.whereRaw('(p.created_at, p.id) < (?::timestamptz, ?::uuid)', [createdAt, id]);
-  }
+  const q = selectProjects(db, teamId);
   if (query.status) q.where('p.status', query.status);
-  const rows: any[] = await q;
-  const hasNextPage = rows.length > query.pageSize;
-  const page = rows.slice(0, query.pageSize);
-  const last = page[page.length - 1];
-  return { data: page.map(projectDto), meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage } };
+  return newestFirstPage(q, 'p', query, projectDto);
 }
 
 export async function getProject(db: Db, teamId: string, id: string): Promise<ProjectDto> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { containsPattern } from '../common/query';
 import { badRequest, conflict, notFound } from '../../errors';
 import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
 import {
@@ -133,7 +134,7 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery) {
     q.whereExists(db('transaction_tags as ft').whereRaw('ft.transaction_id = t.id').whereIn('ft.tag_id', query.tags));
   }
   if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const like = containsPattern(query.q);
     q.where((w) =>
       w.whereILike('t.name', like).orWhereILike('t.description', like).orWhereILike('t.counterparty_name', like).orWhereILike('t.merchant_name', like),
     );
