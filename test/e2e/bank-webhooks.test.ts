@@ -98,6 +98,21 @@ describe('bank connections', () => {
   });
 });
 
+describe('deleting a connection', () => {
+  it('stops future syncs: later webhooks find nothing, transactions stay', async () => {
+    const { item, connection } = await connectBankA(4);
+    const before = await countTx(acme.team.id);
+    expect((await api.fetch(`/bank-connections/${connection.id}`, { method: 'DELETE', token: acme.sessionToken })).status).toBe(204);
+    bankA.addTransactions(item.itemId, 3, 500);
+    const res = await postBankA({ webhook_type: 'TRANSACTIONS', webhook_code: 'SYNC_UPDATES_AVAILABLE', item_id: item.itemId });
+    expect(res.status).toBe(200);
+    const event = await tdb.db('webhook_events').where({ provider: 'bank-a' }).orderBy('receivedAt', 'desc').first();
+    expect(event.outcome).toBe('ignored');
+    expect(await countTx(acme.team.id)).toBe(before);
+    expect((await api.fetch(`/bank-connections/${connection.id}`, { token: acme.sessionToken })).status).toBe(404);
+  });
+});
+
 describe('bank-a webhooks', () => {
   it('SYNC_UPDATES_AVAILABLE syncs added, modified and removed transactions', async () => {
     const { item, connection, initial } = await connectBankA(10);
