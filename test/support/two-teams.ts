@@ -1,0 +1,28 @@
+import { startTestApi, type TestApi } from './api';
+import { createTestDatabase, type TestDatabase } from './database';
+import { createTeamAndOwner } from './fixtures';
+
+type Owner = Awaited<ReturnType<typeof createTeamAndOwner>>;
+
+/**
+ * The usual e2e set-up: a fresh database, the gateway over it, and two teams (Acme and Other) to
+ * prove that nothing crosses between them. Registers its own beforeAll/afterAll; read the fields
+ * inside tests.
+ */
+export function withTwoTeams() {
+  const ctx = {} as { tdb: TestDatabase; api: TestApi; acme: Owner; other: Owner };
+  beforeAll(async () => {
+    ctx.tdb = await createTestDatabase();
+    ctx.api = await startTestApi(ctx.tdb.db);
+    ctx.acme = await createTeamAndOwner(ctx.tdb.db, 'Acme');
+    ctx.other = await createTeamAndOwner(ctx.tdb.db, 'Other');
+  });
+  afterAll(async () => {
+    await ctx.api?.stop();
+    await ctx.tdb?.drop();
+  });
+  /** A JSON request as the given bearer. */
+  const send = (method: string, path: string, token: string, body?: unknown) =>
+    ctx.api.fetch(path, { method, token, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { ctx, send };
+}
