@@ -4,7 +4,7 @@ import { createBankAClient, type BankAClient } from '../shared/providers/bank-a'
 import { createBankBClient, type BankBClient } from '../shared/providers/bank-b';
 import { createMailer, type Mailer } from '../shared/providers/mail';
 import { createMessagingClient, type MessagingClient } from '../shared/providers/messaging';
-import { createDiskStorage, type Storage } from '../shared/providers/storage';
+import { createStorage, type Storage } from '../shared/providers/storage';
 
 /** What activities need from the outside world; the worker builds it once from the config. */
 export interface ActivityDeps {
@@ -29,7 +29,7 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
     messaging: createMessagingClient({ baseUrl: config.MESSAGING_API_URL, accessToken: config.MESSAGING_ACCESS_TOKEN, phoneNumberId: config.MESSAGING_PHONE_NUMBER_ID }),
-    storage: createDiskStorage(config.STORAGE_DIR),
+    storage: createStorage(config),
     ...overrides,
   };
 }

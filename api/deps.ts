@@ -2,7 +2,7 @@ import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import type { Logger } from '../shared/logger';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
-import { createDiskStorage, type Storage } from '../shared/providers/storage';
+import { createStorage, type Storage } from '../shared/providers/storage';
 import type { TemporalGateway } from '../shared/temporal/client';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
@@ -23,7 +23,7 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
   return {
     ...base,
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
-    storage: createDiskStorage(config.STORAGE_DIR),
+    storage: createStorage(config),
     ...overrides,
   };
 }

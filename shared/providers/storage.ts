@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Config } from '../config';
 import { PROJECT_ROOT } from '../paths';
 
 /**
@@ -23,3 +24,8 @@ export function createDiskStorage(dir: string) {
 }
 
 export type Storage = ReturnType<typeof createDiskStorage>;
+
+/** The document store the config asks for: disk under STORAGE_DIR (S3-compatible storage to come). */
+export function createStorage(config: Pick<Config, 'STORAGE_DIR'>): Storage {
+  return createDiskStorage(config.STORAGE_DIR);
+}
