@@ -118,6 +118,11 @@ const schema = z
     RECEIPT_DECISION_TIMEOUT: duration.default(7 * 86_400_000),
   })
   .superRefine((env, ctx) => {
+    if (env.S3_BUCKET) {
+      for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when S3_BUCKET is set' });
+      }
+    }
     if (env.NODE_ENV !== 'production') return;
     for (const key of ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'] as const) {
       if (!env[key] && !(key === 'AUTH_JWT_SECRET' && env.AUTH_JWKS_URL)) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decisionBody, inboxEnvelope, inboxIdParams, inboxListSchema, listInboxQuery, updateInboxBody } from '../../shared/domain/inbox/schema';
 import { decide, deleteInboxItem, getInboxItem, listInbox, matchManually, updateInboxItem } from '../../shared/domain/inbox/service';
 import { notFound } from '../../shared/errors';
+import { StorageNotFoundError } from '../../shared/providers/storage';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
 
@@ -51,9 +52,13 @@ export const inboxRoutes = (deps: ApiDeps) => {
         const item = await db('inbox_items').where({ teamId: principal.teamId, id: params.id }).whereNot('status', 'deleted').first();
         const doc = item?.documentId ? await db('documents').where({ teamId: principal.teamId, id: item.documentId }).first() : null;
         if (!doc) throw notFound(`No file for inbox item ${params.id}`);
+        const bytes = await storage.get(doc.storageKey).catch((err) => {
+          if (err instanceof StorageNotFoundError) throw notFound(`The file of inbox item ${params.id} is missing from storage`);
+          throw err;
+        });
         ctx.type = doc.mimeType;
         ctx.attachment(doc.name);
-        return storage.get(doc.storageKey);
+        return bytes;
       },
     }),
   ];

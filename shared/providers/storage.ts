@@ -1,13 +1,29 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 import { PROJECT_ROOT } from '../paths';
 
-/**
- * Where documents live: a directory on disk (STORAGE_DIR), keyed `<teamId>/<sha256>` so the same
- * file is stored once per team. (An S3-compatible backend would implement the same two calls.)
- */
-export function createDiskStorage(dir: string) {
+/** Where documents live, keyed `<teamId>/<sha256>…` so the same file is stored once per team. */
+export interface Storage {
+  put(key: string, bytes: Buffer): Promise<void>;
+  /** Rejects with StorageNotFoundError when nothing is stored under the key. */
+  get(key: string): Promise<Buffer>;
+}
+
+/** One error for "no such object" whatever the backend, so callers need not know ENOENT from NoSuchKey. */
+export class StorageNotFoundError extends Error {
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Nothing stored under key ${key}`, options);
+    this.name = 'StorageNotFoundError';
+  }
+}
+
+/** A directory on disk (STORAGE_DIR). */
+export function createDiskStorage(dir: string): Storage {
   const root = path.resolve(PROJECT_ROOT, dir);
   const full = (key: string) => {
     const p = path.resolve(root, key);
@@ -15,17 +31,71 @@ export function createDiskStorage(dir: string) {
     return p;
   };
   return {
-    async put(key: string, bytes: Buffer): Promise<void> {
+    async put(key, bytes) {
       await mkdir(path.dirname(full(key)), { recursive: true });
       await writeFile(full(key), bytes);
     },
-    get: (key: string): Promise<Buffer> => readFile(full(key)),
+    async get(key) {
+      try {
+        return await readFile(full(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key, { cause: err });
+        throw err;
+      }
+    },
   };
 }
 
-export type Storage = ReturnType<typeof createDiskStorage>;
+export interface S3StorageOptions {
+  /** Unset: AWS itself. Set: MinIO, R2 or any other S3-compatible store. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
 
-/** The document store the config asks for: disk under STORAGE_DIR (S3-compatible storage to come). */
-export function createStorage(config: Pick<Config, 'STORAGE_DIR'>): Storage {
-  return createDiskStorage(config.STORAGE_DIR);
+/** A bucket in an S3-compatible store. */
+export function createS3Storage(opts: S3StorageOptions): Storage {
+  const client = new S3Client({
+    endpoint: opts.endpoint,
+    region: opts.region,
+    credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+    // Bucket-in-hostname addressing needs wildcard DNS that self-hosted stores rarely have.
+    forcePathStyle: true,
+    // The SDK's default CRC32 trailers (aws-chunked bodies) are not understood by every S3-compatible store.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return {
+    async put(key, bytes) {
+      await client.send(new PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: bytes }));
+    },
+    async get(key) {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: key }));
+        return Buffer.from(await res.Body!.transformToByteArray());
+      } catch (err) {
+        // Only a missing key: a missing bucket or refused credentials is a configuration problem, not a missing document.
+        if ((err as Error).name === 'NoSuchKey') throw new StorageNotFoundError(key, { cause: err });
+        throw err;
+      }
+    },
+  };
+}
+
+export type StorageConfig = Pick<Config, 'STORAGE_DIR' | 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>;
+
+/** The document store the config asks for: an S3-compatible bucket when S3_BUCKET is set, else disk under STORAGE_DIR. */
+export function createStorage(config: StorageConfig): Storage {
+  if (!config.S3_BUCKET) return createDiskStorage(config.STORAGE_DIR);
+  // loadConfig already refuses a bucket without keys; this guards configs built by hand.
+  if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) throw new Error('S3_BUCKET is set but S3_ACCESS_KEY_ID or S3_SECRET_ACCESS_KEY is not');
+  return createS3Storage({
+    endpoint: config.S3_ENDPOINT,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+  });
 }

@@ -33,6 +33,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET: is required in production[\s\S]*ENCRYPTION_KEY: is required in production/);
   });
 
+  it('requires the S3 keys when S3_BUCKET is set', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'documents' })).toThrow(/S3_ACCESS_KEY_ID: is required when S3_BUCKET is set\n.*S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set/);
+    expect(() => loadConfig({ S3_BUCKET: 'documents', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: '' })).toThrow(/S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set/);
+    const config = loadConfig({ S3_BUCKET: 'documents', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 'secret', S3_ENDPOINT: 'http://127.0.0.1:9000' });
+    expect(config).toMatchObject({ S3_BUCKET: 'documents', S3_REGION: 'us-east-1', S3_ENDPOINT: 'http://127.0.0.1:9000' });
+    expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'AKIA' })).not.toThrow();
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
   });
