@@ -1,10 +1,14 @@
 import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
+import { createLogger } from '../shared/logger';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
 import { createBankBClient, type BankBClient } from '../shared/providers/bank-b';
 import { createMailer, type Mailer } from '../shared/providers/mail';
 import { createMessagingClient, type MessagingClient } from '../shared/providers/messaging';
 import { createStorage, type Storage } from '../shared/providers/storage';
+import { createLlmClient } from '../shared/providers/llm';
+import { createOcr } from '../shared/domain/receipts/ocr';
+import { createReceiptExtractor, type ReceiptExtractor } from '../shared/domain/receipts/extractor';
 
 /** What activities need from the outside world; the worker builds it once from the config. */
 export interface ActivityDeps {
@@ -15,6 +19,8 @@ export interface ActivityDeps {
   bankB: BankBClient;
   messaging: MessagingClient;
   storage: Storage;
+  /** PDF text, OCR, or the LLM when LLM_API_URL is set. */
+  receipts: ReceiptExtractor & { close(): Promise<void> };
 }
 
 /**
@@ -30,11 +36,25 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
     messaging: createMessagingClient({ baseUrl: config.MESSAGING_API_URL, accessToken: config.MESSAGING_ACCESS_TOKEN, phoneNumberId: config.MESSAGING_PHONE_NUMBER_ID }),
     storage: createStorage(config),
+    receipts: overrides.receipts ?? createReceiptReader(config),
     ...overrides,
   };
 }
 
+function createReceiptReader(config: Config): ActivityDeps['receipts'] {
+  const ocr = createOcr();
+  const llm = config.LLM_API_URL ? createLlmClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL }) : undefined;
+  const logger = createLogger(config, { process: 'worker' });
+  const extractor = createReceiptExtractor({
+    ocr,
+    llm,
+    onLlmFailure: (err) => logger.warn({ err: err.message }, 'LLM extraction failed; read the receipt by rules instead'),
+  });
+  return { ...extractor, close: () => ocr.close() };
+}
+
 /** Releases what createActivityDeps opened (not the db, which the caller owns). */
-export function closeActivityDeps(deps: ActivityDeps): void {
+export async function closeActivityDeps(deps: ActivityDeps): Promise<void> {
   deps.mailer.close();
+  await deps.receipts.close();
 }

@@ -34,7 +34,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
   const done = worker.run().finally(async () => {
     await connection.close();
-    closeActivityDeps(deps);
+    await closeActivityDeps(deps);
     await db.destroy();
     logger.info('worker stopped');
   });

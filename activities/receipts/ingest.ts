@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { extractFromText, type ReceiptFields } from '../../shared/domain/receipts/extract';
-import { pdfText } from '../../shared/domain/receipts/pdf-text';
+import type { ReceiptFields } from '../../shared/domain/receipts/extract';
+import { UnreadableDocumentError } from '../../shared/domain/receipts/extractor';
 import { decideSuggestion, type Decision } from '../../shared/domain/receipts/decide';
 import { findBestMatch } from '../../shared/domain/matching/service';
 import { AUTO_THRESHOLD } from '../../shared/domain/matching/score';
@@ -27,7 +27,7 @@ export type MatchOutcome =
 
 const EXT: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
 
-export function receiptActivities({ db, messaging, storage }: ActivityDeps) {
+export function receiptActivities({ db, messaging, storage, receipts }: ActivityDeps) {
   return {
     /** Downloads and stores the file once per team (same bytes, same document) and records the inbox item. */
     async ingestReceipt(input: IngestInput): Promise<{ inboxItemId: string; documentId: string; duplicate: boolean }> {
@@ -52,20 +52,18 @@ export function receiptActivities({ db, messaging, storage }: ActivityDeps) {
       return { inboxItemId: item.id, documentId: doc.id, duplicate };
     },
 
-    /** PDF text, or OCR for images; what cannot be read with confidence stays empty. */
+    /** PDF text, OCR for images, or the LLM when configured; what cannot be read with confidence stays empty. */
     async extractReceipt(input: { inboxItemId: string }): Promise<ReceiptFields> {
       const item = await db('inbox_items').where({ id: input.inboxItemId }).first();
       const doc = await db('documents').where({ id: item.documentId }).first();
       const bytes = await storage.get(doc.storageKey);
-      let text = '';
-      if (doc.mimeType === 'application/pdf') {
-        try {
-          text = await pdfText(bytes);
-        } catch (err) {
-          throw ApplicationFailure.nonRetryable(`unreadable PDF: ${(err as Error).message}`, 'UnreadableDocument');
-        }
+      let fields: ReceiptFields;
+      try {
+        ({ fields } = await receipts.extract(bytes, doc.mimeType));
+      } catch (err) {
+        if (err instanceof UnreadableDocumentError) throw ApplicationFailure.nonRetryable(err.message, 'UnreadableDocument');
+        throw err;
       }
-      const fields = extractFromText(text);
       await db('inbox_items').where({ id: item.id }).update({
         status: 'analyzing',
         displayName: fields.merchant,

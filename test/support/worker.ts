@@ -50,7 +50,7 @@ export async function startTestWorker(
       await running;
       await connection.close();
       await clientConnection.close();
-      closeActivityDeps(deps);
+      await closeActivityDeps(deps);
     },
   };
 }

@@ -1,3 +1,6 @@
+/** Stands in for a word OCR was unsure of: no field is ever read from it. */
+export const UNSURE = '\u2047';
+
 /** What a receipt says, as far as we can tell; a field we are not sure of stays null. */
 export interface ReceiptFields {
   amount: number | null;
@@ -52,7 +55,7 @@ export function extractFromText(text: string): ReceiptFields {
   const taxMatch = lines.map((l) => TAX.exec(l)).find(Boolean);
   const taxRate = taxMatch ? parseMoney(taxMatch[2]) : null;
   const taxAmount = taxMatch?.[3] ? parseMoney(taxMatch[3]) : null;
-  // The merchant is the first line that is not a number, a date or a receipt label.
-  const merchant = lines.find((l) => /[a-z]{3}/i.test(l) && !/receipt|invoice|quittung|rechnung|date|datum/i.test(l) && !TOTAL.test(l)) ?? null;
+  // The merchant is the first line that is not a number, a date or a receipt label, and was read with confidence.
+  const merchant = lines.find((l) => /[a-z]{3}/i.test(l) && !l.includes(UNSURE) && !/receipt|invoice|quittung|rechnung|date|datum/i.test(l) && !TOTAL.test(l)) ?? null;
   return { amount, currency, date: parseDate(text), merchant: merchant ? merchant.slice(0, 200) : null, taxAmount, taxRate };
 }

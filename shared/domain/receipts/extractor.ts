@@ -1,0 +1,69 @@
+import type { LlmClient } from '../../providers/llm';
+import { UNSURE, extractFromText, type ReceiptFields } from './extract';
+import { LLM_RECEIPT_SCHEMA, LLM_RECEIPT_SYSTEM, fieldsFromLlm } from './llm-fields';
+import type { Ocr } from './ocr';
+import { pdfText } from './pdf-text';
+
+/** How the fields were read: PDF text, OCR of an image, or the configured LLM. */
+export type ExtractionMethod = 'pdf_text' | 'ocr' | 'llm';
+
+export interface Extraction {
+  fields: ReceiptFields;
+  method: ExtractionMethod;
+}
+
+/** A PDF whose text cannot be read at all: retrying will not change that. */
+export class UnreadableDocumentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableDocument';
+  }
+}
+
+const OCR_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/tiff']);
+/** What vision models accept as an image part; HEIC is not among them. */
+const LLM_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+export interface ReceiptExtractor {
+  extract(bytes: Buffer, mimeType: string): Promise<Extraction>;
+}
+
+/**
+ * Reads a receipt: the text of a PDF, or OCR of a photo, parsed by rules; or, when an LLM is
+ * configured, the model reads the text (and the image itself) instead. The LLM is never required:
+ * when it fails the rules read the same text, and the caller is told why through `onLlmFailure`.
+ */
+export function createReceiptExtractor(deps: { ocr: Ocr; llm?: LlmClient; onLlmFailure?: (err: Error) => void }): ReceiptExtractor {
+  return {
+    async extract(bytes, mimeType) {
+      let text = '';
+      let method: ExtractionMethod = 'ocr';
+      if (mimeType === 'application/pdf') {
+        method = 'pdf_text';
+        try {
+          text = await pdfText(bytes);
+        } catch (err) {
+          throw new UnreadableDocumentError(`unreadable PDF: ${(err as Error).message}`);
+        }
+      } else if (OCR_TYPES.has(mimeType)) {
+        text = await deps.ocr.text(bytes);
+      }
+      const image = LLM_IMAGE_TYPES.has(mimeType) ? { bytes, mimeType } : undefined;
+      if (deps.llm && (text || image)) {
+        try {
+          const answer = await deps.llm.completeJson({
+            system: LLM_RECEIPT_SYSTEM,
+            text: text ? `Text found on the receipt (words the OCR was unsure of are marked ${UNSURE}):\n${text}` : 'No text could be read; read the image.',
+            image,
+            schemaName: 'receipt',
+            schema: LLM_RECEIPT_SCHEMA,
+          });
+          return { fields: fieldsFromLlm(answer), method: 'llm' };
+        } catch (err) {
+          deps.onLlmFailure?.(err as Error);
+        }
+      }
+      return { fields: extractFromText(text), method };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { ReceiptFields } from './extract';
+
+/** What the model is asked: the fields, and to leave out what it cannot read with certainty. */
+export const LLM_RECEIPT_SYSTEM = [
+  'You read receipts and invoices for a bookkeeping system.',
+  'Return the total amount paid (a positive number), its ISO 4217 currency code, the purchase date (YYYY-MM-DD),',
+  'the merchant or vendor name as a customer would recognise it, the tax (VAT) amount and the tax rate in percent.',
+  'Use null for anything you cannot read with certainty: a missing value is better than a wrong one.',
+].join(' ');
+
+const nullable = (t: Record<string, unknown>) => ({ anyOf: [t, { type: 'null' }] });
+/** The JSON schema the model answers in (strict structured output: every key present, null when unknown). */
+export const LLM_RECEIPT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['amount', 'currency', 'date', 'merchant', 'taxAmount', 'taxRate'],
+  properties: {
+    amount: nullable({ type: 'number' }),
+    currency: nullable({ type: 'string', description: 'ISO 4217, e.g. EUR' }),
+    date: nullable({ type: 'string', description: 'YYYY-MM-DD' }),
+    merchant: nullable({ type: 'string' }),
+    taxAmount: nullable({ type: 'number' }),
+    taxRate: nullable({ type: 'number', description: 'percent, e.g. 19' }),
+  },
+};
+
+const money = z.number().finite().positive().max(1e12).transform((n) => Math.round(n * 100) / 100);
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d));
+/** Each field on its own: one bad value from the model empties that field, not the whole answer. */
+const llmField = {
+  amount: money,
+  currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/),
+  date: isoDate,
+  merchant: z.string().trim().min(1).max(200),
+  taxAmount: z.number().finite().min(0).max(1e12).transform((n) => Math.round(n * 100) / 100),
+  taxRate: z.number().finite().min(0).max(100),
+};
+
+/** The model's answer, field by field; anything missing or malformed stays null. */
+export function fieldsFromLlm(answer: unknown): ReceiptFields {
+  const raw = (answer && typeof answer === 'object' ? answer : {}) as Record<string, unknown>;
+  const read = <K extends keyof typeof llmField>(k: K) => {
+    const r = llmField[k].safeParse(raw[k]);
+    return r.success ? (r.data as z.output<(typeof llmField)[K]>) : null;
+  };
+  return { amount: read('amount'), currency: read('currency'), date: read('date'), merchant: read('merchant'), taxAmount: read('taxAmount'), taxRate: read('taxRate') };
+}
