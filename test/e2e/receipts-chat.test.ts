@@ -1,4 +1,4 @@
-import { pdfReceipt } from '../fixtures/receipts';
+import { pdfReceipt, photoReceipt } from '../fixtures/receipts';
 import { signedDelivery, startMessagingFake } from '../fakes/messaging';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -101,6 +101,27 @@ describe('receipts by chat', () => {
     // A late second press is answered, and changes nothing.
     await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttons[1], title: 'Decline' } } });
     await textTo(PHONE, 'already handled');
+  });
+
+  it('a PNG photo of a receipt: read by OCR, suggested with buttons, confirm attaches the image', async () => {
+    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-06-12', name: 'PAYPAL *HARBOUR CAFE', amount: -17.4, currency: 'EUR' }).returning('*');
+    const png = await photoReceipt({ merchant: 'Harbour Cafe', date: '2026-06-12', items: [['Lunch', 14.9], ['Water', 2.5]], vatRate: 7, currency: 'EUR' }, 'image/png');
+    const mediaId = `media-${++n}`;
+    messaging.addMedia(mediaId, png, 'image/png');
+    expect((await deliver({ type: 'image', image: { id: mediaId, mime_type: 'image/png', caption: 'lunch' } })).status).toBe(200);
+    const msgId = `wamid.in${n}`;
+
+    const suggestion = await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Harbour Cafe'));
+    const item = await tdb.db('inbox_items').where({ teamId: acme.team.id, reference: msgId }).first();
+    expect(item).toMatchObject({ status: 'suggested_match', amount: 17.4, currency: 'EUR', date: '2026-06-12', taxAmount: 1.14, taxRate: 7, mimeType: 'image/png' });
+    const buttons = suggestion.body.interactive.action.buttons.map((b: any) => b.reply.id);
+    expect(buttons).toEqual([`confirm:${item.id}:${tx.id}`, `decline:${item.id}:${tx.id}`]);
+    expect(suggestion.body.interactive.body.text).toContain('17.40 EUR');
+
+    await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttons[0], title: 'Confirm' } } });
+    await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${msgId}`).result();
+    await textTo(PHONE, 'Match confirmed');
+    expect(await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).toMatchObject({ inboxItemId: item.id, mimeType: 'image/png', size: png.length });
   });
 
   it('decline puts the item back to pending; no answer expires the suggestion', async () => {
