@@ -5,6 +5,7 @@ import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
+import { keepConnectionsLongerThanClients } from './http/keep-alive';
 
 export interface RunningApi {
   server: Server;
@@ -23,7 +24,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   });
   const app = createApp(createApiDeps({ config, db, temporal, logger }));
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    const s = keepConnectionsLongerThanClients(app.listen(config.PORT, config.HOST, () => resolve(s)));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -4,6 +4,9 @@ import { startLlmFake } from '../fakes/llm';
 import { createReceiptExtractor, UnreadableDocumentError } from '../../shared/domain/receipts/extractor';
 import { createOcr } from '../../shared/domain/receipts/ocr';
 import { createLlmClient } from '../../shared/providers/llm';
+import { closeActivityDeps, createActivityDeps } from '../../activities';
+import type { Db } from '../../shared/db/knex';
+import { testConfig } from '../support/api';
 
 const coffee = { merchant: 'Coffee Corner', date: '2026-07-01', items: [['Latte', 4.8], ['Beans 1kg', 19]] as Array<[string, number]>, vatRate: 19, currency: 'EUR' };
 const expected = { amount: 23.8, currency: 'EUR', date: '2026-07-01', merchant: 'Coffee Corner', taxAmount: 3.8, taxRate: 19 };
@@ -71,6 +74,26 @@ describe('reading receipts with an LLM (OpenAI-compatible)', () => {
       expect((await wrongKey.extract(await pdfReceipt(coffee), 'application/pdf')).method).toBe('pdf_text');
       expect(failures[1]).toMatch(/^LLM answered 401/);
     } finally {
+      await llm.close();
+    }
+  });
+});
+
+describe('the worker\'s receipt reader', () => {
+  it('uses the LLM exactly when LLM_API_URL is configured', async () => {
+    const llm = await startLlmFake('sk-config', () => ({ amount: 9.99, currency: 'USD', date: '2026-05-05', merchant: 'From the model', taxAmount: null, taxRate: null }));
+    const pdf = await pdfReceipt(coffee);
+    const db = {} as Db; // the reader never touches the database
+    const withLlm = createActivityDeps(testConfig({ LLM_API_URL: llm.url, LLM_API_KEY: 'sk-config', LLM_MODEL: 'configured-model' }), db);
+    const without = createActivityDeps(testConfig({ LLM_API_URL: '' }), db);
+    try {
+      expect(await withLlm.receipts.extract(pdf, 'application/pdf')).toMatchObject({ method: 'llm', fields: { merchant: 'From the model', amount: 9.99 } });
+      expect(llm.calls.map((c) => c.body.model)).toEqual(['configured-model']);
+      expect(await without.receipts.extract(pdf, 'application/pdf')).toEqual({ method: 'pdf_text', fields: expected });
+      expect(llm.calls).toHaveLength(1);
+    } finally {
+      await closeActivityDeps(withLlm);
+      await closeActivityDeps(without);
       await llm.close();
     }
   });

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../shared/config';
 import type { Db } from '../../shared/db/knex';
 import { createLogger } from '../../shared/logger';
 import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import { keepConnectionsLongerThanClients } from '../../api/http/keep-alive';
 
 /** fetch's Response, with json() typed loosely for assertions. */
 export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
@@ -29,7 +30,7 @@ export async function startTestApi(
   const temporal = opts.temporal ?? createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
   const deps = createApiDeps({ config, db, temporal, logger: createLogger(config) }, opts.deps);
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(deps).listen(0, '127.0.0.1', () => resolve(s));
+    const s = keepConnectionsLongerThanClients(createApp(deps).listen(0, '127.0.0.1', () => resolve(s)));
   });
   const { port } = server.address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
