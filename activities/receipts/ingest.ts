@@ -93,7 +93,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         .onConflict(['inboxItemId', 'transactionId'])
         .merge(['confidence', 'amountScore', 'currencyScore', 'dateScore', 'nameScore']);
       if (auto) {
-        await decideSuggestion(db, { teamId: input.teamId, inboxItemId: item.id, transactionId: best.transaction.id, decision: 'confirm', via: 'api' });
+        await decideSuggestion(db, { teamId: input.teamId, inboxItemId: item.id, transactionId: best.transaction.id, decision: 'confirm', via: 'auto' });
         return { outcome: 'auto_matched', transactionId: best.transaction.id, confidence: best.score.confidence };
       }
       await db('inbox_items').where({ id: item.id }).update({ status: 'suggested_match', updatedAt: new Date() });

@@ -1,4 +1,4 @@
-import { pdfReceipt } from '../fixtures/receipts';
+import { pdfReceipt, photoReceipt } from '../fixtures/receipts';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
@@ -48,6 +48,26 @@ describe('receipts by email (Postmark inbound)', () => {
     expect(item).toMatchObject({ source: 'email', sender: 'vendor@example.org', amount: 21 });
     expect(await tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ transactionId: tx.id });
     expect(await tdb.db('inbox_items').where({ reference: 'msg-github:notes.txt' })).toHaveLength(0);
+  });
+
+  it('with auto-match turned on for the team, a near-certain photo receipt is linked without asking', async () => {
+    const patch = (body: unknown) => api.fetch('/teams/current', { method: 'PATCH', token: acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const bad = await patch({ autoMatch: true, baseCurrency: 'euro' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).details).toEqual([expect.objectContaining({ field: 'baseCurrency' })]);
+    expect((await tdb.db('teams').where({ id: acme.team.id }).first()).autoMatch).toBe(false); // nothing changed
+    const ok = await patch({ autoMatch: true, baseCurrency: 'EUR' });
+    expect((await ok.json()).data).toMatchObject({ id: acme.team.id, autoMatch: true, baseCurrency: 'EUR', inboxId: acme.team.inboxId });
+
+    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-05-02', name: 'SUNRISE BAKERY', amount: -8.7, currency: 'EUR' }).returning('*');
+    const jpeg = await photoReceipt({ merchant: 'Sunrise Bakery', date: '2026-05-02', items: [['Bread', 4.2], ['Croissants', 4.5]], vatRate: 7, currency: 'EUR' }, 'image/jpeg');
+    await inbound({ MessageID: 'msg-bakery', Attachments: [{ Name: 'IMG_0042.jpg', Content: jpeg.toString('base64'), ContentType: 'image/jpeg', ContentLength: jpeg.length }] });
+    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:msg-bakery:IMG_0042.jpg`).result();
+    expect(result).toMatchObject({ stage: 'auto_matched', transactionId: tx.id });
+    const item = await tdb.db('inbox_items').where({ reference: 'msg-bakery:IMG_0042.jpg' }).first();
+    expect(item).toMatchObject({ status: 'done', transactionId: tx.id, amount: 8.7, displayName: 'Sunrise Bakery' });
+    expect(await tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ status: 'confirmed', matchType: 'auto_matched', decidedVia: 'auto' });
+    expect(await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).toMatchObject({ mimeType: 'image/jpeg', size: jpeg.length });
   });
 
   it('answers 404 for an unknown inbox, 401 for wrong credentials, and drops our own mail', async () => {

@@ -1,8 +1,11 @@
-import { currentTeam } from '../../../shared/domain/teams/current';
+import { currentTeam, updateCurrentTeam, updateTeamBody } from '../../../shared/domain/teams/current';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
 
 export const teamRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
   router({
     current: procedure('team.current').query(({ ctx }) => currentTeam(db, ctx.principal.teamId, config.INBOX_DOMAIN)),
+    update: procedure('team.update')
+      .input(updateTeamBody)
+      .mutation(({ ctx, input }) => updateCurrentTeam(db, ctx.principal.teamId, config.INBOX_DOMAIN, input)),
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate, multi, pageSize } from '../common/query';
+import { currencyCode } from '../common/currency';
 
 export const INBOX_STATUSES = ['new', 'processing', 'analyzing', 'pending', 'suggested_match', 'no_match', 'done', 'archived'] as const;
 
@@ -43,7 +44,7 @@ export const updateInboxBody = z
   .object({
     displayName: z.string().max(200).nullable().optional(),
     amount: z.number().positive().nullable().optional(),
-    currency: z.string().regex(/^[A-Z]{3}$/).nullable().optional(),
+    currency: currencyCode.nullable().optional(),
     date: isoDate.nullable().optional(),
     status: z.enum(['pending', 'archived']).optional().meta({ description: 'Archive an item, or bring it back.' }),
   })

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { isoDate, multi, pageSize } from '../common/query';
+import { currencyCode } from '../common/currency';
 
 export const INVOICE_STATUSES = ['draft', 'scheduled', 'unpaid', 'overdue', 'paid', 'canceled', 'refunded'] as const;
-const currency = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217, upper case').meta({ example: 'EUR' });
+const currency = currencyCode;
 
 export const lineItemSchema = z.object({
   name: z.string().trim().min(1).max(500),

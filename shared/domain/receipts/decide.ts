@@ -8,7 +8,7 @@ export type DecisionOutcome = 'confirmed' | 'declined' | 'expired' | 'already_ha
  * transaction as an attachment and closes the inbox item; decline and expiry put the item back to
  * `pending` so a later transaction can still match it. Chat, API and the workflow all come here.
  */
-export async function decideSuggestion(db: Db, input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: 'chat' | 'api' | 'timeout' }): Promise<DecisionOutcome> {
+export async function decideSuggestion(db: Db, input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: 'chat' | 'api' | 'timeout' | 'auto' }): Promise<DecisionOutcome> {
   return db.transaction(async (trx) => {
     const s = await trx('match_suggestions').where({ teamId: input.teamId, inboxItemId: input.inboxItemId, transactionId: input.transactionId }).forUpdate().first();
     if (!s) return 'not_found';

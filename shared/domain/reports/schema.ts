@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { isoDate } from '../common/query';
+import { currencyCode } from '../common/currency';
 
 const period = {
   from: isoDate.meta({ description: 'First day, inclusive.' }),
   to: isoDate.meta({ description: 'Last day, inclusive.' }),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217, upper case').optional()
+  currency: currencyCode.optional()
     .meta({ description: 'Only transactions in this currency. Default: the team\'s base currency, else the most used one.' }),
 };
 

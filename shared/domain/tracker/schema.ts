@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isoDate, pageSize } from '../common/query';
+import { currencyCode } from '../common/currency';
 
-const currency = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217, upper case');
+const currency = currencyCode;
 
 export const projectSchema = z
   .object({

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { isoDate, multi, pageSize, queryBoolean } from '../common/query';
+import { currencyCode } from '../common/currency';
 
 export const TRANSACTION_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived'] as const;
 export const TRANSACTION_METHODS = ['payment', 'card_purchase', 'card_atm', 'transfer', 'ach', 'wire', 'deposit', 'interest', 'fee', 'other', 'unknown'] as const;
 
 const money = z.number().meta({ description: 'Signed amount: negative is an expense, positive is income.', example: -42.5 });
-const currency = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 code, upper case.', example: 'EUR' });
+const currency = currencyCode;
 
 export const transactionSchema = z
   .object({
