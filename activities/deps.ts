@@ -7,6 +7,7 @@ import { createMailer, type Mailer } from '../shared/providers/mail';
 import { createMessagingClient, type MessagingClient } from '../shared/providers/messaging';
 import { createStorage, type Storage } from '../shared/providers/storage';
 import { createLlmClient } from '../shared/providers/llm';
+import { createEcbRatesClient, type EcbRatesClient } from '../shared/providers/exchange-rates';
 import { createOcr } from '../shared/domain/receipts/ocr';
 import { createReceiptExtractor, type ReceiptExtractor } from '../shared/domain/receipts/extractor';
 
@@ -19,6 +20,7 @@ export interface ActivityDeps {
   bankB: BankBClient;
   messaging: MessagingClient;
   storage: Storage;
+  exchangeRates: EcbRatesClient;
   /** PDF text, OCR, or the LLM when LLM_API_URL is set. */
   receipts: ReceiptExtractor & { close(): Promise<void> };
 }
@@ -36,6 +38,7 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
     messaging: createMessagingClient({ baseUrl: config.MESSAGING_API_URL, accessToken: config.MESSAGING_ACCESS_TOKEN, phoneNumberId: config.MESSAGING_PHONE_NUMBER_ID }),
     storage: createStorage(config),
+    exchangeRates: createEcbRatesClient({ url: config.FX_RATES_URL }),
     receipts: overrides.receipts ?? createReceiptReader(config),
     ...overrides,
   };

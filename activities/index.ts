@@ -1,6 +1,7 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { receiptActivities } from './receipts/ingest';
+import { exchangeRateActivities } from './exchange-rates/sync';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -11,6 +12,7 @@ export function createActivities(deps: ActivityDeps) {
     ...apiKeyActivities(deps),
     ...bankingActivities(deps),
     ...receiptActivities(deps),
+    ...exchangeRateActivities(deps),
   };
 }
 

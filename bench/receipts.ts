@@ -7,6 +7,7 @@
  *   npx tsx bench/receipts.ts            (DATABASE_URL or an embedded PostgreSQL)
  */
 import type { Server } from 'node:http';
+import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection } from '@temporalio/worker';
 import { closeActivityDeps, createActivityDeps } from '../activities';
@@ -66,11 +67,17 @@ async function main() {
       const filler = Array.from({ length: TRANSACTIONS }, (_, i) => ({ teamId: team.id, date: `2026-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`, name: `Merchant ${i}`, amount: -(5 + (i % 400) + (i % 97) / 100), currency: 'EUR' }));
       for (let i = 0; i < filler.length; i += 1000) await bench.db('transactions').insert(filler.slice(i, i + 1000));
       const specs: ReceiptSpec[] = Array.from({ length: PER_KIND }, (_, i) => ({ merchant: `Bench Shop ${String.fromCharCode(65 + (i % 26))}${i}`, date: `2026-10-${String(1 + (i % 28)).padStart(2, '0')}`, items: [['Item', 1000 + i + 0.25]], vatRate: 19, currency: 'EUR' }));
-      for (const s of specs) await bench.db('transactions').insert({ teamId: team.id, date: s.date, name: s.merchant.toUpperCase(), amount: -s.items[0][1], currency: 'EUR' });
+      const expectedTx = new Map<ReceiptSpec, string>();
+      for (const s of specs) {
+        const [tx] = await bench.db('transactions').insert({ teamId: team.id, date: s.date, name: s.merchant.toUpperCase(), amount: -s.items[0][1], currency: 'EUR' }).returning('id');
+        expectedTx.set(s, tx.id);
+      }
+      const client = await temporal.client();
 
       let n = 0;
       async function run(kind: string, make: (s: ReceiptSpec) => Promise<Buffer>, mimeType: string, type: 'document' | 'image') {
         const times: number[] = [];
+        const steps = new Map<string, number[]>();
         let suggested = 0;
         for (const s of specs) {
           const bytes = await make(s);
@@ -84,10 +91,15 @@ async function main() {
           // The suggestion, or the "no match yet" text: whichever this receipt's workflow sends first.
           const reply = await messaging.waitFor((m) => messaging.sent.indexOf(m) >= before && (m.type === 'interactive' || m.type === 'text'), 60_000);
           times.push(performance.now() - started);
-          if (reply.type === 'interactive' && reply.body.interactive.body.text.includes(s.merchant)) suggested++;
+          const confirm = reply.type === 'interactive' ? String(reply.body.interactive.action.buttons[0].reply.id) : '';
+          if (confirm.endsWith(`:${expectedTx.get(s)}`)) suggested++;
+          await new Promise((r) => setTimeout(r, 100)); // outside the timing: lets the last activity's completion reach the history
+          for (const [step, took] of await activityTimes(client, `receipt:${team.id}:wamid.bench${n}`)) steps.set(step, [...(steps.get(step) ?? []), took]);
         }
         times.sort((a, b) => a - b);
         console.log(`  ${kind.padEnd(6)} ${specs.length} receipts, ${suggested} suggested correctly: p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(times[times.length - 1])}`);
+        const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+        console.log(`         median per activity: ${[...steps].map(([step, xs]) => `${step} ${ms(median(xs))}`).join(', ')}`);
       }
       console.log(`\nReceiptIngestion, webhook → match suggestion message, one receipt at a time, ${TRANSACTIONS.toLocaleString()} transactions (target for PDF: under 3 s)`);
       await run('PDF', pdfReceipt, 'application/pdf', 'document');
@@ -103,6 +115,23 @@ async function main() {
     await env.teardown();
     await bench.close();
   }
+}
+
+/** Scheduled → completed time of each activity in a workflow's history (the workflow may still be waiting). */
+async function activityTimes(client: Client, workflowId: string): Promise<Array<[string, number]>> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const scheduled = new Map<string, { type: string; at: number }>();
+  const out: Array<[string, number]> = [];
+  const millis = (t: any) => Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+  for (const e of history.events ?? []) {
+    if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType!.name!, at: millis(e.eventTime) });
+    const done = e.activityTaskCompletedEventAttributes;
+    if (done) {
+      const s = scheduled.get(String(done.scheduledEventId));
+      if (s) out.push([s.type, millis(e.eventTime) - s.at]);
+    }
+  }
+  return out;
 }
 
 main().then(

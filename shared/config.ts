@@ -116,6 +116,9 @@ const schema = z
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().default('gpt-4o-mini'),
     RECEIPT_DECISION_TIMEOUT: duration.default(7 * 86_400_000),
+    // Reference exchange rates (ECB XML format), fetched daily to match receipts in other currencies.
+    FX_RATES_URL: url.default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml'),
+    FX_RATES_SCHEDULE: bool.default(true),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET) {

@@ -1,10 +1,11 @@
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
+import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
 import { createWorker } from './create-worker';
 
 export interface RunningWorker {
@@ -21,6 +22,10 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 
   const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
+  if (config.FX_RATES_SCHEDULE) {
+    const schedule = await ensureExchangeRateSchedule(new Client({ connection: admin, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
+    logger.info({ schedule }, 'exchange-rate schedule ready');
+  }
   await admin.close();
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });

@@ -3,3 +3,4 @@ export { apiKeyNotification } from './api-key-notification';
 export { syncConnection } from './sync-connection';
 export { receiptIngestion } from './receipt-ingestion';
 export { sendChatMessage } from './send-chat-message';
+export { syncExchangeRates } from './sync-exchange-rates';

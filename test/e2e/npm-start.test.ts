@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
 import { spawnTs } from '../support/processes';
+import { startEcbFake } from '../fakes/ecb';
 
 /**
  * The fresh-machine path of `npm start`: no DATABASE_URL (embedded PostgreSQL), nothing at
@@ -13,6 +14,7 @@ describe('npm start', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'finops-start-'));
     chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as the postgres user when we are root
     const [port, pgPort, temporalPort, uiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const ecb = await startEcbFake({ '2026-11-20': { USD: 1.0512 } });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'development',
@@ -22,6 +24,7 @@ describe('npm start', () => {
       EMBEDDED_PG_PORT: String(pgPort),
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       TEMPORAL_UI_URL: `http://localhost:${uiPort}`,
+      FX_RATES_URL: ecb.url,
     };
     delete env.DATABASE_URL;
     delete env.WORKFLOW_BUNDLE_PATH;
@@ -49,6 +52,9 @@ describe('npm start', () => {
       expect(tx.status).toBe(200);
       expect(((await tx.json()) as any).data.length).toBeGreaterThan(0);
       expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
+      // The worker created the daily exchange-rate schedule, whose first run fetches at once.
+      for (const end = Date.now() + 20_000; ecb.state.requests === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 250));
+      expect(ecb.state.requests).toBeGreaterThan(0);
 
       child.kill('SIGINT');
       // 130 = 128 + SIGINT, the conventional exit status after an interrupt.
@@ -61,6 +67,7 @@ describe('npm start', () => {
       expect(await tcpAnswers(`127.0.0.1:${port}`)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      await ecb.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 150_000);

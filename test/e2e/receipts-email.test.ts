@@ -1,5 +1,6 @@
 import { pdfReceipt, photoReceipt } from '../fixtures/receipts';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
+import { upsertRates } from '../../shared/domain/exchange-rates/service';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
@@ -68,6 +69,19 @@ describe('receipts by email (Postmark inbound)', () => {
     expect(item).toMatchObject({ status: 'done', transactionId: tx.id, amount: 8.7, displayName: 'Sunrise Bakery' });
     expect(await tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ status: 'confirmed', matchType: 'auto_matched', decidedVia: 'auto' });
     expect(await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).toMatchObject({ mimeType: 'image/jpeg', size: jpeg.length });
+  });
+
+  it('a receipt in dollars is suggested for the euro card payment by its converted amount (never auto-linked)', async () => {
+    await upsertRates(tdb.db, [{ date: '2026-03-13', currency: 'USD', rate: 1.09 }], 'test');
+    // 54.50 USD at 1.09 is 50.00 EUR; the card was charged 50.90 EUR with the scheme's fee.
+    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-03-16', name: 'FIGMA SAN FRANCISCO', amount: -50.9, currency: 'EUR' }).returning('*');
+    const pdf = await pdfReceipt({ merchant: 'Figma', date: '2026-03-15', items: [['Professional plan', 54.5]], vatRate: 0, currency: 'USD' });
+    await inbound({ MessageID: 'msg-figma', Attachments: [{ Name: 'figma.pdf', Content: pdf.toString('base64'), ContentType: 'application/pdf', ContentLength: pdf.length }] });
+    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:msg-figma:figma.pdf`).result();
+    expect(result).toMatchObject({ stage: 'expired', transactionId: tx.id }); // auto-match is on for the team, yet a converted match asks
+    const item = await tdb.db('inbox_items').where({ reference: 'msg-figma:figma.pdf' }).first();
+    expect(item).toMatchObject({ amount: 54.5, currency: 'USD' });
+    expect(await tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ transactionId: tx.id, matchType: 'suggested', currencyScore: 0.6 });
   });
 
   it('answers 404 for an unknown inbox, 401 for wrong credentials, and drops our own mail', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as initial from './0001_initial';
+import * as exchangeRates from './0002_exchange_rates';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -7,6 +8,7 @@ import * as initial from './0001_initial';
  */
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
+  '0002_exchange_rates': exchangeRates,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

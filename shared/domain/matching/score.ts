@@ -1,3 +1,5 @@
+import { convert, type Rates } from '../exchange-rates/service';
+
 export interface ReceiptForMatch {
   amount: number | null;
   currency: string | null;
@@ -52,14 +54,26 @@ export function nameSimilarity(a: string, b: string): number {
   return Math.max(dice, contained ? 0.9 : 0);
 }
 
-export function scoreMatch(r: ReceiptForMatch, t: TransactionForMatch): MatchScore {
+/**
+ * How well a receipt fits a transaction. A receipt in another currency than its transaction (a card
+ * payment abroad) is compared by its amount converted at the day's reference rate; card schemes add
+ * a fee and use their own rate, so a converted amount earns less than an exact one and never enough
+ * on its own to be linked without asking.
+ */
+export function scoreMatch(r: ReceiptForMatch, t: TransactionForMatch, rates?: Rates): MatchScore {
   const spent = Math.abs(t.amount);
+  const crossCurrency = r.currency !== null && r.currency !== t.currency;
+  const converted = crossCurrency && r.amount !== null && rates ? convert(r.amount, r.currency!, t.currency, rates) : null;
   let amountScore = 0;
-  if (r.amount !== null && r.amount > 0) {
+  if (converted !== null && converted > 0) {
+    const diff = Math.abs(spent - converted) / converted;
+    amountScore = diff <= 0.005 ? 0.9 : diff <= 0.02 ? 0.8 : diff <= 0.05 ? 0.6 : 0;
+  } else if (!crossCurrency && r.amount !== null && r.amount > 0) {
+    // The same number in two currencies is a coincidence, not evidence: without a rate there is no amount match.
     const diff = Math.abs(spent - r.amount) / r.amount;
     amountScore = diff < 0.0001 ? 1 : diff <= 0.02 ? 0.85 : diff <= 0.1 ? 0.5 * (1 - diff / 0.1) : 0;
   }
-  const currencyScore = r.currency === null ? 0.5 : r.currency === t.currency ? 1 : 0;
+  const currencyScore = r.currency === null ? 0.5 : !crossCurrency ? 1 : converted !== null ? 0.6 : 0;
   let dateScore = 0.4;
   if (r.date) {
     const days = Math.abs(new Date(t.date).getTime() - new Date(r.date).getTime()) / DAY;
@@ -72,8 +86,8 @@ export function scoreMatch(r: ReceiptForMatch, t: TransactionForMatch): MatchSco
 }
 
 /** The best candidate, or null; a near tie between two is not a confident suggestion. */
-export function bestMatch(r: ReceiptForMatch, candidates: TransactionForMatch[]): { transaction: TransactionForMatch; score: MatchScore } | null {
-  const ranked = candidates.map((t) => ({ transaction: t, score: scoreMatch(r, t) })).sort((a, b) => b.score.confidence - a.score.confidence);
+export function bestMatch(r: ReceiptForMatch, candidates: TransactionForMatch[], rates?: Rates): { transaction: TransactionForMatch; score: MatchScore } | null {
+  const ranked = candidates.map((t) => ({ transaction: t, score: scoreMatch(r, t, rates) })).sort((a, b) => b.score.confidence - a.score.confidence);
   const [first, second] = ranked;
   if (!first || first.score.confidence < SUGGEST_THRESHOLD) return null;
   if (second && first.score.confidence - second.score.confidence < 0.02) return null;

@@ -1,0 +1,23 @@
+import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+
+export const EXCHANGE_RATES_SCHEDULE_ID = 'exchange-rates-daily';
+
+// The ECB publishes around 16:00 CET; 15:30 UTC is after that in winter and in summer.
+const spec: ScheduleSpec = { calendars: [{ hour: 15, minute: 30, comment: 'after the ECB publishes its reference rates' }] };
+
+/**
+ * The daily exchange-rate sync as a Temporal Schedule (visible and pausable in the UI). Created
+ * once with an immediate first run, so a new installation has rates at once; on later starts the
+ * existing schedule is brought up to date (task queue, time) rather than created again.
+ */
+export async function ensureExchangeRateSchedule(client: Client, taskQueue: string): Promise<'created' | 'updated'> {
+  const action: ScheduleOptionsAction = { type: 'startWorkflow', workflowType: 'syncExchangeRates', workflowId: 'sync-exchange-rates', taskQueue, args: [] };
+  try {
+    await client.schedule.create({ scheduleId: EXCHANGE_RATES_SCHEDULE_ID, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 day' }, state: { triggerImmediately: true } });
+    return 'created';
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    await client.schedule.getHandle(EXCHANGE_RATES_SCHEDULE_ID).update((prev) => ({ ...prev, spec, action }));
+    return 'updated';
+  }
+}
