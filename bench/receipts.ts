@@ -99,7 +99,7 @@ async function main() {
         times.sort((a, b) => a - b);
         console.log(`  ${kind.padEnd(6)} ${specs.length} receipts, ${suggested} suggested correctly: p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(times[times.length - 1])}`);
         const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
-        console.log(`         median per activity: ${[...steps].map(([step, xs]) => `${step} ${ms(median(xs))}`).join(', ')}`);
+        console.log(`         median per activity step: ${[...steps].map(([step, xs]) => `${step} ${ms(median(xs))}`).join(', ')}`);
       }
       console.log(`\nReceiptIngestion, webhook → match suggestion message, one receipt at a time, ${TRANSACTIONS.toLocaleString()} transactions (target for PDF: under 3 s)`);
       await run('PDF', pdfReceipt, 'application/pdf', 'document');
@@ -117,19 +117,21 @@ async function main() {
   }
 }
 
-/** Scheduled → completed time of each activity in a workflow's history (the workflow may still be waiting). */
+/** Per activity in a workflow's history: time queued (scheduled → started) and running (started → completed). */
 async function activityTimes(client: Client, workflowId: string): Promise<Array<[string, number]>> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const scheduled = new Map<string, { type: string; at: number }>();
+  const started = new Map<string, number>();
   const out: Array<[string, number]> = [];
   const millis = (t: any) => Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
   for (const e of history.events ?? []) {
     if (e.activityTaskScheduledEventAttributes) scheduled.set(String(e.eventId), { type: e.activityTaskScheduledEventAttributes.activityType!.name!, at: millis(e.eventTime) });
+    if (e.activityTaskStartedEventAttributes) started.set(String(e.activityTaskStartedEventAttributes.scheduledEventId), millis(e.eventTime));
     const done = e.activityTaskCompletedEventAttributes;
-    if (done) {
-      const s = scheduled.get(String(done.scheduledEventId));
-      if (s) out.push([s.type, millis(e.eventTime) - s.at]);
-    }
+    if (!done) continue;
+    const s = scheduled.get(String(done.scheduledEventId));
+    const begun = started.get(String(done.scheduledEventId));
+    if (s && begun !== undefined) out.push([`${s.type} queued`, begun - s.at], [`${s.type} ran`, millis(e.eventTime) - begun]);
   }
   return out;
 }
