@@ -3,7 +3,8 @@
  * deliberate workflow change and commit the new files beside the old ones: the old ones keep
  * proving that runs started by earlier code still replay on the new code.
  *
- *   npm run record-histories
+ *   npm run record-histories                        (every scenario)
+ *   npm run record-histories -- sync-exchange-rates (only the named ones)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +23,10 @@ async function main() {
   const out = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
   mkdirSync(out, { recursive: true });
   try {
-    for (const scenario of SCENARIOS) {
+    const only = process.argv.slice(2);
+    const unknown = only.filter((name) => !SCENARIOS.some((s) => s.name === name));
+    if (unknown.length) throw new Error(`no scenario named ${unknown.join(', ')}; there are ${SCENARIOS.map((s) => s.name).join(', ')}`);
+    for (const scenario of SCENARIOS.filter((s) => only.length === 0 || only.includes(s.name))) {
       const taskQueue = `record-${scenario.name}`;
       const worker = await Worker.create({
         connection: env.nativeConnection,

@@ -61,4 +61,9 @@ export const SCENARIOS: HistoryScenario[] = [
       return handle.result();
     },
   },
+  {
+    name: 'sync-exchange-rates',
+    activities: { syncExchangeRates: async () => ({ rates: 30, latestDate: '2026-11-20' }) },
+    run: (client, { taskQueue, workflowId }) => client.workflow.execute('syncExchangeRates', { taskQueue, workflowId }),
+  },
 ];
