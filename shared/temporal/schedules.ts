@@ -10,14 +10,14 @@ const spec: ScheduleSpec = { calendars: [{ hour: 15, minute: 30, comment: 'after
  * once with an immediate first run, so a new installation has rates at once; on later starts the
  * existing schedule is brought up to date (task queue, time) rather than created again.
  */
-export async function ensureExchangeRateSchedule(client: Client, taskQueue: string): Promise<'created' | 'updated'> {
+export async function ensureExchangeRateSchedule(client: Client, taskQueue: string, scheduleId = EXCHANGE_RATES_SCHEDULE_ID): Promise<'created' | 'updated'> {
   const action: ScheduleOptionsAction = { type: 'startWorkflow', workflowType: 'syncExchangeRates', workflowId: 'sync-exchange-rates', taskQueue, args: [] };
   try {
-    await client.schedule.create({ scheduleId: EXCHANGE_RATES_SCHEDULE_ID, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 day' }, state: { triggerImmediately: true } });
+    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 day' }, state: { triggerImmediately: true } });
     return 'created';
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(EXCHANGE_RATES_SCHEDULE_ID).update((prev) => ({ ...prev, spec, action }));
+    await client.schedule.getHandle(scheduleId).update((prev) => ({ ...prev, spec, action }));
     return 'updated';
   }
 }

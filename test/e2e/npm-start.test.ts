@@ -25,6 +25,7 @@ describe('npm start', () => {
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       TEMPORAL_UI_URL: `http://localhost:${uiPort}`,
       FX_RATES_URL: ecb.url,
+      FX_RATES_SCHEDULE: 'true',
     };
     delete env.DATABASE_URL;
     delete env.WORKFLOW_BUNDLE_PATH;

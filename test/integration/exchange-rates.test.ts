@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
 import { convert, ratesOn } from '../../shared/domain/exchange-rates/service';
 import { createEcbRatesClient } from '../../shared/providers/exchange-rates';
-import { EXCHANGE_RATES_SCHEDULE_ID, ensureExchangeRateSchedule } from '../../shared/temporal/schedules';
+import { ensureExchangeRateSchedule } from '../../shared/temporal/schedules';
 
 let tdb: TestDatabase;
 let worker: TestWorker;
@@ -50,13 +50,14 @@ describe('exchange rates', () => {
 
   it('keeps a daily schedule that runs at once when created and is updated, not duplicated, on the next start', async () => {
     const before = ecb.state.requests;
-    expect(await ensureExchangeRateSchedule(worker.client, worker.taskQueue)).toBe('created');
-    const handle = worker.client.schedule.getHandle(EXCHANGE_RATES_SCHEDULE_ID);
+    const scheduleId = `exchange-rates-daily-${worker.taskQueue}`; // the dev server is shared by the whole suite
+    expect(await ensureExchangeRateSchedule(worker.client, worker.taskQueue, scheduleId)).toBe('created');
+    const handle = worker.client.schedule.getHandle(scheduleId);
     try {
       const deadline = Date.now() + 20_000;
       while (ecb.state.requests === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       expect(ecb.state.requests).toBeGreaterThan(before); // the immediate first run fetched the rates
-      expect(await ensureExchangeRateSchedule(worker.client, worker.taskQueue)).toBe('updated');
+      expect(await ensureExchangeRateSchedule(worker.client, worker.taskQueue, scheduleId)).toBe('updated');
       const desc = await handle.describe();
       expect(desc.spec.calendars).toEqual([expect.objectContaining({ hour: [{ start: 15, end: 15, step: 1 }], minute: [{ start: 30, end: 30, step: 1 }] })]);
       expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'syncExchangeRates', taskQueue: worker.taskQueue });

@@ -60,6 +60,8 @@ export default async function globalSetup(): Promise<void> {
     WORKFLOW_BUNDLE_PATH: bundlePath,
     // Nothing in a test may reach the real rates source: a test that needs rates brings its own fake.
     FX_RATES_URL: process.env.FX_RATES_URL ?? 'http://127.0.0.1:9/unreachable-rates.xml',
+    // Workers spawned by crash tests leave the shared dev server's schedules alone.
+    FX_RATES_SCHEDULE: 'false',
   });
   (globalThis as any).__testTemplate = { adminUrl, template, bundlePath };
   console.log(`\n[setup] PostgreSQL, Temporal (${temporalAddress}) and workflow bundle ready in ${Math.round(performance.now() - started)} ms`);
