@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/activity';
+import { log } from '@temporalio/activity';
 import type { ReceiptFields } from '../../shared/domain/receipts/extract';
-import { UnreadableDocumentError } from '../../shared/domain/receipts/extractor';
+import { UnreadableDocumentError, type Extraction } from '../../shared/domain/receipts/extractor';
 import { decideSuggestion, type Decision } from '../../shared/domain/receipts/decide';
 import { findBestMatch } from '../../shared/domain/matching/service';
 import { AUTO_THRESHOLD } from '../../shared/domain/matching/score';
@@ -24,6 +24,9 @@ export type MatchOutcome =
   | { outcome: 'suggested'; transactionId: string; confidence: number; amount: number; currency: string; date: string; name: string }
   | { outcome: 'auto_matched'; transactionId: string; confidence: number }
   | { outcome: 'no_match' };
+
+/** Enough for any receipt or invoice; a 300-page PDF's text is not worth keeping whole. */
+const MAX_CONTENT_CHARS = 100_000;
 
 const EXT: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic' };
 
@@ -57,13 +60,17 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
       const item = await db('inbox_items').where({ id: input.inboxItemId }).first();
       const doc = await db('documents').where({ id: item.documentId }).first();
       const bytes = await storage.get(doc.storageKey);
-      let fields: ReceiptFields;
+      let extraction: Extraction;
       try {
-        ({ fields } = await receipts.extract(bytes, doc.mimeType));
+        extraction = await receipts.extract(bytes, doc.mimeType);
       } catch (err) {
-        if (err instanceof UnreadableDocumentError) throw ApplicationFailure.nonRetryable(err.message, 'UnreadableDocument');
-        throw err;
+        if (!(err instanceof UnreadableDocumentError)) throw err;
+        // A broken file is kept and listed for someone to fill in by hand; retrying cannot read it.
+        log.warn('receipt could not be read', { inboxItemId: item.id, reason: err.message });
+        await db('documents').where({ id: doc.id }).update({ processingStatus: 'failed', updatedAt: new Date() });
+        return { amount: null, currency: null, date: null, merchant: null, taxAmount: null, taxRate: null };
       }
+      const { fields, method, text } = extraction;
       await db('inbox_items').where({ id: item.id }).update({
         status: 'analyzing',
         displayName: fields.merchant,
@@ -72,9 +79,10 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         date: fields.date,
         taxAmount: fields.taxAmount,
         taxRate: fields.taxRate,
+        extractionMethod: method,
         updatedAt: new Date(),
       });
-      await db('documents').where({ id: doc.id }).update({ processingStatus: 'completed', title: fields.merchant });
+      await db('documents').where({ id: doc.id }).update({ processingStatus: 'completed', title: fields.merchant, content: text.slice(0, MAX_CONTENT_CHARS) || null, updatedAt: new Date() });
       return fields;
     },
 

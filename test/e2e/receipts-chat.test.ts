@@ -113,7 +113,7 @@ describe('receipts by chat', () => {
 
     const suggestion = await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Harbour Cafe'));
     const item = await tdb.db('inbox_items').where({ teamId: acme.team.id, reference: msgId }).first();
-    expect(item).toMatchObject({ status: 'suggested_match', amount: 17.4, currency: 'EUR', date: '2026-06-12', taxAmount: 1.14, taxRate: 7, mimeType: 'image/png' });
+    expect(item).toMatchObject({ status: 'suggested_match', amount: 17.4, currency: 'EUR', date: '2026-06-12', taxAmount: 1.14, taxRate: 7, mimeType: 'image/png', extractionMethod: 'ocr' });
     const buttons = suggestion.body.interactive.action.buttons.map((b: any) => b.reply.id);
     expect(buttons).toEqual([`confirm:${item.id}:${tx.id}`, `decline:${item.id}:${tx.id}`]);
     expect(suggestion.body.interactive.body.text).toContain('17.40 EUR');
@@ -175,7 +175,11 @@ describe('the inbox API', () => {
     await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Stationery World'));
     const list = (await (await api.fetch('/inbox?statuses=suggested_match', { token: acme.sessionToken })).json()).data;
     const item = list.find((i: any) => i.displayName === 'Stationery World');
-    expect(item).toMatchObject({ amount: 64.2, currency: 'EUR', suggestion: { transactionId: tx.id, status: 'pending' } });
+    expect(item).toMatchObject({ amount: 64.2, currency: 'EUR', extractionMethod: 'pdf_text', suggestion: { transactionId: tx.id, status: 'pending' } });
+    // "Paper" is only a line on the receipt, not its merchant or file name.
+    const byContent = (await (await api.fetch('/inbox?q=paper', { token: acme.sessionToken })).json()).data;
+    expect(byContent.map((i: any) => i.id)).toEqual([item.id]);
+    expect((await (await api.fetch('/inbox?q=nothing-says-this', { token: acme.sessionToken })).json()).data).toEqual([]);
 
     const res = await api.fetch(`/inbox/${item.id}/confirm`, { method: 'POST', token: acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
     expect((await res.json()).data.outcome).toBe('signalled');

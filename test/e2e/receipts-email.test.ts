@@ -84,6 +84,16 @@ describe('receipts by email (Postmark inbound)', () => {
     expect(await tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ transactionId: tx.id, matchType: 'suggested', currencyScore: 0.6 });
   });
 
+  it('keeps a PDF it cannot read: listed for manual entry, its document marked failed', async () => {
+    const broken = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF truncated by the mail client');
+    await inbound({ MessageID: 'msg-broken', Attachments: [{ Name: 'scan.pdf', Content: broken.toString('base64'), ContentType: 'application/pdf', ContentLength: broken.length }] });
+    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:msg-broken:scan.pdf`).result();
+    expect(result.stage).toBe('no_match');
+    const item = await tdb.db('inbox_items').where({ reference: 'msg-broken:scan.pdf' }).first();
+    expect(item).toMatchObject({ status: 'no_match', amount: null, extractionMethod: null });
+    expect(await tdb.db('documents').where({ id: item.documentId }).first()).toMatchObject({ processingStatus: 'failed', size: broken.length });
+  });
+
   it('answers 404 for an unknown inbox, 401 for wrong credentials, and drops our own mail', async () => {
     const unknown = await inbound({ OriginalRecipient: 'nobody123@in.example.com' });
     expect(unknown.status).toBe(404);

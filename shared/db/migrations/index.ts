@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './0001_initial';
 import * as exchangeRates from './0002_exchange_rates';
+import * as documentContent from './0003_document_content';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -9,6 +10,7 @@ import * as exchangeRates from './0002_exchange_rates';
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
   '0002_exchange_rates': exchangeRates,
+  '0003_document_content': documentContent,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

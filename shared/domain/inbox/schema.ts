@@ -19,6 +19,10 @@ export const inboxItemSchema = z
     date: z.string().nullable(),
     taxAmount: z.number().nullable(),
     taxRate: z.number().nullable(),
+    extractionMethod: z
+      .enum(['pdf_text', 'ocr', 'llm'])
+      .nullable()
+      .meta({ description: 'How the fields were read: the PDF\'s text, OCR of the image, or the configured LLM; null until read, or when the file could not be read.' }),
     transactionId: z.uuid().nullable().meta({ description: 'The transaction it is attached to, once matched.' }),
     suggestion: z
       .object({ transactionId: z.uuid(), confidence: z.number(), status: z.string() })
@@ -34,7 +38,7 @@ export const listInboxQuery = z.object({
   cursor: z.string().optional(),
   pageSize,
   statuses: multi(z.enum(INBOX_STATUSES)).meta({ description: 'Default: everything except deleted.' }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Search in merchant and file name.' }),
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Search in merchant, file name and the text of the document (what the receipt says).' }),
   from: isoDate.optional().meta({ description: 'Document date from, inclusive.' }),
   to: isoDate.optional(),
 });

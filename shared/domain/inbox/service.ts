@@ -34,6 +34,7 @@ const toDto = (r: any): InboxItemDto => ({
   date: r.date,
   taxAmount: r.taxAmount,
   taxRate: r.taxRate,
+  extractionMethod: r.extractionMethod,
   transactionId: r.transactionId,
   suggestion: r.suggestion ? { ...r.suggestion, confidence: Number(r.suggestion.confidence) } : null,
   createdAt: iso(r.createdAt),
@@ -47,7 +48,12 @@ export async function listInbox(db: Db, teamId: string, query: z.infer<typeof li
   if (query.to) q.where('i.date', '<=', query.to);
   if (query.q) {
     const like = containsPattern(query.q);
-    q.where((w) => w.whereILike('i.display_name', like).orWhereILike('i.file_name', like));
+    q.where((w) =>
+      w
+        .whereILike('i.display_name', like)
+        .orWhereILike('i.file_name', like)
+        .orWhereExists((d) => d.select(db.raw('1')).from('documents as d').whereRaw('d.id = i.document_id').where('d.team_id', teamId).whereILike('d.content', like)),
+    );
   }
   return newestFirstPage(q, 'i', query, toDto);
 }

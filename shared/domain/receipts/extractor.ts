@@ -10,6 +10,8 @@ export type ExtractionMethod = 'pdf_text' | 'ocr' | 'llm';
 export interface Extraction {
   fields: ReceiptFields;
   method: ExtractionMethod;
+  /** The document's text as read (PDF text or OCR), for search; '' when none could be read. */
+  text: string;
 }
 
 /** A PDF whose text cannot be read at all: retrying will not change that. */
@@ -58,12 +60,12 @@ export function createReceiptExtractor(deps: { ocr: Ocr; llm?: LlmClient; onLlmF
             schemaName: 'receipt',
             schema: LLM_RECEIPT_SCHEMA,
           });
-          return { fields: fieldsFromLlm(answer), method: 'llm' };
+          return { fields: fieldsFromLlm(answer), method: 'llm', text };
         } catch (err) {
           deps.onLlmFailure?.(err as Error);
         }
       }
-      return { fields: extractFromText(text), method };
+      return { fields: extractFromText(text), method, text };
     },
   };
 }
