@@ -1,47 +1,30 @@
 import { pdfReceipt, photoReceipt } from '../fixtures/receipts';
 import { signedDelivery, startMessagingFake } from '../fakes/messaging';
-import { startTestApi, testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withStack } from '../support/stack';
 import { createTeamAndOwner } from '../support/fixtures';
-import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
 
 const TOKEN = 'test-messaging-token';
 const APP_SECRET = 'test-app-secret';
 const PHONE = '4915112345678';
 
-let tdb: TestDatabase;
-let api: TestApi;
-let worker: TestWorker;
 let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
-let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 let n = 0;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   messaging = await startMessagingFake(TOKEN);
-  const env = {
-    MESSAGING_API_URL: messaging.url,
-    MESSAGING_ACCESS_TOKEN: TOKEN,
-    MESSAGING_APP_SECRET: APP_SECRET,
-    MESSAGING_VERIFY_TOKEN: 'verify-me',
-    TEMPORAL_TASK_QUEUE: uniqueTaskQueue('receipts'),
-    STORAGE_DIR: `.data/test-storage-${process.pid}`,
-    RECEIPT_DECISION_TIMEOUT: '4s',
-  };
-  api = await startTestApi(tdb.db, { env });
-  worker = await startTestWorker(testConfig(env), tdb.db);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
 });
-afterAll(async () => {
-  await worker?.stop();
-  await api?.stop();
-  await messaging?.close();
-  await tdb?.drop();
-});
+afterAll(() => messaging?.close());
+const stack = withStack('receipts', () => ({
+  MESSAGING_API_URL: messaging.url,
+  MESSAGING_ACCESS_TOKEN: TOKEN,
+  MESSAGING_APP_SECRET: APP_SECRET,
+  MESSAGING_VERIFY_TOKEN: 'verify-me',
+  RECEIPT_DECISION_TIMEOUT: '4s',
+}));
 
 const deliver = (m: Record<string, unknown>) => {
   const signed = signedDelivery(APP_SECRET, [{ from: PHONE, id: `wamid.in${++n}`, timestamp: String(Math.floor(Date.now() / 1000)), ...m }]);
-  return api.fetch('/webhook/messaging', { method: 'POST', headers: signed.headers, body: signed.raw });
+  return stack.api.fetch('/webhook/messaging', { method: 'POST', headers: signed.headers, body: signed.raw });
 };
 const textTo = (phone: string, fragment: string) => messaging.waitFor((s) => s.to === phone && s.type === 'text' && s.body.text.body.includes(fragment));
 
@@ -56,10 +39,10 @@ async function sendPdf(merchant: string, date: string, items: Array<[string, num
 
 describe('receipts by chat', () => {
   it('verifies the subscription handshake', async () => {
-    const ok = await api.fetch('/webhook/messaging?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=12345');
+    const ok = await stack.api.fetch('/webhook/messaging?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=12345');
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('12345');
-    const bad = await api.fetch('/webhook/messaging?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1');
+    const bad = await stack.api.fetch('/webhook/messaging?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1');
     expect(bad.status).toBe(403);
     expect((await bad.json()).error).toBe('Forbidden');
   });
@@ -67,33 +50,33 @@ describe('receipts by chat', () => {
   it('welcomes an unknown sender, connects by inbox id, and refuses a bad signature', async () => {
     await deliver({ type: 'text', text: { body: 'hello' } });
     await textTo(PHONE, 'Connect inbox');
-    await deliver({ type: 'text', text: { body: `Connect inbox ${acme.team.inboxId}` } });
+    await deliver({ type: 'text', text: { body: `Connect inbox ${stack.acme.team.inboxId}` } });
     await textTo(PHONE, 'Connected to Acme');
-    expect(await tdb.db('messaging_connections').where({ phoneNumber: PHONE }).first()).toMatchObject({ teamId: acme.team.id });
-    const forged = await api.fetch('/webhook/messaging', { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{}' });
+    expect(await stack.tdb.db('messaging_connections').where({ phoneNumber: PHONE }).first()).toMatchObject({ teamId: stack.acme.team.id });
+    const forged = await stack.api.fetch('/webhook/messaging', { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{}' });
     expect(forged.status).toBe(401);
   });
 
   it('a PDF receipt: processing reaction, suggestion with confirm/decline buttons, confirm attaches it', async () => {
-    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-07-01', name: 'COFFEE CORNER BERLIN', amount: -23.8, currency: 'EUR' }).returning('*');
-    await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-03-01', name: 'Hardware store', amount: -199, currency: 'EUR' });
+    const [tx] = await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2026-07-01', name: 'COFFEE CORNER BERLIN', amount: -23.8, currency: 'EUR' }).returning('*');
+    await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2026-03-01', name: 'Hardware store', amount: -199, currency: 'EUR' });
     const msgId = await sendPdf('Coffee Corner', '2026-07-01', [['Latte', 4.8], ['Beans 1kg', 19]]);
     await messaging.waitFor((s) => s.type === 'reaction' && s.body.reaction.message_id === msgId);
     const suggestion = await messaging.waitFor((s) => s.type === 'interactive');
     const buttons = suggestion.body.interactive.action.buttons.map((b: any) => b.reply.id);
-    const item = await tdb.db('inbox_items').where({ teamId: acme.team.id, reference: msgId }).first();
+    const item = await stack.tdb.db('inbox_items').where({ teamId: stack.acme.team.id, reference: msgId }).first();
     expect(item).toMatchObject({ status: 'suggested_match', amount: 23.8, currency: 'EUR', date: '2026-07-01', displayName: 'Coffee Corner' });
     expect(buttons).toEqual([`confirm:${item.id}:${tx.id}`, `decline:${item.id}:${tx.id}`]);
     expect(suggestion.body.interactive.body.text).toContain('23.80 EUR');
 
-    const handle = worker.client.workflow.getHandle(`receipt:${acme.team.id}:${msgId}`);
+    const handle = stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${msgId}`);
     expect(((await handle.query('stage')) as any).stage).toBe('awaiting_decision');
     await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttons[0], title: 'Confirm' } } });
     await handle.result();
     await textTo(PHONE, 'Match confirmed');
-    const attachment = await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first();
+    const attachment = await stack.tdb.db('transaction_attachments').where({ transactionId: tx.id }).first();
     expect(attachment).toMatchObject({ inboxItemId: item.id, mimeType: 'application/pdf' });
-    expect((await tdb.db('inbox_items').where({ id: item.id }).first()).status).toBe('done');
+    expect((await stack.tdb.db('inbox_items').where({ id: item.id }).first()).status).toBe('done');
     const desc = await handle.describe();
     expect(desc.searchAttributes.InboxId).toEqual([item.id]);
     expect(desc.searchAttributes.Stage).toEqual(['confirmed']);
@@ -104,7 +87,7 @@ describe('receipts by chat', () => {
   });
 
   it('a PNG photo of a receipt: read by OCR, suggested with buttons, confirm attaches the image', async () => {
-    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-06-12', name: 'PAYPAL *HARBOUR CAFE', amount: -17.4, currency: 'EUR' }).returning('*');
+    const [tx] = await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2026-06-12', name: 'PAYPAL *HARBOUR CAFE', amount: -17.4, currency: 'EUR' }).returning('*');
     const png = await photoReceipt({ merchant: 'Harbour Cafe', date: '2026-06-12', items: [['Lunch', 14.9], ['Water', 2.5]], vatRate: 7, currency: 'EUR' }, 'image/png');
     const mediaId = `media-${++n}`;
     messaging.addMedia(mediaId, png, 'image/png');
@@ -112,89 +95,89 @@ describe('receipts by chat', () => {
     const msgId = `wamid.in${n}`;
 
     const suggestion = await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Harbour Cafe'));
-    const item = await tdb.db('inbox_items').where({ teamId: acme.team.id, reference: msgId }).first();
+    const item = await stack.tdb.db('inbox_items').where({ teamId: stack.acme.team.id, reference: msgId }).first();
     expect(item).toMatchObject({ status: 'suggested_match', amount: 17.4, currency: 'EUR', date: '2026-06-12', taxAmount: 1.14, taxRate: 7, mimeType: 'image/png', extractionMethod: 'ocr' });
     const buttons = suggestion.body.interactive.action.buttons.map((b: any) => b.reply.id);
     expect(buttons).toEqual([`confirm:${item.id}:${tx.id}`, `decline:${item.id}:${tx.id}`]);
     expect(suggestion.body.interactive.body.text).toContain('17.40 EUR');
 
     await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: buttons[0], title: 'Confirm' } } });
-    await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${msgId}`).result();
+    await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${msgId}`).result();
     await textTo(PHONE, 'Match confirmed');
-    expect(await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).toMatchObject({ inboxItemId: item.id, mimeType: 'image/png', size: png.length });
+    expect(await stack.tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).toMatchObject({ inboxItemId: item.id, mimeType: 'image/png', size: png.length });
   });
 
   it('decline puts the item back to pending; no answer expires the suggestion', async () => {
-    await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-08-10', name: 'Book Shop', amount: -42, currency: 'EUR' });
+    await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2026-08-10', name: 'Book Shop', amount: -42, currency: 'EUR' });
     const declineId = await sendPdf('Book Shop', '2026-08-10', [['Novel', 42]]);
     const s1 = await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Book Shop'));
     await deliver({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: s1.body.interactive.action.buttons[1].reply.id } } });
-    await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${declineId}`).result();
+    await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${declineId}`).result();
     await textTo(PHONE, 'Match declined');
-    const declined = await tdb.db('inbox_items').where({ reference: declineId }).first();
+    const declined = await stack.tdb.db('inbox_items').where({ reference: declineId }).first();
     expect(declined.status).toBe('pending');
-    expect((await tdb.db('match_suggestions').where({ inboxItemId: declined.id }).first()).status).toBe('declined');
+    expect((await stack.tdb.db('match_suggestions').where({ inboxItemId: declined.id }).first()).status).toBe('declined');
 
-    await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-09-05', name: 'Florist', amount: -15.5, currency: 'EUR' });
+    await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2026-09-05', name: 'Florist', amount: -15.5, currency: 'EUR' });
     const expireId = await sendPdf('Florist', '2026-09-05', [['Tulips', 15.5]]);
-    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${expireId}`).result();
+    const result: any = await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${expireId}`).result();
     expect(result.stage).toBe('expired');
     await textTo(PHONE, 'expired');
-    const expired = await tdb.db('inbox_items').where({ reference: expireId }).first();
+    const expired = await stack.tdb.db('inbox_items').where({ reference: expireId }).first();
     expect(expired.status).toBe('pending');
-    expect((await tdb.db('match_suggestions').where({ inboxItemId: expired.id }).first()).status).toBe('expired');
+    expect((await stack.tdb.db('match_suggestions').where({ inboxItemId: expired.id }).first()).status).toBe('expired');
   });
 
   it('refuses unsupported types and unconnected senders; a redelivery starts nothing new', async () => {
     await deliver({ type: 'document', document: { id: 'x', mime_type: 'application/zip', filename: 'a.zip' } });
     await textTo(PHONE, 'not supported');
     const stranger = signedDelivery(APP_SECRET, [{ from: '15550000000', id: 'wamid.stranger', type: 'image', image: { id: 'img', mime_type: 'image/png' } }]);
-    await api.fetch('/webhook/messaging', { method: 'POST', headers: stranger.headers, body: stranger.raw });
+    await stack.api.fetch('/webhook/messaging', { method: 'POST', headers: stranger.headers, body: stranger.raw });
     await textTo('15550000000', 'Connect inbox');
 
     const bytes = await pdfReceipt({ merchant: 'Twice', date: '2026-01-01', items: [['x', 1]], vatRate: 19, currency: 'EUR' });
     messaging.addMedia('media-twice', bytes, 'application/pdf');
     const again = signedDelivery(APP_SECRET, [{ from: PHONE, id: 'wamid.twice', type: 'document', document: { id: 'media-twice', mime_type: 'application/pdf' } }]);
-    await api.fetch('/webhook/messaging', { method: 'POST', headers: again.headers, body: again.raw });
-    await api.fetch('/webhook/messaging', { method: 'POST', headers: again.headers, body: again.raw });
-    await worker.client.workflow.getHandle(`receipt:${acme.team.id}:wamid.twice`).result();
+    await stack.api.fetch('/webhook/messaging', { method: 'POST', headers: again.headers, body: again.raw });
+    await stack.api.fetch('/webhook/messaging', { method: 'POST', headers: again.headers, body: again.raw });
+    await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:wamid.twice`).result();
     const runs = [];
-    for await (const w of worker.client.workflow.list({ query: `WorkflowId = 'receipt:${acme.team.id}:wamid.twice'` })) runs.push(w);
+    for await (const w of stack.worker.client.workflow.list({ query: `WorkflowId = 'receipt:${stack.acme.team.id}:wamid.twice'` })) runs.push(w);
     expect(runs).toHaveLength(1);
-    expect(await tdb.db('inbox_items').where({ reference: 'wamid.twice' })).toHaveLength(1);
+    expect(await stack.tdb.db('inbox_items').where({ reference: 'wamid.twice' })).toHaveLength(1);
   });
 });
 
 describe('the inbox API', () => {
   it('shows the team inbox id, lists the receipt with its suggestion, confirms through the same workflow, and serves the file', async () => {
-    const team = (await (await api.fetch('/teams/current', { token: acme.sessionToken })).json()).data;
-    expect(team).toMatchObject({ id: acme.team.id, inboxId: acme.team.inboxId, inboxEmail: `${acme.team.inboxId}@inbox.finops.local` });
+    const team = (await (await stack.api.fetch('/teams/current', { token: stack.acme.sessionToken })).json()).data;
+    expect(team).toMatchObject({ id: stack.acme.team.id, inboxId: stack.acme.team.inboxId, inboxEmail: `${stack.acme.team.inboxId}@inbox.finops.local` });
 
-    const [tx] = await tdb.db('transactions').insert({ teamId: acme.team.id, date: '2026-10-03', name: 'Stationery World', amount: -64.2, currency: 'EUR' }).returning('*');
+    const [tx] = await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2026-10-03', name: 'Stationery World', amount: -64.2, currency: 'EUR' }).returning('*');
     const msgId = await sendPdf('Stationery World', '2026-10-03', [['Paper', 64.2]]);
     await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Stationery World'));
-    const list = (await (await api.fetch('/inbox?statuses=suggested_match', { token: acme.sessionToken })).json()).data;
+    const list = (await (await stack.api.fetch('/inbox?statuses=suggested_match', { token: stack.acme.sessionToken })).json()).data;
     const item = list.find((i: any) => i.displayName === 'Stationery World');
     expect(item).toMatchObject({ amount: 64.2, currency: 'EUR', extractionMethod: 'pdf_text', suggestion: { transactionId: tx.id, status: 'pending' } });
     // "Paper" is only a line on the receipt, not its merchant or file name.
-    const byContent = (await (await api.fetch('/inbox?q=paper', { token: acme.sessionToken })).json()).data;
+    const byContent = (await (await stack.api.fetch('/inbox?q=paper', { token: stack.acme.sessionToken })).json()).data;
     expect(byContent.map((i: any) => i.id)).toEqual([item.id]);
-    expect((await (await api.fetch('/inbox?q=nothing-says-this', { token: acme.sessionToken })).json()).data).toEqual([]);
+    expect((await (await stack.api.fetch('/inbox?q=nothing-says-this', { token: stack.acme.sessionToken })).json()).data).toEqual([]);
 
-    const res = await api.fetch(`/inbox/${item.id}/confirm`, { method: 'POST', token: acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
+    const res = await stack.api.fetch(`/inbox/${item.id}/confirm`, { method: 'POST', token: stack.acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
     expect((await res.json()).data.outcome).toBe('signalled');
-    const result: any = await worker.client.workflow.getHandle(`receipt:${acme.team.id}:${msgId}`).result();
+    const result: any = await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${msgId}`).result();
     expect(result.stage).toBe('confirmed');
-    expect((await (await api.fetch(`/inbox/${item.id}`, { token: acme.sessionToken })).json()).data).toMatchObject({ status: 'done', transactionId: tx.id });
+    expect((await (await stack.api.fetch(`/inbox/${item.id}`, { token: stack.acme.sessionToken })).json()).data).toMatchObject({ status: 'done', transactionId: tx.id });
 
-    const file = await api.fetch(`/inbox/${item.id}/file`, { token: acme.sessionToken });
+    const file = await stack.api.fetch(`/inbox/${item.id}/file`, { token: stack.acme.sessionToken });
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
 
-    const again = await api.fetch(`/inbox/${item.id}/decline`, { method: 'POST', token: acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
+    const again = await stack.api.fetch(`/inbox/${item.id}/decline`, { method: 'POST', token: stack.acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
     expect(again.status).toBe(409);
-    expect((await api.fetch(`/inbox/${item.id}`, { token: (await createTeamAndOwner(tdb.db, 'Nosy')).sessionToken })).status).toBe(404);
-    expect((await api.fetch(`/inbox/${item.id}`, { method: 'DELETE', token: acme.sessionToken })).status).toBe(204);
-    expect((await api.fetch(`/inbox/${item.id}`, { token: acme.sessionToken })).status).toBe(404);
+    expect((await stack.api.fetch(`/inbox/${item.id}`, { token: (await createTeamAndOwner(stack.tdb.db, 'Nosy')).sessionToken })).status).toBe(404);
+    expect((await stack.api.fetch(`/inbox/${item.id}`, { method: 'DELETE', token: stack.acme.sessionToken })).status).toBe(204);
+    expect((await stack.api.fetch(`/inbox/${item.id}`, { token: stack.acme.sessionToken })).status).toBe(404);
   });
 });

@@ -1,59 +1,48 @@
 import { pdfReceipt } from '../fixtures/receipts';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { signedDelivery, startMessagingFake } from '../fakes/messaging';
-import { startTestApi, testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
-import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
+import { withStack } from '../support/stack';
 
-let tdb: TestDatabase;
-let api: TestApi;
-let worker: TestWorker;
 let bankA: BankAFake;
 let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
   bankA = await startBankAFake();
   messaging = await startMessagingFake('tok');
-  const env = { BANK_A_API_URL: bankA.url, MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok', MESSAGING_APP_SECRET: 'sec', TEMPORAL_TASK_QUEUE: uniqueTaskQueue('rematch'), STORAGE_DIR: `.data/test-storage-${process.pid}` };
-  api = await startTestApi(tdb.db, { env });
-  worker = await startTestWorker(testConfig(env), tdb.db);
 });
 afterAll(async () => {
-  await worker?.stop();
-  await api?.stop();
   await bankA?.close();
   await messaging?.close();
-  await tdb?.drop();
 });
+const stack = withStack('rematch', () => ({ BANK_A_API_URL: bankA.url, MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok', MESSAGING_APP_SECRET: 'sec' }));
 
 describe('a receipt waiting for its transaction', () => {
   it('is matched when the bank sync brings the transaction in', async () => {
-    const owner = await createTeamAndOwner(tdb.db, 'Waiting');
-    await tdb.db('messaging_connections').insert({ teamId: owner.team.id, phoneNumber: '4917000000001' });
+    const owner = await createTeamAndOwner(stack.tdb.db, 'Waiting');
+    await stack.tdb.db('messaging_connections').insert({ teamId: owner.team.id, phoneNumber: '4917000000001' });
     const item = bankA.addItem();
-    const res = await api.fetch('/bank-connections', { method: 'POST', token: owner.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'bank-a', publicToken: item.publicToken }) });
+    const res = await stack.api.fetch('/bank-connections', { method: 'POST', token: owner.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider: 'bank-a', publicToken: item.publicToken }) });
     const connection = (await res.json()).data;
-    await worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
+    await stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
 
     messaging.addMedia('m1', await pdfReceipt({ merchant: 'Hotel Adlon', date: '2026-06-12', items: [['Room', 310]], vatRate: 7, currency: 'EUR' }), 'application/pdf');
     const delivery = signedDelivery('sec', [{ from: '4917000000001', id: 'wamid.hotel', type: 'document', document: { id: 'm1', mime_type: 'application/pdf' } }]);
-    await api.fetch('/webhook/messaging', { method: 'POST', headers: delivery.headers, body: delivery.raw });
-    const first: any = await worker.client.workflow.getHandle(`receipt:${owner.team.id}:wamid.hotel`).result();
+    await stack.api.fetch('/webhook/messaging', { method: 'POST', headers: delivery.headers, body: delivery.raw });
+    const first: any = await stack.worker.client.workflow.getHandle(`receipt:${owner.team.id}:wamid.hotel`).result();
     expect(first.stage).toBe('no_match');
 
     // The bank books it three days later; the sync re-runs matching for open receipts.
     const [tx] = bankA.addTransactions(item.itemId, 1, 9000);
     bankA.modify(item.itemId, { ...tx, amount: 310, date: '2026-06-14', name: 'HOTEL ADLON KEMPINSKI', merchant_name: 'Hotel Adlon' });
     const signed = await bankA.sign({ webhook_type: 'TRANSACTIONS', webhook_code: 'SYNC_UPDATES_AVAILABLE', item_id: item.itemId, environment: 'sandbox' });
-    await api.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw });
-    await worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
+    await stack.api.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw });
+    await stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
 
-    const inbox = await tdb.db('inbox_items').where({ teamId: owner.team.id, reference: 'wamid.hotel' }).first();
+    const inbox = await stack.tdb.db('inbox_items').where({ teamId: owner.team.id, reference: 'wamid.hotel' }).first();
     expect(inbox.status).toBe('suggested_match');
-    const stored = await tdb.db('transactions').where({ providerTransactionId: tx.transaction_id }).first();
-    expect(await tdb.db('match_suggestions').where({ inboxItemId: inbox.id }).first()).toMatchObject({ transactionId: stored.id, status: 'pending' });
-    expect(await tdb.db('notifications').where({ teamId: owner.team.id, type: 'inbox_needs_review' })).toHaveLength(1);
+    const stored = await stack.tdb.db('transactions').where({ providerTransactionId: tx.transaction_id }).first();
+    expect(await stack.tdb.db('match_suggestions').where({ inboxItemId: inbox.id }).first()).toMatchObject({ transactionId: stored.id, status: 'pending' });
+    expect(await stack.tdb.db('notifications').where({ teamId: owner.team.id, type: 'inbox_needs_review' })).toHaveLength(1);
   });
 });

@@ -1,0 +1,31 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../shared/paths';
+import { startTestApi, testConfig, type TestApi } from './api';
+import { createTestDatabase, type TestDatabase } from './database';
+import { createTeamAndOwner } from './fixtures';
+import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker';
+
+/**
+ * The e2e set-up for flows that run workflows: a fresh database, the gateway and a real worker
+ * configured from the same environment (its own task queue and storage directory), and one team,
+ * Acme. `env` is called inside beforeAll, so it can read fakes started by an earlier beforeAll.
+ * Registers its own hooks; read the fields inside tests.
+ */
+export function withStack(label: string, env: () => Record<string, string> = () => ({})) {
+  const stack = {} as { env: Record<string, string>; tdb: TestDatabase; api: TestApi; worker: TestWorker; acme: Awaited<ReturnType<typeof createTeamAndOwner>> };
+  beforeAll(async () => {
+    stack.env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue(label), STORAGE_DIR: `.data/test-storage-${label}-${process.pid}`, ...env() };
+    stack.tdb = await createTestDatabase();
+    stack.api = await startTestApi(stack.tdb.db, { env: stack.env });
+    stack.worker = await startTestWorker(testConfig(stack.env), stack.tdb.db);
+    stack.acme = await createTeamAndOwner(stack.tdb.db, 'Acme');
+  });
+  afterAll(async () => {
+    await stack.worker?.stop();
+    await stack.api?.stop();
+    await stack.tdb?.drop();
+    if (stack.env) await rm(path.resolve(PROJECT_ROOT, stack.env.STORAGE_DIR), { recursive: true, force: true });
+  });
+  return stack;
+}
