@@ -1,5 +1,5 @@
 import type { Db } from '../../shared/db/knex';
-import { ApiKey, OAuthApplication, OAuthToken, TeamMember, User } from '../../shared/db/models';
+import { TeamMember, User } from '../../shared/db/models';
 import type { Principal } from '../../shared/domain/auth/principal';
 import { ACCESS_TOKEN_PREFIX, API_KEY_PATTERN, sha256Hex } from '../../shared/domain/crypto/tokens';
 import { forbidden, unauthorized } from '../../shared/errors';
@@ -36,22 +36,30 @@ export function createAuthenticator(db: Db, config: Config): Authenticator {
     if (!token) throw unauthorized('Token required');
 
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-      const row = await OAuthToken.query(db).findOne({ accessTokenHash: sha256Hex(token) });
-      if (!row || row.revokedAt || new Date(row.expiresAt).getTime() <= Date.now()) {
+      // One round trip: the token, its application and the user's membership of the token's team.
+      const row = await db('oauth_tokens as t')
+        .join('oauth_applications as a', 'a.id', 't.applicationId')
+        .leftJoin('team_members as m', (j) => j.on('m.userId', 't.userId').andOn('m.teamId', 't.teamId'))
+        .where('t.accessTokenHash', sha256Hex(token))
+        .first('t.id', 't.userId', 't.teamId', 't.scopes', 't.applicationId', 't.expiresAt', 't.revokedAt', 'a.active as appActive', 'm.userId as memberId');
+      if (!row || row.revokedAt || new Date(row.expiresAt).getTime() <= Date.now() || !row.appActive) {
         throw unauthorized('Invalid or expired access token');
       }
-      const app = await OAuthApplication.query(db).findById(row.applicationId);
-      if (!app || !app.active) throw unauthorized('Invalid or expired access token');
-      await requireMember(db, row.userId, row.teamId);
+      if (!row.memberId) throw unauthorized('User not found');
       touch('oauth_tokens', row.id);
       return { kind: 'oauth', userId: row.userId, teamId: row.teamId, scopes: row.scopes, oauthApplicationId: row.applicationId, oauthTokenId: row.id };
     }
 
     if (token.startsWith('svc_')) {
       if (!API_KEY_PATTERN.test(token)) throw unauthorized('Invalid token format');
-      const key = await ApiKey.query(db).findOne({ keyHash: sha256Hex(token) });
+      // One round trip: the key and its owner's membership of the key's team.
+      const key = await db('api_keys as k')
+        .leftJoin('team_members as m', (j) => j.on('m.userId', 'k.userId').andOn('m.teamId', 'k.teamId'))
+        .where('k.keyHash', sha256Hex(token))
+        .first('k.id', 'k.userId', 'k.teamId', 'k.scopes', 'm.userId as memberId');
       if (!key) throw unauthorized('Invalid API key');
-      await requireMember(db, key.userId, key.teamId);
+      // A credential outlives nothing: a user removed from the team (or deleted) loses access at once.
+      if (!key.memberId) throw unauthorized('User not found');
       touch('api_keys', key.id);
       return { kind: 'api_key', userId: key.userId, teamId: key.teamId, scopes: key.scopes, apiKeyId: key.id };
     }
@@ -64,10 +72,4 @@ export function createAuthenticator(db: Db, config: Config): Authenticator {
     if (!teamId) throw forbidden('User does not belong to any team');
     return { kind: 'session', userId, teamId, scopes: ['apis.all'] };
   };
-}
-
-/** A credential outlives nothing: a user removed from the team (or deleted) loses access at once. */
-async function requireMember(db: Db, userId: string, teamId: string) {
-  const member = await TeamMember.query(db).findOne({ userId, teamId });
-  if (!member) throw unauthorized('User not found');
 }

@@ -157,6 +157,15 @@ describe('the authorization-code flow with PKCE, driven by openid-client', () =>
     // A new grant, then revocation of its access token ends it on the next request.
     const second = await authorize();
     const t2 = await client.oauthCallback(REDIRECT, client.callbackParams(second.redirect.toString()), { code_verifier: second.verifier, state: second.state });
+    // Removed from the team, the user's grant stops working on the next request.
+    const membership = await tdb.db('team_members').where({ userId: acme.user.id, teamId: acme.team.id }).first();
+    await tdb.db('team_members').where({ id: membership.id }).delete();
+    try {
+      expect(await (await api.fetch('/transactions', { token: t2.access_token! })).json()).toEqual({ error: 'Unauthorized', description: 'User not found' });
+    } finally {
+      await tdb.db('team_members').insert(membership);
+    }
+    expect((await api.fetch('/transactions', { token: t2.access_token! })).status).toBe(200);
     await client.revoke(t2.access_token!, 'access_token');
     expect(await (await api.fetch('/transactions', { token: t2.access_token! })).json()).toEqual({ error: 'Unauthorized', description: 'Invalid or expired access token' });
   });
