@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api';
+import { launchChromium } from '../support/chromium';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let tdb: TestDatabase;
 let api: TestApi;
@@ -16,7 +14,6 @@ let callbackUrl: string;
 const received: URL[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (CI does), or set CHROMIUM_PATH`);
   tdb = await createTestDatabase();
   api = await startTestApi(tdb.db);
   // The third-party application's redirect target: a loopback server that records what arrives.
@@ -26,10 +23,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => callback.listen(0, '127.0.0.1', () => r()));
   callbackUrl = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

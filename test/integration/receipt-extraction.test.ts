@@ -1,5 +1,5 @@
 import { Jimp } from 'jimp';
-import { pdfReceipt, photoReceipt } from '../fixtures/receipts';
+import { pdfReceipt, photoReceipt, webpReceipt } from '../fixtures/receipts';
 import { startLlmFake } from '../fakes/llm';
 import { createReceiptExtractor, UnreadableDocumentError } from '../../shared/domain/receipts/extractor';
 import { createOcr } from '../../shared/domain/receipts/ocr';
@@ -21,8 +21,9 @@ describe('reading receipts without an LLM', () => {
     expect(await extractor.extract(await pdfReceipt(coffee), 'application/pdf')).toEqual({ method: 'pdf_text', fields: expected, text: expect.stringContaining('Beans 1kg 19.00') });
   });
 
-  it.each(['image/jpeg', 'image/png'] as const)('reads a photographed receipt (%s) by OCR, offline', async (mimeType) => {
-    expect(await extractor.extract(await photoReceipt(coffee, mimeType), mimeType)).toEqual({ method: 'ocr', fields: expected, text: expect.stringContaining('Total EUR 23.80') });
+  it.each(['image/jpeg', 'image/png', 'image/webp'] as const)('reads a photographed receipt (%s) by OCR, offline', async (mimeType) => {
+    const photo = mimeType === 'image/webp' ? await webpReceipt(coffee) : await photoReceipt(coffee, mimeType);
+    expect(await extractor.extract(photo, mimeType)).toEqual({ method: 'ocr', fields: expected, text: expect.stringContaining('Total EUR 23.80') });
   });
 
   it('leaves every field empty for an image with no legible text, and for one it cannot decode', async () => {
