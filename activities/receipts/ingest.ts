@@ -16,6 +16,8 @@ export interface IngestInput {
   storedKey?: string;
   mimeType: string;
   fileName?: string;
+  /** What the sender wrote with the file (a chat caption). */
+  caption?: string;
   sender?: string;
   workflowId?: string;
 }
@@ -48,7 +50,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
           .returning('*');
       }
       const [item] = await db('inbox_items')
-        .insert({ teamId: input.teamId, documentId: doc.id, source: input.source, reference: input.reference, status: 'processing', sender: input.sender ?? null, fileName: doc.name, mimeType, size: bytes.length, workflowId: input.workflowId ?? null })
+        .insert({ teamId: input.teamId, documentId: doc.id, source: input.source, reference: input.reference, status: 'processing', sender: input.sender ?? null, note: input.caption?.slice(0, 1000) ?? null, fileName: doc.name, mimeType, size: bytes.length, workflowId: input.workflowId ?? null })
         .onConflict(['teamId', 'reference'])
         .merge(['documentId', 'updatedAt'])
         .returning('id');

@@ -88,6 +88,7 @@ export function messagingWebhook(deps: ApiDeps): WebhookSpec<Payload, Message> {
             mediaId: media.id,
             mimeType: media.mime_type,
             fileName: m.document?.filename,
+            caption: media.caption,
             sender: m.from,
             phoneNumber: m.from,
             messageId: m.id,

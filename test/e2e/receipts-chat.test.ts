@@ -146,6 +146,27 @@ describe('receipts by chat', () => {
     expect(runs).toHaveLength(1);
     expect(await stack.tdb.db('inbox_items').where({ reference: 'wamid.twice' })).toHaveLength(1);
   });
+
+  it('keeps a number with its team: connecting it to another team is refused with a clear reply', async () => {
+    const beta = await createTeamAndOwner(stack.tdb.db, 'Beta');
+    await deliver({ type: 'text', text: { body: `Connect inbox ${beta.team.inboxId}` } });
+    await textTo(PHONE, 'already connected to another team');
+    expect(await stack.tdb.db('messaging_connections').where({ phoneNumber: PHONE })).toEqual([expect.objectContaining({ teamId: stack.acme.team.id })]);
+  });
+
+  it('recognises the same file sent twice: two inbox items, one stored document; the caption becomes the note', async () => {
+    const bytes = await pdfReceipt({ merchant: 'Unmatched Kiosk', date: '2025-02-02', items: [['Gum', 1.2]], vatRate: 19, currency: 'EUR' });
+    messaging.addMedia('media-same-1', bytes, 'application/pdf');
+    messaging.addMedia('media-same-2', bytes, 'application/pdf');
+    await deliver({ id: 'wamid.same1', type: 'document', document: { id: 'media-same-1', mime_type: 'application/pdf', filename: 'kiosk.pdf', caption: 'parking meter' } });
+    await deliver({ id: 'wamid.same2', type: 'document', document: { id: 'media-same-2', mime_type: 'application/pdf', filename: 'kiosk-again.pdf' } });
+    for (const id of ['wamid.same1', 'wamid.same2']) expect(((await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${id}`).result()) as any).stage).toBe('no_match');
+    const items = await stack.tdb.db('inbox_items').whereIn('reference', ['wamid.same1', 'wamid.same2']).orderBy('reference');
+    expect(items).toHaveLength(2);
+    expect(items[0].documentId).toBe(items[1].documentId);
+    expect(items.map((i: any) => i.note)).toEqual(['parking meter', null]);
+    expect(await stack.tdb.db('documents').where({ teamId: stack.acme.team.id, sha256: (await stack.tdb.db('documents').where({ id: items[0].documentId }).first()).sha256 })).toHaveLength(1);
+  });
 });
 
 describe('the inbox API', () => {
@@ -173,6 +194,24 @@ describe('the inbox API', () => {
     const file = await stack.api.fetch(`/inbox/${item.id}/file`, { token: stack.acme.sessionToken });
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Manual match, for a receipt nothing matched: a transaction of another team is refused and changes nothing.
+    const json = (body: unknown) => ({ method: 'POST', token: stack.acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const lonely = (await (await stack.api.fetch('/inbox?q=parking', { token: stack.acme.sessionToken })).json()).data[0];
+    expect(lonely).toMatchObject({ status: 'no_match', note: 'parking meter' });
+    const nosy = await createTeamAndOwner(stack.tdb.db, 'Elsewhere');
+    const [foreign] = await stack.tdb.db('transactions').insert({ teamId: nosy.team.id, date: '2025-02-02', name: 'KIOSK', amount: -1.2, currency: 'EUR' }).returning('id');
+    const refused = await stack.api.fetch(`/inbox/${lonely.id}/match`, json({ transactionId: foreign.id }));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).details).toEqual([{ field: 'transactionId', message: 'no such transaction in your team' }]);
+    expect((await stack.tdb.db('inbox_items').where({ id: lonely.id }).first()).status).toBe('no_match');
+    const [own] = await stack.tdb.db('transactions').insert({ teamId: stack.acme.team.id, date: '2025-02-03', name: 'PARKING', amount: -1.2, currency: 'EUR' }).returning('id');
+    const matched = await stack.api.fetch(`/inbox/${lonely.id}/match`, json({ transactionId: own.id }));
+    expect((await matched.json()).data).toMatchObject({ status: 'done', transactionId: own.id });
+    expect(await stack.tdb.db('transaction_attachments').where({ transactionId: own.id, inboxItemId: lonely.id })).toHaveLength(1);
+    expect((await stack.api.fetch(`/inbox/${lonely.id}/match`, json({ transactionId: own.id }))).status).toBe(409);
+    const corrected = await stack.api.fetch(`/inbox/${lonely.id}`, { ...json({ displayName: 'City parking', note: null }), method: 'PATCH' });
+    expect((await corrected.json()).data).toMatchObject({ displayName: 'City parking', note: null, status: 'done' });
 
     const again = await stack.api.fetch(`/inbox/${item.id}/decline`, { method: 'POST', token: stack.acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
     expect(again.status).toBe(409);

@@ -14,6 +14,7 @@ export const inboxItemSchema = z
     mimeType: z.string().nullable(),
     size: z.number().nullable(),
     displayName: z.string().nullable().meta({ description: 'Merchant, as read from the document.' }),
+    note: z.string().nullable().meta({ description: 'What the sender wrote with the file (a chat caption), or a note added later.' }),
     amount: z.number().nullable(),
     currency: z.string().nullable(),
     date: z.string().nullable(),
@@ -38,7 +39,7 @@ export const listInboxQuery = z.object({
   cursor: z.string().optional(),
   pageSize,
   statuses: multi(z.enum(INBOX_STATUSES)).meta({ description: 'Default: everything except deleted.' }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Search in merchant, file name and the text of the document (what the receipt says).' }),
+  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Search in merchant, note, file name and the text of the document (what the receipt says).' }),
   from: isoDate.optional().meta({ description: 'Document date from, inclusive.' }),
   to: isoDate.optional(),
 });
@@ -47,6 +48,7 @@ export const inboxIdParams = z.object({ id: z.uuid() });
 export const updateInboxBody = z
   .object({
     displayName: z.string().max(200).nullable().optional(),
+    note: z.string().max(1000).nullable().optional(),
     amount: z.number().positive().nullable().optional(),
     currency: currencyCode.nullable().optional(),
     date: isoDate.nullable().optional(),

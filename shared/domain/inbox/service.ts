@@ -29,6 +29,7 @@ const toDto = (r: any): InboxItemDto => ({
   mimeType: r.mimeType,
   size: r.size,
   displayName: r.displayName,
+  note: r.note,
   amount: r.amount,
   currency: r.currency,
   date: r.date,
@@ -51,6 +52,7 @@ export async function listInbox(db: Db, teamId: string, query: z.infer<typeof li
     q.where((w) =>
       w
         .whereILike('i.display_name', like)
+        .orWhereILike('i.note', like)
         .orWhereILike('i.file_name', like)
         .orWhereExists((d) => d.select(db.raw('1')).from('documents as d').whereRaw('d.id = i.document_id').where('d.team_id', teamId).whereILike('d.content', like)),
     );
@@ -96,18 +98,20 @@ export async function decide(db: Db, temporal: TemporalGateway, teamId: string, 
   return decideSuggestion(db, { teamId, inboxItemId: id, transactionId, decision: action, via: 'api' });
 }
 
-/** Manual match: the user picks the transaction; it is recorded as a confirmed manual suggestion. */
+/** Manual match: the user picks the transaction; it is recorded as a confirmed manual suggestion, all or nothing. */
 export async function matchManually(db: Db, teamId: string, id: string, transactionId: string) {
-  const tx = await db('transactions').where({ teamId, id: transactionId }).first('id');
-  if (!tx) throw badRequest('Invalid transaction', [{ field: 'transactionId', message: 'no such transaction in your team' }]);
-  const item = await db('inbox_items').where({ teamId, id }).whereNot('status', 'deleted').first();
-  if (!item) throw notFound(`Inbox item ${id} not found`);
-  if (item.status === 'done') throw conflict('This item is already matched');
-  await db('match_suggestions').where({ teamId, inboxItemId: id, status: 'pending' }).update({ status: 'declined', decidedAt: new Date(), decidedVia: 'api' });
-  await db('match_suggestions')
-    .insert({ teamId, inboxItemId: id, transactionId, matchType: 'manual', confidence: 1, status: 'pending' })
-    .onConflict(['inboxItemId', 'transactionId'])
-    .merge({ status: 'pending', matchType: 'manual' });
-  await decideSuggestion(db, { teamId, inboxItemId: id, transactionId, decision: 'confirm', via: 'api' });
+  await db.transaction(async (trx) => {
+    const tx = await trx('transactions').where({ teamId, id: transactionId }).first('id');
+    if (!tx) throw badRequest('Invalid transaction', [{ field: 'transactionId', message: 'no such transaction in your team' }]);
+    const item = await trx('inbox_items').where({ teamId, id }).whereNot('status', 'deleted').forUpdate().first();
+    if (!item) throw notFound(`Inbox item ${id} not found`);
+    if (item.status === 'done') throw conflict('This item is already matched');
+    await trx('match_suggestions').where({ teamId, inboxItemId: id, status: 'pending' }).whereNot({ transactionId }).update({ status: 'declined', decidedAt: new Date(), decidedVia: 'api' });
+    await trx('match_suggestions')
+      .insert({ teamId, inboxItemId: id, transactionId, matchType: 'manual', confidence: 1, status: 'pending' })
+      .onConflict(['inboxItemId', 'transactionId'])
+      .merge({ status: 'pending', matchType: 'manual' });
+    await decideSuggestion(trx, { teamId, inboxItemId: id, transactionId, decision: 'confirm', via: 'api' });
+  });
   return getInboxItem(db, teamId, id);
 }
