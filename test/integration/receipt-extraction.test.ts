@@ -1,5 +1,5 @@
 import { Jimp } from 'jimp';
-import { pdfReceipt, photoReceipt, webpReceipt } from '../fixtures/receipts';
+import { heicReceipt, pdfReceipt, photoReceipt, webpReceipt } from '../fixtures/receipts';
 import { startLlmFake } from '../fakes/llm';
 import { createReceiptExtractor, UnreadableDocumentError } from '../../shared/domain/receipts/extractor';
 import { createOcr } from '../../shared/domain/receipts/ocr';
@@ -21,8 +21,8 @@ describe('reading receipts without an LLM', () => {
     expect(await extractor.extract(await pdfReceipt(coffee), 'application/pdf')).toEqual({ method: 'pdf_text', fields: expected, text: expect.stringContaining('Beans 1kg 19.00') });
   });
 
-  it.each(['image/jpeg', 'image/png', 'image/webp'] as const)('reads a photographed receipt (%s) by OCR, offline', async (mimeType) => {
-    const photo = mimeType === 'image/webp' ? await webpReceipt(coffee) : await photoReceipt(coffee, mimeType);
+  it.each(['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const)('reads a photographed receipt (%s) by OCR, offline', async (mimeType) => {
+    const photo = mimeType === 'image/webp' ? await webpReceipt(coffee) : mimeType === 'image/heic' ? await heicReceipt(coffee) : await photoReceipt(coffee, mimeType);
     expect(await extractor.extract(photo, mimeType)).toEqual({ method: 'ocr', fields: expected, text: expect.stringContaining('Total EUR 23.80') });
   });
 
@@ -57,6 +57,18 @@ describe('reading receipts with an LLM (OpenAI-compatible)', () => {
       const [text, image] = req.messages[1].content;
       expect(text.text).toContain('Total EUR 23.80'); // the OCR text goes along
       expect(image.image_url.url).toBe(`data:image/jpeg;base64,${photo.toString('base64')}`);
+    } finally {
+      await llm.close();
+    }
+  });
+
+  it('sends an iPhone photo (HEIC) to the model as PNG, which vision models read', async () => {
+    const llm = await startLlmFake('sk-test', () => ({ amount: 23.8, currency: 'EUR', date: '2026-07-01', merchant: 'Coffee Corner', taxAmount: 3.8, taxRate: 19 }));
+    try {
+      const extractor = createReceiptExtractor({ ocr, llm: createLlmClient({ baseUrl: llm.url, apiKey: 'sk-test', model: 'm' }) });
+      expect((await extractor.extract(await heicReceipt(coffee), 'image/heic')).fields).toEqual(expected);
+      const image = llm.calls[0].body.messages[1].content[1].image_url.url as string;
+      expect(image.startsWith('data:image/png;base64,iVBORw0KGgo')).toBe(true);
     } finally {
       await llm.close();
     }

@@ -1,6 +1,7 @@
 import type { LlmClient } from '../../providers/llm';
 import { UNSURE, extractFromText, type ReceiptFields } from './extract';
 import { LLM_RECEIPT_SCHEMA, LLM_RECEIPT_SYSTEM, fieldsFromLlm } from './llm-fields';
+import { HEIC_TYPES, heicToPng } from './heic';
 import type { Ocr } from './ocr';
 import { pdfText } from './pdf-text';
 
@@ -23,7 +24,7 @@ export class UnreadableDocumentError extends Error {
 }
 
 const OCR_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/tiff']);
-/** What vision models accept as an image part; HEIC is not among them. */
+/** What vision models accept as an image part (HEIC is converted to PNG first). */
 const LLM_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 export interface ReceiptExtractor {
@@ -37,7 +38,9 @@ export interface ReceiptExtractor {
  */
 export function createReceiptExtractor(deps: { ocr: Ocr; llm?: LlmClient; onLlmFailure?: (err: Error) => void }): ReceiptExtractor {
   return {
-    async extract(bytes, mimeType) {
+    async extract(original, originalType) {
+      const converted = HEIC_TYPES.has(originalType) ? await heicToPng(original) : null;
+      const [bytes, mimeType] = converted ? [converted, 'image/png'] : [original, originalType];
       let text = '';
       let method: ExtractionMethod = 'ocr';
       if (mimeType === 'application/pdf') {
