@@ -41,13 +41,21 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         : await messaging.downloadMedia(input.mediaId!);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       let doc = await db('documents').where({ teamId: input.teamId, sha256 }).whereNull('deletedAt').first();
-      const duplicate = Boolean(doc);
+      let duplicate = Boolean(doc);
       if (!doc) {
+        // Same bytes, same key: storing again is harmless, and a concurrent delivery of this file
+        // loses the insert below (unique per team and content) and takes the winner's row.
         const storageKey = `${input.teamId}/${sha256}.${EXT[mimeType] ?? 'bin'}`;
         await storage.put(storageKey, bytes);
         [doc] = await db('documents')
           .insert({ teamId: input.teamId, name: input.fileName ?? `receipt.${EXT[mimeType] ?? 'bin'}`, storageKey, mimeType, size: bytes.length, sha256, processingStatus: 'processing' })
+          .onConflict()
+          .ignore()
           .returning('*');
+        if (!doc) {
+          doc = await db('documents').where({ teamId: input.teamId, sha256 }).whereNull('deletedAt').first();
+          duplicate = true;
+        }
       }
       const [item] = await db('inbox_items')
         .insert({ teamId: input.teamId, documentId: doc.id, source: input.source, reference: input.reference, status: 'processing', sender: input.sender ?? null, note: input.caption?.slice(0, 1000) ?? null, fileName: doc.name, mimeType, size: bytes.length, workflowId: input.workflowId ?? null })

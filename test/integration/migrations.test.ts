@@ -1,0 +1,35 @@
+import { migrateLatest } from '../../shared/db/knex';
+import { migrationSource } from '../../shared/db/migrations';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(() => tdb?.drop());
+
+describe('migrations', () => {
+  it('roll back and forward again', async () => {
+    const names = await migrationSource.getMigrations([]);
+    await tdb.db.migrate.down({ migrationSource });
+    await tdb.db.migrate.down({ migrationSource });
+    expect(await migrateLatest(tdb.db)).toEqual(names.slice(-2));
+  });
+
+  it('0004 merges documents stored twice before it, keeping every inbox item and attachment pointing at the survivor', async () => {
+    await tdb.db.migrate.down({ migrationSource }); // back to before 0004: duplicates are still possible
+    const { team } = await createTeamAndOwner(tdb.db, 'Dupes');
+    const doc = (n: number) => ({ teamId: team.id, name: `r${n}.pdf`, storageKey: `${team.id}/same.pdf`, mimeType: 'application/pdf', size: 10, sha256: 'a'.repeat(64), createdAt: new Date(Date.UTC(2026, 0, n)) });
+    const [first, second] = await tdb.db('documents').insert([doc(1), doc(2)]).returning('id');
+    const [item] = await tdb.db('inbox_items').insert({ teamId: team.id, documentId: second.id, source: 'email', reference: 'dup-1' }).returning('id');
+    const [tx] = await tdb.db('transactions').insert({ teamId: team.id, date: '2026-01-02', name: 'X', amount: -1, currency: 'EUR' }).returning('id');
+    await tdb.db('transaction_attachments').insert({ teamId: team.id, transactionId: tx.id, documentId: second.id, name: 'r2.pdf', mimeType: 'application/pdf', size: 10, storageKey: `${team.id}/same.pdf` });
+
+    await migrateLatest(tdb.db);
+    expect((await tdb.db('inbox_items').where({ id: item.id }).first()).documentId).toBe(first.id);
+    expect((await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).documentId).toBe(first.id);
+    expect((await tdb.db('documents').where({ id: second.id }).first()).deletedAt).not.toBeNull();
+    await expect(tdb.db('documents').insert(doc(3))).rejects.toMatchObject({ code: '23505' });
+  });
+});

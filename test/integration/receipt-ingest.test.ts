@@ -1,0 +1,32 @@
+import { createActivityDeps, closeActivityDeps, type ActivityDeps } from '../../activities';
+import { receiptActivities } from '../../activities/receipts/ingest';
+import { pdfReceipt } from '../fixtures/receipts';
+import { testConfig } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+
+let tdb: TestDatabase;
+let deps: ActivityDeps;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  deps = createActivityDeps(testConfig({ STORAGE_DIR: `.data/test-storage-ingest-${process.pid}` }), tdb.db);
+});
+afterAll(async () => {
+  await closeActivityDeps(deps);
+  await tdb?.drop();
+});
+
+describe('storing a receipt', () => {
+  it('keeps one document when the same file arrives twice at the same moment', async () => {
+    const { team } = await createTeamAndOwner(tdb.db, 'Race');
+    const bytes = await pdfReceipt({ merchant: 'Twice', date: '2026-02-02', items: [['x', 2]], vatRate: 19, currency: 'EUR' });
+    await deps.storage.put(`${team.id}/incoming/race.pdf`, bytes);
+    const { ingestReceipt } = receiptActivities(deps);
+    const input = (reference: string) => ({ teamId: team.id, source: 'email' as const, reference, storedKey: `${team.id}/incoming/race.pdf`, mimeType: 'application/pdf' });
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((r) => ingestReceipt(input(r))));
+    expect(new Set(results.map((r) => r.documentId)).size).toBe(1);
+    expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+    expect(await tdb.db('documents').where({ teamId: team.id })).toHaveLength(1);
+    expect(await tdb.db('inbox_items').where({ teamId: team.id })).toHaveLength(4);
+  });
+});
