@@ -79,8 +79,11 @@ async function main() {
         const times: number[] = [];
         const steps = new Map<string, number[]>();
         let suggested = 0;
+        // Every file is made before the clock runs: making one must not overlap the previous receipt's work.
+        const files = new Map<ReceiptSpec, Buffer>();
+        for (const s of specs) files.set(s, await make(s));
         for (const s of specs) {
-          const bytes = await make(s);
+          const bytes = files.get(s)!;
           const mediaId = `bench-${kind}-${++n}`;
           messaging.addMedia(mediaId, bytes, mimeType);
           const delivery = signedDelivery(SECRET, [{ from: PHONE, id: `wamid.bench${n}`, timestamp: String(Math.floor(Date.now() / 1000)), type, [type]: { id: mediaId, mime_type: mimeType } }]);
@@ -93,7 +96,6 @@ async function main() {
           times.push(performance.now() - started);
           const confirm = reply.type === 'interactive' ? String(reply.body.interactive.action.buttons[0].reply.id) : '';
           if (confirm.endsWith(`:${expectedTx.get(s)}`)) suggested++;
-          await new Promise((r) => setTimeout(r, 100)); // outside the timing: lets the last activity's completion reach the history
           for (const [step, took] of await activityTimes(client, `receipt:${team.id}:wamid.bench${n}`)) steps.set(step, [...(steps.get(step) ?? []), took]);
         }
         times.sort((a, b) => a - b);
