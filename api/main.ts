@@ -5,7 +5,7 @@ import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
-import { keepConnectionsLongerThanClients } from './http/keep-alive';
+import { closeServer, keepConnectionsLongerThanClients } from './http/keep-alive';
 
 export interface RunningApi {
   server: Server;
@@ -34,8 +34,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     server,
     url,
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      await closeServer(server);
       await temporal.close();
       await db.destroy();
     },

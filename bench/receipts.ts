@@ -24,7 +24,7 @@ import { signedDelivery, startMessagingFake } from '../test/fakes/messaging';
 import { pdfReceipt, photoReceipt, type ReceiptSpec } from '../test/fixtures/receipts';
 import { benchDatabase } from './lib/database';
 import { ms, percentile } from './lib/latency';
-import { keepConnectionsLongerThanClients } from '../api/http/keep-alive';
+import { closeServer, keepConnectionsLongerThanClients } from '../api/http/keep-alive';
 
 const PER_KIND = Number(process.env.RECEIPTS ?? 20);
 const TRANSACTIONS = Number(process.env.TRANSACTIONS ?? 5000);
@@ -108,8 +108,7 @@ async function main() {
       await run('photo', (s) => photoReceipt(s, 'image/jpeg'), 'image/jpeg', 'image');
     });
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await closeServer(server);
     await temporal.close();
     await connection.close();
     await closeActivityDeps(deps);

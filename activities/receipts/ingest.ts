@@ -68,7 +68,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
     /** PDF text, OCR for images, or the LLM when configured; what cannot be read with confidence stays empty. */
     async extractReceipt(input: { inboxItemId: string }): Promise<ReceiptFields> {
       const item = await db('inbox_items').where({ id: input.inboxItemId }).first();
-      const doc = await db('documents').where({ id: item.documentId }).first();
+      const doc = await db('documents').where({ teamId: item.teamId, id: item.documentId }).first();
       const bytes = await storage.get(doc.storageKey);
       let extraction: Extraction;
       try {
@@ -77,13 +77,16 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         if (!(err instanceof UnreadableDocumentError)) throw err;
         // A broken file is kept and listed for someone to fill in by hand; retrying cannot read it.
         log.warn('receipt could not be read', { inboxItemId: item.id, reason: err.message });
-        await db('documents').where({ id: doc.id }).update({ processingStatus: 'failed', updatedAt: new Date() });
+        await db('documents').where({ teamId: item.teamId, id: doc.id }).update({ processingStatus: 'failed', updatedAt: new Date() });
         return { amount: null, currency: null, date: null, merchant: null, taxAmount: null, taxRate: null };
       }
-      const { fields, method, text } = extraction;
+      const { fields, method } = extraction;
+      // pdf.js keeps NUL for glyphs without a Unicode mapping; PostgreSQL text refuses it.
+      const text = extraction.text.replace(/\u0000/g, '');
+      const merchant = fields.merchant?.replace(/\u0000/g, '') || null;
       await db('inbox_items').where({ id: item.id }).update({
         status: 'analyzing',
-        displayName: fields.merchant,
+        displayName: merchant,
         amount: fields.amount,
         currency: fields.currency,
         date: fields.date,
@@ -92,8 +95,8 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         extractionMethod: method,
         updatedAt: new Date(),
       });
-      await db('documents').where({ id: doc.id }).update({ processingStatus: 'completed', title: fields.merchant, content: text.slice(0, MAX_CONTENT_CHARS) || null, updatedAt: new Date() });
-      return fields;
+      await db('documents').where({ teamId: item.teamId, id: doc.id }).update({ processingStatus: 'completed', title: merchant, content: text.slice(0, MAX_CONTENT_CHARS) || null, updatedAt: new Date() });
+      return { ...fields, merchant };
     },
 
     /** Scores the team's transactions; records a pending suggestion, links at once (auto-match), or leaves the item open. */

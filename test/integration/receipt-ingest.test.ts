@@ -29,4 +29,16 @@ describe('storing a receipt', () => {
     expect(await tdb.db('documents').where({ teamId: team.id })).toHaveLength(1);
     expect(await tdb.db('inbox_items').where({ teamId: team.id })).toHaveLength(4);
   });
+
+  it('stores text with NUL characters (pdf.js keeps them for unmapped glyphs), which PostgreSQL text refuses', async () => {
+    const { team } = await createTeamAndOwner(tdb.db, 'Glyphs');
+    const bytes = await pdfReceipt({ merchant: 'Glyphs', date: '2026-02-03', items: [['y', 3]], vatRate: 19, currency: 'EUR' });
+    await deps.storage.put(`${team.id}/incoming/glyphs.pdf`, bytes);
+    const fields = { amount: 3, currency: 'EUR', date: '2026-02-03', merchant: 'Caf\u0000 Glyph', taxAmount: null, taxRate: null };
+    const acts = receiptActivities({ ...deps, receipts: { extract: async () => ({ fields, method: 'pdf_text', text: 'Caf\u0000 Glyph\nTotal 3.00' }), close: async () => undefined } });
+    const { inboxItemId, documentId } = await acts.ingestReceipt({ teamId: team.id, source: 'email', reference: 'glyphs', storedKey: `${team.id}/incoming/glyphs.pdf`, mimeType: 'application/pdf' });
+    expect((await acts.extractReceipt({ inboxItemId })).merchant).toBe('Caf Glyph');
+    expect(await tdb.db('documents').where({ id: documentId }).first()).toMatchObject({ content: 'Caf Glyph\nTotal 3.00', processingStatus: 'completed' });
+    expect(await tdb.db('inbox_items').where({ id: inboxItemId }).first()).toMatchObject({ displayName: 'Caf Glyph', amount: 3 });
+  });
 });

@@ -21,6 +21,12 @@ describe('reading fields from receipt text', () => {
     expect(extractFromText(`${UNSURE} Corner\nTotal 5.00`).merchant).toBeNull();
   });
 
+  it('never takes a field from a later line when the line that holds it was unsure', () => {
+    const text = [`Coffee ${UNSURE}`, 'Receipt', `Date: ${UNSURE}`, 'Latte 4.80', 'Printed 2026-07-03', `Total EUR ${UNSURE}`, 'Total items 2'].join('\n');
+    expect(extractFromText(text)).toMatchObject({ merchant: null, date: null, amount: null });
+    expect(extractFromText([`${UNSURE} ${UNSURE}`, 'Latte 4.80', 'Total 4.80'].join('\n')).merchant).toBeNull();
+  });
+
   it('masks OCR words below the confidence threshold', () => {
     const blocks = [{ paragraphs: [{ lines: [{ words: [{ text: 'Total', confidence: 95 }, { text: '23.80', confidence: 41 }] }, { words: [{ text: 'Shop', confidence: 88 }] }] }] }];
     expect(trustedText(blocks)).toBe(`Total ${UNSURE}\nShop`);

@@ -43,19 +43,30 @@ function parseDate(text: string): string | null {
   return null;
 }
 
+const TOTAL_LABEL = /\b(grand\s+total|total\s+due|amount\s+due|total|summe|gesamt|betrag)\b/i;
 const TOTAL = /\b(grand\s+total|total\s+due|amount\s+due|total|summe|gesamt|betrag)\b[^\d\n-]*(-?[\d.,\s]*\d)/i;
 const TAX = /\b(vat|tax|mwst|ust)\b\s*(\d{1,2}(?:[.,]\d{1,2})?)\s*%[^\d\n-]*(-?[\d.,]*\d)?/i;
+const DATE_LABEL = /\b(date|datum)\b/i;
 
-/** Reads the fields from a receipt's text (PDF text or OCR output). */
+/**
+ * Reads the fields from a receipt's text (PDF text or OCR output). Each field comes from the one
+ * line that should hold it; when OCR was unsure of that line, the field stays empty rather than
+ * being taken from some later line that merely parses.
+ */
 export function extractFromText(text: string): ReceiptFields {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const totalLine = lines.find((l) => TOTAL.test(l) && !/sub\s*total/i.test(l));
-  const amount = totalLine ? parseMoney(TOTAL.exec(totalLine)![2]) : null;
+  const sure = (line: string | undefined) => (line !== undefined && !line.includes(UNSURE) ? line : undefined);
+
+  const totalLine = sure(lines.find((l) => TOTAL_LABEL.test(l) && !/sub\s*total/i.test(l)));
+  const totalMatch = totalLine ? TOTAL.exec(totalLine) : null;
+  const amount = totalMatch ? parseMoney(totalMatch[2]) : null;
   const currency = CURRENCY_SIGNS.find(([re]) => re.test(totalLine ?? '') || re.test(text))?.[1] ?? null;
   const taxMatch = lines.map((l) => TAX.exec(l)).find(Boolean);
   const taxRate = taxMatch ? parseMoney(taxMatch[2]) : null;
   const taxAmount = taxMatch?.[3] ? parseMoney(taxMatch[3]) : null;
-  // The merchant is the first line that is not a number, a date or a receipt label, and was read with confidence.
-  const merchant = lines.find((l) => /[a-z]{3}/i.test(l) && !l.includes(UNSURE) && !/receipt|invoice|quittung|rechnung|date|datum/i.test(l) && !TOTAL.test(l)) ?? null;
-  return { amount, currency, date: parseDate(text), merchant: merchant ? merchant.slice(0, 200) : null, taxAmount, taxRate };
+  const dateLine = lines.find((l) => DATE_LABEL.test(l));
+  const date = dateLine !== undefined ? parseDate(sure(dateLine) ?? '') : parseDate(text.includes(UNSURE) ? lines.filter((l) => !l.includes(UNSURE)).join('\n') : text);
+  // The merchant is the first line that is not a number, a date or a receipt label.
+  const merchantLine = sure(lines.find((l) => (/[a-z]{3}/i.test(l) || l.includes(UNSURE)) && !/receipt|invoice|quittung|rechnung|date|datum/i.test(l) && !TOTAL_LABEL.test(l)));
+  return { amount, currency, date, merchant: merchantLine ? merchantLine.slice(0, 200) : null, taxAmount, taxRate };
 }
