@@ -21,7 +21,9 @@ export const buttonReply = defineSignal<[ButtonReply]>('buttonReply');
 export const stageQuery = defineQuery<{ stage: ReceiptStage; inboxItemId: string | null; transactionId: string | null }>('stage');
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 10, nonRetryableErrorTypes: ['UnreadableDocument'] };
-const { ingestReceipt, extractReceipt, matchReceipt, decideMatch } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '2m', retry });
+const { ingestReceipt, matchReceipt, decideMatch } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '2m', retry });
+// Photos from a burst queue for the worker's one OCR engine: waiting there is not a stuck attempt.
+const { extractReceipt } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '10m', retry });
 // Chat calls are quick: a worker lost mid-send is noticed in 30 s, not 2 minutes.
 const { sendMessage, sendReaction, sendMatchSuggestion } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '30s', retry });
 const acts = { ingestReceipt, extractReceipt, matchReceipt, decideMatch, sendMessage, sendReaction, sendMatchSuggestion };
@@ -61,7 +63,11 @@ export async function receiptIngestion(input: ReceiptIngestionInput) {
   const match = await acts.matchReceipt({ teamId: input.teamId, inboxItemId });
   if (match.outcome === 'no_match') {
     setStage('no_match');
-    await tell('Receipt saved to your inbox. No matching transaction yet: it will be matched when the transaction arrives.');
+    await tell(
+      fields.amount === null
+        ? 'Receipt saved to your inbox, but its total could not be read. Add the amount there and it will be matched when its transaction arrives.'
+        : 'Receipt saved to your inbox. No matching transaction yet: it will be matched when the transaction arrives.',
+    );
     return { stage, inboxItemId };
   }
   transactionId = match.transactionId;

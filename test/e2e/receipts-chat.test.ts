@@ -147,6 +147,15 @@ describe('receipts by chat', () => {
     expect(await stack.tdb.db('inbox_items').where({ reference: 'wamid.twice' })).toHaveLength(1);
   });
 
+  it('says so when a photo cannot be read, instead of promising a match', async () => {
+    messaging.addMedia('media-garbled', Buffer.from('\xff\xd8\xff this is not really a JPEG'), 'image/jpeg');
+    await deliver({ id: 'wamid.garbled', type: 'image', image: { id: 'media-garbled', mime_type: 'image/jpeg' } });
+    expect(((await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:wamid.garbled`).result()) as any).stage).toBe('no_match');
+    await textTo(PHONE, 'its total could not be read');
+    const item = await stack.tdb.db('inbox_items').where({ reference: 'wamid.garbled' }).first();
+    expect(item).toMatchObject({ status: 'no_match', extractionMethod: null });
+  });
+
   it('keeps a number with its team: connecting it to another team is refused with a clear reply', async () => {
     const beta = await createTeamAndOwner(stack.tdb.db, 'Beta');
     await deliver({ type: 'text', text: { body: `Connect inbox ${beta.team.inboxId}` } });
@@ -179,17 +188,18 @@ describe('the inbox API', () => {
     await messaging.waitFor((s) => s.type === 'interactive' && s.body.interactive.body.text.includes('Stationery World'));
     const list = (await (await stack.api.fetch('/inbox?statuses=suggested_match', { token: stack.acme.sessionToken })).json()).data;
     const item = list.find((i: any) => i.displayName === 'Stationery World');
-    expect(item).toMatchObject({ amount: 64.2, currency: 'EUR', extractionMethod: 'pdf_text', suggestion: { transactionId: tx.id, status: 'pending' } });
-    // "Paper" is only a line on the receipt, not its merchant or file name.
-    const byContent = (await (await stack.api.fetch('/inbox?q=paper', { token: stack.acme.sessionToken })).json()).data;
-    expect(byContent.map((i: any) => i.id)).toEqual([item.id]);
-    expect((await (await stack.api.fetch('/inbox?q=nothing-says-this', { token: stack.acme.sessionToken })).json()).data).toEqual([]);
+    expect(item).toMatchObject({ amount: 64.2, currency: 'EUR', extractionMethod: 'pdf_text', documentStatus: 'completed', suggestion: { transactionId: tx.id, status: 'pending' } });
 
     const res = await stack.api.fetch(`/inbox/${item.id}/confirm`, { method: 'POST', token: stack.acme.sessionToken, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ transactionId: tx.id }) });
     expect((await res.json()).data.outcome).toBe('signalled');
     const result: any = await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:${msgId}`).result();
     expect(result.stage).toBe('confirmed');
     expect((await (await stack.api.fetch(`/inbox/${item.id}`, { token: stack.acme.sessionToken })).json()).data).toMatchObject({ status: 'done', transactionId: tx.id });
+
+    // "Paper" is only a line on the receipt, not its merchant or file name.
+    const byContent = (await (await stack.api.fetch('/inbox?q=paper', { token: stack.acme.sessionToken })).json()).data;
+    expect(byContent.map((i: any) => i.id)).toEqual([item.id]);
+    expect((await (await stack.api.fetch('/inbox?q=nothing-says-this', { token: stack.acme.sessionToken })).json()).data).toEqual([]);
 
     const file = await stack.api.fetch(`/inbox/${item.id}/file`, { token: stack.acme.sessionToken });
     expect(file.headers.get('content-type')).toBe('application/pdf');

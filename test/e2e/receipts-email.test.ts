@@ -73,6 +73,8 @@ describe('receipts by email (Postmark inbound)', () => {
     const item = await stack.tdb.db('inbox_items').where({ reference: 'msg-broken:scan.pdf' }).first();
     expect(item).toMatchObject({ status: 'no_match', amount: null, extractionMethod: null });
     expect(await stack.tdb.db('documents').where({ id: item.documentId }).first()).toMatchObject({ processingStatus: 'failed', size: broken.length });
+    const listed = (await (await stack.api.fetch(`/inbox/${item.id}`, { token: stack.acme.sessionToken })).json()).data;
+    expect(listed).toMatchObject({ status: 'no_match', documentStatus: 'failed', extractionMethod: null });
   });
 
   it('answers 404 for an unknown inbox, 401 for wrong credentials, and drops our own mail', async () => {

@@ -26,15 +26,17 @@ describe('reading receipts without an LLM', () => {
     expect(await extractor.extract(photo, mimeType)).toEqual({ method: 'ocr', fields: expected, text: expect.stringContaining('Total EUR 23.80') });
   });
 
-  it('leaves every field empty for an image with no legible text, and for one it cannot decode', async () => {
+  it('leaves every field empty for an image with no legible text, and reports one it cannot decode as unreadable', async () => {
     const noise = new Jimp({ width: 300, height: 200, color: 0xffffffff });
     noise.scan((x, y, idx) => {
       const v = (x * 7919 + y * 104_729) % 251;
       noise.bitmap.data[idx] = noise.bitmap.data[idx + 1] = noise.bitmap.data[idx + 2] = v;
     });
     const empty = { amount: null, currency: null, date: null, merchant: null, taxAmount: null, taxRate: null };
-    expect((await extractor.extract(await noise.getBuffer('image/png'), 'image/png')).fields).toEqual(empty);
-    expect((await extractor.extract(Buffer.from('....ftypheic not really an image'), 'image/heic')).fields).toEqual(empty);
+    expect(await extractor.extract(await noise.getBuffer('image/png'), 'image/png')).toMatchObject({ method: 'ocr', fields: empty });
+    await expect(extractor.extract(Buffer.from('....ftypheic not really an image'), 'image/heic')).rejects.toBeInstanceOf(UnreadableDocumentError);
+    await expect(extractor.extract(Buffer.from('\x89PNG truncated'), 'image/png')).rejects.toBeInstanceOf(UnreadableDocumentError);
+    await expect(extractor.extract(Buffer.from('PK zip'), 'application/zip')).rejects.toBeInstanceOf(UnreadableDocumentError);
   });
 
   it('reports a PDF that cannot be parsed as unreadable (the activity then keeps it for manual entry)', async () => {

@@ -1,6 +1,7 @@
 import { UNSURE, extractFromText, parseMoney } from '../../shared/domain/receipts/extract';
 import { fieldsFromLlm } from '../../shared/domain/receipts/llm-fields';
 import { trustedText } from '../../shared/domain/receipts/ocr';
+import { shrinkRgba } from '../../shared/domain/receipts/heic';
 
 describe('reading fields from receipt text', () => {
   it('reads total, currency, date, merchant and VAT from a till receipt', () => {
@@ -56,5 +57,18 @@ describe('fields from an LLM answer', () => {
       taxRate: null,
     });
     expect(fieldsFromLlm('not an object')).toMatchObject({ amount: null, merchant: null });
+  });
+});
+
+describe('shrinking a large photo before it is read', () => {
+  it('averages each block and keeps small images as they are', () => {
+    // 4×2 pixels, grey levels 0, 100, 200, 40 / 20, 60, 0, 80; alpha 255.
+    const grey = [0, 100, 200, 40, 20, 60, 0, 80];
+    const data = new Uint8ClampedArray(grey.flatMap((v) => [v, v, v, 255]));
+    const out = shrinkRgba({ width: 4, height: 2, data }, 2);
+    expect(out).toMatchObject({ width: 2, height: 1 });
+    expect([...out.data]).toEqual([45, 45, 45, 255, 80, 80, 80, 255]);
+    const small = { width: 4, height: 2, data };
+    expect(shrinkRgba(small, 4)).toBe(small);
   });
 });

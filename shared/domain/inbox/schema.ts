@@ -24,6 +24,10 @@ export const inboxItemSchema = z
       .enum(['pdf_text', 'ocr', 'llm'])
       .nullable()
       .meta({ description: 'How the fields were read: the PDF\'s text, OCR of the image, or the configured LLM; null until read, or when the file could not be read.' }),
+    documentStatus: z
+      .enum(['pending', 'processing', 'completed', 'failed'])
+      .nullable()
+      .meta({ description: 'Reading the file: `failed` means it could not be read at all; fill in the fields by hand (PATCH).' }),
     transactionId: z.uuid().nullable().meta({ description: 'The transaction it is attached to, once matched.' }),
     suggestion: z
       .object({ transactionId: z.uuid(), confidence: z.number(), status: z.string() })

@@ -15,6 +15,7 @@ function selectItems(db: Db, teamId: string) {
     .select(
       'i.*',
       db.raw('i.created_at::text as cursor_created_at'),
+      db.raw('(select d.processing_status from documents d where d.id = i.document_id and d.team_id = i.team_id) as document_status'),
       db.raw(`(select json_build_object('transactionId', s.transaction_id, 'confidence', s.confidence, 'status', s.status)
                from match_suggestions s where s.inbox_item_id = i.id and s.status = 'pending' order by s.confidence desc limit 1) as suggestion`),
     );
@@ -36,6 +37,7 @@ const toDto = (r: any): InboxItemDto => ({
   taxAmount: r.taxAmount,
   taxRate: r.taxRate,
   extractionMethod: r.extractionMethod,
+  documentStatus: r.documentStatus ?? null,
   transactionId: r.transactionId,
   suggestion: r.suggestion ? { ...r.suggestion, confidence: Number(r.suggestion.confidence) } : null,
   createdAt: iso(r.createdAt),

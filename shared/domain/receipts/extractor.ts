@@ -40,9 +40,10 @@ export function createReceiptExtractor(deps: { ocr: Ocr; llm?: LlmClient; onLlmF
   return {
     async extract(original, originalType) {
       const converted = HEIC_TYPES.has(originalType) ? await heicToPng(original) : null;
+      if (HEIC_TYPES.has(originalType) && !converted) throw new UnreadableDocumentError('HEIC image could not be decoded');
       const [bytes, mimeType] = converted ? [converted, 'image/png'] : [original, originalType];
-      let text = '';
-      let method: ExtractionMethod = 'ocr';
+      let text: string;
+      let method: ExtractionMethod;
       if (mimeType === 'application/pdf') {
         method = 'pdf_text';
         try {
@@ -51,7 +52,12 @@ export function createReceiptExtractor(deps: { ocr: Ocr; llm?: LlmClient; onLlmF
           throw new UnreadableDocumentError(`unreadable PDF: ${(err as Error).message}`);
         }
       } else if (OCR_TYPES.has(mimeType)) {
-        text = await deps.ocr.text(bytes);
+        method = 'ocr';
+        const read = await deps.ocr.text(bytes);
+        if (read === null) throw new UnreadableDocumentError(`${mimeType} image could not be decoded`);
+        text = read;
+      } else {
+        throw new UnreadableDocumentError(`cannot read ${mimeType}`);
       }
       const image = LLM_IMAGE_TYPES.has(mimeType) ? { bytes, mimeType } : undefined;
       if (deps.llm && (text || image)) {

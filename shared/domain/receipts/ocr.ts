@@ -25,8 +25,8 @@ export function trustedText(blocks: OcrBlock[], minConfidence = MIN_WORD_CONFIDE
 }
 
 export interface Ocr {
-  /** Text of a JPEG, PNG, WebP, BMP or TIFF image; an image the engine cannot decode yields ''. */
-  text(image: Buffer): Promise<string>;
+  /** Text of a JPEG, PNG, WebP, BMP or TIFF image ('' when it shows none); null when the image cannot be decoded. */
+  text(image: Buffer): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -36,13 +36,17 @@ export interface Ocr {
  */
 export function createOcr(opts: { minWordConfidence?: number } = {}): Ocr {
   let worker: Promise<Worker> | null = null;
-  const start = () => (worker ??= createWorker(eng.code, 1, {
+  const start = () => (worker ??= launch().catch((err) => {
+    worker = null; // the next receipt tries again instead of failing on a dead promise
+    throw err;
+  }));
+  const launch = () => createWorker(eng.code, 1, {
         langPath: eng.langPath,
         gzip: eng.gzip,
         cacheMethod: 'none',
         // Without a handler tesseract.js rethrows a failed job from its message listener, killing the process.
         errorHandler: () => undefined,
-      }));
+      });
 
   return {
     async text(image) {
@@ -52,7 +56,7 @@ export function createOcr(opts: { minWordConfidence?: number } = {}): Ocr {
         return trustedText((data.blocks ?? []) as OcrBlock[], opts.minWordConfidence);
       } catch (err) {
         // An undecodable image (HEIC, a truncated file) is not worth retrying: nothing readable in it.
-        if (/read image|no pix|unknown format/i.test(String((err as Error)?.message ?? err))) return '';
+        if (/read image|no pix|unknown format/i.test(String((err as Error)?.message ?? err))) return null;
         throw err;
       }
     },
