@@ -101,7 +101,13 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
 
     /** Scores the team's transactions; records a pending suggestion, links at once (auto-match), or leaves the item open. */
     async matchReceipt(input: { teamId: string; inboxItemId: string }): Promise<MatchOutcome> {
-      const item = await db('inbox_items').where({ id: input.inboxItemId }).first();
+      const item = await db('inbox_items').where({ teamId: input.teamId, id: input.inboxItemId }).first();
+      // The same file sent again, already attached: it belongs where the first copy went, not to another transaction.
+      const attached = item.documentId ? await db('transaction_attachments').where({ teamId: input.teamId, documentId: item.documentId }).first('transactionId') : null;
+      if (attached) {
+        await db('inbox_items').where({ id: item.id }).update({ status: 'done', transactionId: attached.transactionId, updatedAt: new Date() });
+        return { outcome: 'auto_matched', transactionId: attached.transactionId, confidence: 1 };
+      }
       const team = await db('teams').where({ id: input.teamId }).first();
       const best = await findBestMatch(db, input.teamId, { amount: item.amount, currency: item.currency, date: item.date, merchant: item.displayName });
       if (!best) {

@@ -57,7 +57,10 @@ describe('exchange rates', () => {
       const deadline = Date.now() + 20_000;
       while (ecb.state.requests === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       expect(ecb.state.requests).toBeGreaterThan(before); // the immediate first run fetched the rates
-      expect(await ensureExchangeRateSchedule(worker.client, worker.taskQueue, scheduleId)).toBe('updated');
+      // A later start on another task queue moves the schedule there rather than adding a second one.
+      expect(await ensureExchangeRateSchedule(worker.client, `${worker.taskQueue}-moved`, scheduleId)).toBe('updated');
+      expect((await handle.describe()).action).toMatchObject({ taskQueue: `${worker.taskQueue}-moved` });
+      await ensureExchangeRateSchedule(worker.client, worker.taskQueue, scheduleId);
       const desc = await handle.describe();
       expect(desc.spec.calendars).toEqual([expect.objectContaining({ hour: [{ start: 15, end: 15, step: 1 }], minute: [{ start: 30, end: 30, step: 1 }] })]);
       expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'syncExchangeRates', taskQueue: worker.taskQueue });

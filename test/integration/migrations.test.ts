@@ -17,18 +17,19 @@ describe('migrations', () => {
     expect(await migrateLatest(tdb.db)).toEqual(names.slice(-2));
   });
 
-  it('0004 merges documents stored twice before it, keeping every inbox item and attachment pointing at the survivor', async () => {
+  it('0004 merges documents stored twice before it (items and attachments point at the survivor) and attachments made twice', async () => {
     await tdb.db.migrate.down({ migrationSource }); // back to before 0004: duplicates are still possible
     const { team } = await createTeamAndOwner(tdb.db, 'Dupes');
     const doc = (n: number) => ({ teamId: team.id, name: `r${n}.pdf`, storageKey: `${team.id}/same.pdf`, mimeType: 'application/pdf', size: 10, sha256: 'a'.repeat(64), createdAt: new Date(Date.UTC(2026, 0, n)) });
     const [first, second] = await tdb.db('documents').insert([doc(1), doc(2)]).returning('id');
     const [item] = await tdb.db('inbox_items').insert({ teamId: team.id, documentId: second.id, source: 'email', reference: 'dup-1' }).returning('id');
     const [tx] = await tdb.db('transactions').insert({ teamId: team.id, date: '2026-01-02', name: 'X', amount: -1, currency: 'EUR' }).returning('id');
-    await tdb.db('transaction_attachments').insert({ teamId: team.id, transactionId: tx.id, documentId: second.id, name: 'r2.pdf', mimeType: 'application/pdf', size: 10, storageKey: `${team.id}/same.pdf` });
+    const attachment = (documentId: string) => ({ teamId: team.id, transactionId: tx.id, documentId, name: 'r.pdf', mimeType: 'application/pdf', size: 10, storageKey: `${team.id}/same.pdf` });
+    await tdb.db('transaction_attachments').insert([attachment(second.id), attachment(first.id)]); // the receipt confirmed twice
 
     await migrateLatest(tdb.db);
     expect((await tdb.db('inbox_items').where({ id: item.id }).first()).documentId).toBe(first.id);
-    expect((await tdb.db('transaction_attachments').where({ transactionId: tx.id }).first()).documentId).toBe(first.id);
+    expect(await tdb.db('transaction_attachments').where({ transactionId: tx.id })).toEqual([expect.objectContaining({ documentId: first.id })]);
     expect((await tdb.db('documents').where({ id: second.id }).first()).deletedAt).not.toBeNull();
     await expect(tdb.db('documents').insert(doc(3))).rejects.toMatchObject({ code: '23505' });
   });

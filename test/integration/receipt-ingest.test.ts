@@ -41,4 +41,27 @@ describe('storing a receipt', () => {
     expect(await tdb.db('documents').where({ id: documentId }).first()).toMatchObject({ content: 'Caf Glyph\nTotal 3.00', processingStatus: 'completed' });
     expect(await tdb.db('inbox_items').where({ id: inboxItemId }).first()).toMatchObject({ displayName: 'Caf Glyph', amount: 3 });
   });
+
+  it('sends a receipt that arrives again after it was attached to the same transaction, without a second attachment', async () => {
+    const { team } = await createTeamAndOwner(tdb.db, 'Again');
+    const bytes = await pdfReceipt({ merchant: 'Again Store', date: '2026-03-03', items: [['z', 12.5]], vatRate: 19, currency: 'EUR' });
+    await deps.storage.put(`${team.id}/incoming/again.pdf`, bytes);
+    const [tx] = await tdb.db('transactions').insert({ teamId: team.id, date: '2026-03-03', name: 'AGAIN STORE', amount: -12.5, currency: 'EUR' }).returning('id');
+    // A look-alike the second copy must not be given to.
+    await tdb.db('transactions').insert({ teamId: team.id, date: '2026-03-04', name: 'AGAIN STORE', amount: -12.5, currency: 'EUR' });
+    const acts = receiptActivities(deps);
+    const input = (reference: string) => ({ teamId: team.id, source: 'email' as const, reference, storedKey: `${team.id}/incoming/again.pdf`, mimeType: 'application/pdf' });
+
+    const first = await acts.ingestReceipt(input('first'));
+    await acts.extractReceipt({ inboxItemId: first.inboxItemId });
+    await tdb.db('match_suggestions').insert({ teamId: team.id, inboxItemId: first.inboxItemId, transactionId: tx.id, matchType: 'manual', confidence: 1 });
+    expect(await acts.decideMatch({ teamId: team.id, inboxItemId: first.inboxItemId, transactionId: tx.id, decision: 'confirm', via: 'api' })).toBe('confirmed');
+
+    const second = await acts.ingestReceipt(input('second'));
+    expect(second).toMatchObject({ documentId: first.documentId, duplicate: true });
+    await acts.extractReceipt({ inboxItemId: second.inboxItemId });
+    expect(await acts.matchReceipt({ teamId: team.id, inboxItemId: second.inboxItemId })).toMatchObject({ outcome: 'auto_matched', transactionId: tx.id });
+    expect(await tdb.db('inbox_items').where({ id: second.inboxItemId }).first()).toMatchObject({ status: 'done', transactionId: tx.id });
+    expect(await tdb.db('transaction_attachments').where({ teamId: team.id })).toHaveLength(1);
+  });
 });

@@ -10,6 +10,9 @@ export type DecisionOutcome = 'confirmed' | 'declined' | 'expired' | 'already_ha
  */
 export async function decideSuggestion(db: Db, input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: 'chat' | 'api' | 'timeout' | 'auto' }): Promise<DecisionOutcome> {
   return db.transaction(async (trx) => {
+    // The item first, then its suggestion: the same order as a manual match, so the two never deadlock.
+    const item = await trx('inbox_items').where({ teamId: input.teamId, id: input.inboxItemId }).forUpdate().first();
+    if (!item) return 'not_found';
     const s = await trx('match_suggestions').where({ teamId: input.teamId, inboxItemId: input.inboxItemId, transactionId: input.transactionId }).forUpdate().first();
     if (!s) return 'not_found';
     if (s.status !== 'pending') return 'already_handled';
@@ -17,10 +20,13 @@ export async function decideSuggestion(db: Db, input: { teamId: string; inboxIte
     const status = input.decision === 'confirm' ? 'confirmed' : input.decision === 'decline' ? 'declined' : 'expired';
     await trx('match_suggestions').where({ id: s.id }).update({ status, decidedAt: now, decidedVia: input.via });
     if (input.decision === 'confirm') {
-      const item = await trx('inbox_items').where({ id: input.inboxItemId }).first();
-      const doc = item.documentId ? await trx('documents').where({ id: item.documentId }).first() : null;
+      const doc = item.documentId ? await trx('documents').where({ teamId: input.teamId, id: item.documentId }).first() : null;
       if (doc) {
-        await trx('transaction_attachments').insert({ teamId: input.teamId, transactionId: input.transactionId, documentId: doc.id, inboxItemId: item.id, name: doc.name, mimeType: doc.mimeType, size: doc.size, storageKey: doc.storageKey });
+        // The same document confirmed twice (sent twice) stays one attachment.
+        await trx('transaction_attachments')
+          .insert({ teamId: input.teamId, transactionId: input.transactionId, documentId: doc.id, inboxItemId: item.id, name: doc.name, mimeType: doc.mimeType, size: doc.size, storageKey: doc.storageKey })
+          .onConflict()
+          .ignore();
       }
       await trx('inbox_items').where({ id: input.inboxItemId }).update({ status: 'done', transactionId: input.transactionId, updatedAt: now });
     } else {

@@ -10,7 +10,7 @@ export const teamSchema = z
     inboxId: z.string().meta({ description: 'Send receipts to this: by chat ("Connect inbox <id>") or by email to `<inboxId>@<inbox domain>`.' }),
     inboxEmail: z.string(),
     email: z.string().nullable().meta({ description: 'Contact address of the team.' }),
-    baseCurrency: z.string().nullable().meta({ description: 'The currency the team reports in; receipts in other currencies are matched by converted amount.' }),
+    baseCurrency: z.string().nullable().meta({ description: 'The currency the team reports in (ISO 4217).' }),
     countryCode: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
     plan: z.enum(['trial', 'starter', 'pro']),
     subscriptionStatus: z.string().nullable(),
