@@ -20,7 +20,7 @@ export interface ButtonReply {
 export const buttonReply = defineSignal<[ButtonReply]>('buttonReply');
 export const stageQuery = defineQuery<{ stage: ReceiptStage; inboxItemId: string | null; transactionId: string | null }>('stage');
 
-const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 10, nonRetryableErrorTypes: ['UnreadableDocument'] };
+const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 10 };
 const { ingestReceipt, matchReceipt, decideMatch } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '2m', retry });
 // Photos from a burst queue for the worker's one OCR engine: waiting there is not a stuck attempt.
 const { extractReceipt } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '10m', retry });

@@ -15,7 +15,7 @@ export interface Extraction {
   text: string;
 }
 
-/** A PDF whose text cannot be read at all: retrying will not change that. */
+/** A file that cannot be read at all (a broken PDF, an image that does not decode, an unsupported type): retrying will not change that. */
 export class UnreadableDocumentError extends Error {
   constructor(message: string) {
     super(message);

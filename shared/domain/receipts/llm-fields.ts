@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { currencyCode } from '../common/currency';
+import { isoDate } from '../common/query';
 import type { ReceiptFields } from './extract';
 
 /** What the model is asked: the fields, and to leave out what it cannot read with certainty. */
@@ -26,14 +28,10 @@ export const LLM_RECEIPT_SCHEMA = {
 };
 
 const money = z.number().finite().positive().max(1e12).transform((n) => Math.round(n * 100) / 100);
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d));
 /** Each field on its own: one bad value from the model empties that field, not the whole answer. */
 const llmField = {
   amount: money,
-  currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/),
+  currency: z.string().trim().toUpperCase().pipe(currencyCode),
   date: isoDate,
   merchant: z.string().trim().min(1).max(200),
   taxAmount: z.number().finite().min(0).max(1e12).transform((n) => Math.round(n * 100) / 100),
