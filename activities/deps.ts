@@ -10,6 +10,7 @@ import { createLlmClient } from '../shared/providers/llm';
 import { createEcbRatesClient, type EcbRatesClient } from '../shared/providers/exchange-rates';
 import { createOcr } from '../shared/domain/receipts/ocr';
 import { createReceiptExtractor, type ReceiptExtractor } from '../shared/domain/receipts/extractor';
+import { createTemporalGateway, type TemporalGateway } from '../shared/temporal/client';
 
 /** What activities need from the outside world; the worker builds it once from the config. */
 export interface ActivityDeps {
@@ -23,6 +24,8 @@ export interface ActivityDeps {
   exchangeRates: EcbRatesClient;
   /** PDF text, OCR, or the LLM when LLM_API_URL is set. */
   receipts: ReceiptExtractor & { close(): Promise<void> };
+  /** Temporal as a client: stopping what runs for a team that is being deleted. */
+  temporal: TemporalGateway;
 }
 
 /**
@@ -36,17 +39,30 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     mailer: overrides.mailer ?? createMailer(config.SMTP_URL, config.MAIL_FROM),
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
-    messaging: createMessagingClient({ baseUrl: config.MESSAGING_API_URL, accessToken: config.MESSAGING_ACCESS_TOKEN, phoneNumberId: config.MESSAGING_PHONE_NUMBER_ID }),
+    messaging: createMessagingClient({
+      baseUrl: config.MESSAGING_API_URL,
+      accessToken: config.MESSAGING_ACCESS_TOKEN,
+      phoneNumberId: config.MESSAGING_PHONE_NUMBER_ID,
+    }),
     storage: createStorage(config),
     exchangeRates: createEcbRatesClient({ url: config.FX_RATES_URL }),
     receipts: overrides.receipts ?? createReceiptReader(config),
+    temporal:
+      overrides.temporal ??
+      createTemporalGateway({
+        address: config.TEMPORAL_ADDRESS,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+      }),
     ...overrides,
   };
 }
 
 function createReceiptReader(config: Config): ActivityDeps['receipts'] {
   const ocr = createOcr();
-  const llm = config.LLM_API_URL ? createLlmClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL }) : undefined;
+  const llm = config.LLM_API_URL
+    ? createLlmClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })
+    : undefined;
   const logger = createLogger(config, { process: 'worker' });
   const extractor = createReceiptExtractor({
     ocr,
@@ -60,4 +76,5 @@ function createReceiptReader(config: Config): ActivityDeps['receipts'] {
 export async function closeActivityDeps(deps: ActivityDeps): Promise<void> {
   deps.mailer.close();
   await deps.receipts.close();
+  await deps.temporal.close();
 }

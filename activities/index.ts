@@ -1,7 +1,10 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
+import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
+import { invitationActivities } from './teams/invitations';
+import { teamDeletionActivities } from './teams/deletion';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -13,6 +16,9 @@ export function createActivities(deps: ActivityDeps) {
     ...bankingActivities(deps),
     ...receiptActivities(deps),
     ...exchangeRateActivities(deps),
+    ...invitationActivities(deps),
+    ...teamDeletionActivities(deps),
+    ...notificationActivities(deps),
   };
 }
 

@@ -2,33 +2,42 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { createAuthenticator } from './auth/authenticate';
+import { throttledAuthenticator } from './auth/failure-throttle';
 import type { ApiDeps } from './deps';
 import { accessLog } from './http/access-log';
 import { corsFor } from './http/cors';
 import { errorEnvelope } from './http/error-envelope';
+import { securityHeaders } from './http/security-headers';
+import { leasedBudget } from './http/leased-budget';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
 import type { AppState } from './http/state';
 import { buildOpenApiDocument } from './openapi';
 import { oauthRouter } from './oauth/router';
+import { mcpRouter } from './mcp/router';
 import { referencePageRouter } from './reference-page';
-import { mountRoutes, type RouteSpec } from './rest/define';
+import { mountRoutes, type Route } from './rest/define';
 import { healthRouter } from './rest/health';
 import { bankRoutes } from './rest/bank-connections';
 import { catalogRoutes } from './rest/catalog';
+import { chatRoutes } from './rest/chat';
 import { customerRoutes } from './rest/customers';
 import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
+import { notificationRoutes } from './rest/notifications';
 import { reportRoutes } from './rest/reports';
+import { searchRoutes } from './rest/search';
 import { teamRoutes } from './rest/teams';
 import { trackerRoutes } from './rest/tracker';
 import { transactionRoutes } from './rest/transactions';
+import { userRoutes } from './rest/users';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
 import { webhookRouter } from './webhooks';
+import { scopeTable } from './scope-table';
 
 /** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
-export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
+export const restRoutes = (deps: ApiDeps): Route[] => [
   ...transactionRoutes(deps),
   ...catalogRoutes(deps),
   ...customerRoutes(deps),
@@ -38,6 +47,10 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
   ...bankRoutes(deps),
   ...teamRoutes(deps),
   ...inboxRoutes(deps),
+  ...userRoutes(deps),
+  ...chatRoutes(deps),
+  ...notificationRoutes(deps),
+  ...searchRoutes(deps),
 ];
 
 /**
@@ -46,9 +59,19 @@ export const restRoutes = (deps: ApiDeps): RouteSpec[] => [
  */
 export function createApp(deps: ApiDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.TRUST_PROXY });
-  const authenticate = createAuthenticator(deps.db, deps.config);
+  const limiters = deps.limiters;
+  const authenticate = throttledAuthenticator(
+    createAuthenticator(deps.db, deps.config, deps.credentials),
+    limiters.limiter({ keyPrefix: 'auth-failures', points: deps.config.AUTH_FAILURES_PER_MINUTE, durationS: 60 }),
+    deps.config.AUTH_FAILURES_PER_MINUTE,
+  );
+  const requests = leasedBudget(
+    limiters.limiter({ keyPrefix: 'requests', points: deps.config.RATE_LIMIT_PER_MINUTE, durationS: 60 }),
+    deps.config.RATE_LIMIT_PER_MINUTE,
+  );
   const routes = restRoutes(deps);
-  const openapi = buildOpenApiDocument(routes, deps.config.PUBLIC_URL);
+  const appRouter = createAppRouter(deps);
+  const openapi = buildOpenApiDocument(routes, scopeTable(routes, appRouter), deps.config.PUBLIC_URL);
 
   const publicRouter = new Router<AppState>();
   publicRouter.get('/openapi.json', (ctx) => {
@@ -56,10 +79,15 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   });
 
   const api = new Router<AppState>();
-  mountRoutes(api, routes, authenticate);
+  mountRoutes(api, routes, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES, db: deps.db });
+
+  const parseForms = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '1mb', encoding: 'utf-8' });
+  const oauthBodies: Koa.Middleware<AppState> = (ctx, next) =>
+    ctx.path.startsWith('/oauth/') || ctx.path.startsWith('/auth/') ? parseForms(ctx, next) : next();
 
   app
     .use(requestId())
+    .use(securityHeaders())
     .use(accessLog(deps.logger))
     .use(errorEnvelope())
     .use(corsFor(deps.config.ALLOWED_API_ORIGINS))
@@ -69,9 +97,11 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     // Webhooks read their own raw body (signatures are over the exact bytes) and are not rate limited:
     // providers retry on 429, which would only add load.
     .use(webhookRouter(deps).routes())
-    .use(rateLimit(deps.config.RATE_LIMIT_PER_MINUTE))
-    .use(trpcMiddleware(createAppRouter(deps), authenticate))
-    .use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '1mb', encoding: 'utf-8' }))
+    .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE))
+    .use(trpcMiddleware(appRouter, authenticate))
+    .use(mcpRouter(deps, authenticate).routes())
+    // OAuth takes form or JSON bodies (RFC 6749); REST routes read theirs after authentication (define.ts).
+    .use(oauthBodies)
     .use(oauthRouter(deps).routes())
     .use(api.routes())
     .use(api.allowedMethods());

@@ -2,8 +2,12 @@ import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import type { Logger } from '../shared/logger';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
+import { createLlmChatClient, type LlmChatClient } from '../shared/providers/llm';
+import { createChatLimiter, type ChatLimiter } from '../shared/domain/chat/rate-limit';
 import { createStorage, type Storage } from '../shared/providers/storage';
 import type { TemporalGateway } from '../shared/temporal/client';
+import { createLimiterStore, type LimiterStore } from './http/limiters';
+import { createCredentialCache, type CredentialCache } from './auth/credential-cache';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
 export interface ApiDeps {
@@ -15,6 +19,12 @@ export interface ApiDeps {
   bankA: BankAClient;
   /** Stored documents (inbox downloads). */
   storage: Storage;
+  /** Rate-limit and brute-force counters shared by every API process. */
+  limiters: LimiterStore;
+  /** Found credentials, reused until a change to them is notified (AUTH_CACHE_TTL). */
+  credentials: CredentialCache;
+  /** The assistant: its model (LLM_API_URL, else none: the offline intent parser) and its per-user limit. */
+  assistant: { llm?: LlmChatClient; limiter: ChatLimiter };
 }
 
 /** The one place ApiDeps is assembled; tests pass overrides to swap a piece. */
@@ -24,6 +34,14 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
     ...base,
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     storage: createStorage(config),
+    limiters: createLimiterStore(config, base.db),
+    credentials: createCredentialCache(base.db, { ttlMs: config.AUTH_CACHE_TTL, logger: base.logger }),
+    assistant: {
+      llm: config.LLM_API_URL
+        ? createLlmChatClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })
+        : undefined,
+      limiter: createChatLimiter({ points: config.CHAT_RATE_LIMIT, windowMs: config.CHAT_RATE_LIMIT_WINDOW }),
+    },
     ...overrides,
   };
 }

@@ -5,6 +5,8 @@ import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
+import { startWebhookRelay } from './webhooks/relay';
+import { startNotificationRelay } from './outbox/notification-relay';
 import { closeServer, keepConnectionsLongerThanClients } from './http/keep-alive';
 
 export interface RunningApi {
@@ -16,13 +18,19 @@ export interface RunningApi {
 export async function startApi(config: Config): Promise<RunningApi> {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the API');
   const logger = createLogger(config, { process: 'api' });
-  const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+  const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const temporal = createTemporalGateway({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });
-  const app = createApp(createApiDeps({ config, db, temporal, logger }));
+  const deps = createApiDeps({ config, db, temporal, logger });
+  const app = createApp(deps);
+  const relay = startWebhookRelay(deps, {
+    intervalMs: config.WEBHOOK_RELAY_INTERVAL,
+    staleAfterS: config.WEBHOOK_RELAY_STALE_AFTER / 1000,
+  });
+  const notificationRelay = startNotificationRelay(deps, { intervalMs: config.NOTIFICATION_RELAY_INTERVAL });
   const server = await new Promise<Server>((resolve) => {
     const s = keepConnectionsLongerThanClients(app.listen(config.PORT, config.HOST, () => resolve(s)));
   });
@@ -35,6 +43,10 @@ export async function startApi(config: Config): Promise<RunningApi> {
     url,
     async stop() {
       await closeServer(server);
+      await relay.stop();
+      await notificationRelay.stop();
+      await deps.limiters.close();
+      await deps.credentials.close();
       await temporal.close();
       await db.destroy();
     },
@@ -45,12 +57,12 @@ if (require.main === module) {
   const config = loadConfig();
   startApi(config).then(
     (api) => {
-      const stop = () => api.stop().then(() => process.exit(0));
+      const stop = () => void api.stop().then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     },
-    (err) => {
-      console.error(err);
+    (err: unknown) => {
+      createLogger(config, { process: 'api' }).fatal({ err }, 'API failed to start');
       process.exit(1);
     },
   );

@@ -19,6 +19,8 @@ const texts: Record<number, string> = {
   404: 'No such resource in your team.',
   409: 'Conflicts with the current state.',
   413: 'Request body too large.',
+  415: 'The body is not JSON (`Content-Type: application/json`).',
+  422: 'The Idempotency-Key was used with a different request.',
   429: 'Rate limit exceeded; see `Retry-After`.',
   500: 'Unexpected error; quote `requestId`.',
   503: 'A dependency is unavailable.',

@@ -1,14 +1,14 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { REQUIRED_SCOPES } from './auth/required-scopes';
 import { healthSchema } from './rest/health';
-import { registerRoutes, type RouteSpec } from './rest/define';
+import { registerRoutes, type Route } from './rest/define';
+import { trpcScopeMarkdown, type ScopeRow } from './scope-table';
 import { errorResponses } from './openapi-errors';
 import { registerOAuthPaths } from './oauth/openapi';
 
 export const API_VERSION = '0.0.1';
 
 /** The OpenAPI 3.1 document, generated from the same route specs and zod schemas the server runs. */
-export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string) {
+export function buildOpenApiDocument(routes: Route[], scopes: ScopeRow[], serverUrl?: string) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -27,7 +27,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string) {
       ...errorResponses([500]),
     },
   });
-  registerRoutes(registry, routes, REQUIRED_SCOPES);
+  registerRoutes(registry, routes);
   registerOAuthPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -40,7 +40,9 @@ export function buildOpenApiDocument(routes: RouteSpec[], serverUrl?: string) {
         '',
         'Every response is JSON. Success: `{data: …}` (lists add `meta: {cursor, hasNextPage}`). Errors: `{error, description}`.',
         'Lists are newest first with opaque cursors; `pageSize` defaults to 50, at most 500.',
-        'The same operations are available over tRPC at `/trpc` (batching on).',
+        'The same operations are available over tRPC at `/trpc` (batching on); each procedure needs these scopes:',
+        '',
+        trpcScopeMarkdown(scopes),
       ].join('\n'),
     },
     servers: serverUrl ? [{ url: serverUrl }] : [],

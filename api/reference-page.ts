@@ -4,7 +4,13 @@ import send from 'koa-send';
 import type { AppState } from './http/state';
 
 const ASSET_ROOT = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png']);
+const ASSETS = new Set([
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+]);
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -8,17 +8,20 @@ import { NativeConnection } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivityDeps } from '../activities';
 import { loadConfig } from '../shared/config';
+import { BankConnection, Transaction } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { encrypt } from '../shared/domain/crypto/encryption';
-import { requestSync } from '../shared/domain/bank-connections/sync';
 import { createTemporalGateway } from '../shared/temporal/client';
-import { searchAttributeKeys } from '../shared/temporal/search-attributes';
+import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
+import { requestSync } from '../shared/temporal/sync-connection/calls';
+import type { SyncConnectionWorkflow } from '../shared/temporal/sync-connection/contract';
 import { findOrBuildTemporalCli } from '../scripts/lib/temporal-cli';
 import { createWorker } from '../worker/create-worker';
 import { startBankAFake } from '../test/fakes/bank-a';
 import { benchDatabase } from './lib/database';
+import { reportFigure } from './lib/figures';
 
-const N = Number(process.env.TRANSACTIONS ?? 10_000);
+const N = Number(process.env.TRANSACTIONS ?? 100_000);
 
 async function main() {
   const bench = await benchDatabase('finops_bench_sync');
@@ -26,24 +29,47 @@ async function main() {
     server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
   });
   const bankA = await startBankAFake();
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: bench.url, TEMPORAL_ADDRESS: env.address, BANK_A_API_URL: bankA.url, TEMPORAL_TASK_QUEUE: 'bench-sync' });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: bench.url,
+    TEMPORAL_ADDRESS: env.address,
+    BANK_A_API_URL: bankA.url,
+    TEMPORAL_TASK_QUEUE: 'bench-sync',
+  });
   const connection = await NativeConnection.connect({ address: env.address });
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue: 'bench-sync', deps: createActivityDeps(config, bench.db) });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue: 'bench-sync',
+    deps: createActivityDeps(config, bench.db),
+  });
   const temporal = createTemporalGateway({ address: env.address, namespace: 'default', taskQueue: 'bench-sync' });
   try {
     await worker.runUntil(async () => {
       const { team } = await createUserWithTeam(bench.db, { email: `bench-${Date.now()}@example.com`, teamName: 'bench-sync' });
       const item = bankA.addItem();
       bankA.addTransactions(item.itemId, N);
-      const [conn] = await bench.db('bank_connections')
-        .insert({ teamId: team.id, provider: 'bank-a', referenceId: item.itemId, accessTokenEncrypted: encrypt(item.accessToken, config.ENCRYPTION_KEY) })
-        .returning('*');
+      const conn = await BankConnection.query(bench.db).insert({
+        teamId: team.id,
+        provider: 'bank-a',
+        referenceId: item.itemId,
+        accessTokenEncrypted: encrypt(item.accessToken, config.ENCRYPTION_KEY),
+      });
       const started = performance.now();
-      await requestSync(temporal, { connectionId: conn.id, teamId: team.id, manualSync: true });
-      const result: any = await (await temporal.client()).workflow.getHandle(`sync-connection:${conn.id}`).result();
+      const workflowId = await requestSync(temporal, { connectionId: conn.id, teamId: team.id, manualSync: true });
+      const result = await (await temporal.client()).workflow.getHandle<SyncConnectionWorkflow>(workflowId).result();
       const seconds = (performance.now() - started) / 1000;
-      const stored = await bench.db('transactions').where({ teamId: team.id }).count('* as n').first();
-      console.log(`\nSyncConnection: ${result.added.toLocaleString()} new transactions (${stored!.n} stored) in ${seconds.toFixed(2)} s, ${(result.added / seconds).toFixed(0)} transactions/s  (target: 10,000 in under 10 s)`);
+      const stored = await Transaction.query(bench.db).where({ teamId: team.id }).resultSize();
+      console.log(
+        `\nSyncConnection: ${result.added.toLocaleString()} new transactions (${stored} stored) in ${seconds.toFixed(2)} s, ${(result.added / seconds).toFixed(0)} transactions/s  (target: 100,000 in under 15 s)`,
+      );
+      reportFigure({
+        name: `SyncConnection, ${N.toLocaleString()} new transactions`,
+        value: seconds,
+        unit: 's',
+        budget: { on: 'value', atMost: (15 * N) / 100_000 },
+      });
     });
   } finally {
     await temporal.close();
@@ -56,7 +82,7 @@ async function main() {
 
 main().then(
   () => process.exit(0),
-  (err) => {
+  (err: unknown) => {
     console.error(err);
     process.exit(1);
   },

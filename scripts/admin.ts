@@ -70,7 +70,9 @@ async function main(argv: string[]): Promise<unknown> {
       case 'session-token': {
         const userId = values['user-id'];
         if (!userId) throw usage('--user-id is required');
-        const user = await User.query(db).findById(userId).catch(() => undefined);
+        const user = await User.query(db)
+          .findById(userId)
+          .catch(() => undefined);
         if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
         return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
       }
@@ -83,7 +85,8 @@ async function main(argv: string[]): Promise<unknown> {
 const usage = (m: string) => new AppError(2, 'Usage', `${m}\n\n${USAGE}`);
 
 function sessionToken(config: Config, userId: string) {
-  if (!config.AUTH_JWT_SECRET) throw new Error('AUTH_JWT_SECRET is not set (tokens are verified with AUTH_JWKS_URL): sessions come from your identity provider');
+  if (!config.AUTH_JWT_SECRET)
+    throw new Error('AUTH_JWT_SECRET is not set (tokens are verified with AUTH_JWKS_URL): sessions come from your identity provider');
   return signSessionToken(config.AUTH_JWT_SECRET, userId);
 }
 
@@ -93,7 +96,11 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
   if (!url) {
     const address = `127.0.0.1:${config.EMBEDDED_PG_PORT}`;
     if (!(await tcpAnswers(address))) {
-      pg = await startEmbeddedPostgres({ dataDir: path.resolve(PROJECT_ROOT, config.DATA_DIR, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
+      pg = await startEmbeddedPostgres({
+        dataDir: path.resolve(PROJECT_ROOT, config.DATA_DIR, 'postgres'),
+        port: config.EMBEDDED_PG_PORT,
+        persistent: true,
+      });
     }
     const admin = `postgres://postgres:postgres@${address}/postgres`;
     await ensureDatabase(admin, 'finops');
@@ -110,7 +117,7 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
 
 main(process.argv.slice(2)).then(
   (out) => process.stdout.write(`${JSON.stringify(out, null, 2)}\n`),
-  (err) => {
+  (err: unknown) => {
     const e = err as Error;
     const message = err instanceof ConfigError || err instanceof AppError ? e.message : (e.stack ?? String(e));
     process.stderr.write(`${JSON.stringify({ error: message })}\n`);

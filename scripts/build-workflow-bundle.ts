@@ -12,5 +12,11 @@ export async function buildWorkflowBundle(outPath = DEFAULT_BUNDLE_PATH): Promis
 }
 
 if (require.main === module) {
-  buildWorkflowBundle(process.argv[2]).then((p) => console.log(`workflow bundle written to ${p}`));
+  buildWorkflowBundle(process.argv[2]).then(
+    (p) => console.log(`workflow bundle written to ${p}`),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -12,7 +12,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../shared/paths';
-import { searchAttributeKeys } from '../shared/temporal/search-attributes';
+import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
 import { findOrBuildTemporalCli } from './lib/temporal-cli';
 import { SCENARIOS } from './lib/history-scenarios';
 
@@ -47,7 +47,7 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

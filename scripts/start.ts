@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import exitHook from 'async-exit-hook';
 import { startApi } from '../api/main';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
@@ -9,8 +8,10 @@ import { createDb, migrateLatest } from '../shared/db/knex';
 import { devServerSearchAttributeArgs } from '../shared/temporal/search-attributes';
 import { PROJECT_ROOT } from '../shared/paths';
 import { startWorker } from '../worker/main';
+import { installTemporalRuntime } from '../worker/temporal-logging';
+import { createLogger } from '../shared/logger';
 import { ensureDemo } from './lib/demo';
-import { ensureDatabase, startEmbeddedPostgres, type RunningPostgres } from './lib/embedded-postgres';
+import { ensureDatabase, startEmbeddedPostgres } from './lib/embedded-postgres';
 import { tcpAnswers } from './lib/ports';
 import { findOrBuildTemporalCli } from './lib/temporal-cli';
 
@@ -20,16 +21,21 @@ import { findOrBuildTemporalCli } from './lib/temporal-cli';
  * seeds a demo team on first run, then runs the API and a worker in this process. Ctrl-C stops it all.
  */
 const ROOT = PROJECT_ROOT;
-const say = (m: string) => process.stderr.write(`[start] ${m}\n`);
+// The launcher's progress goes through the same logger as everything else (pretty at a terminal).
+const launcher = createLogger(
+  { LOG_LEVEL: 'info', LOG_FORMAT: process.stdout.isTTY && !process.env.LOG_FORMAT ? 'pretty' : 'json' },
+  { process: 'start' },
+);
+const say = (m: string) => launcher.info(m);
 
 async function main() {
-  // The SDK's own INFO lines (webpack output, state changes) drown the banner; our JSON logs stay.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
   try {
     process.loadEnvFile(path.join(ROOT, '.env'));
   } catch {
     // no .env: defaults and the environment apply
   }
+  // A person at a terminal reads colours; a pipe or a log collector gets JSON lines.
+  if (!process.env.LOG_FORMAT && process.stdout.isTTY) process.env.LOG_FORMAT = 'pretty';
   let config: Config;
   try {
     config = loadConfig();
@@ -40,28 +46,31 @@ async function main() {
     }
     throw err;
   }
+  installTemporalRuntime(createLogger(config, { process: 'worker' }));
   const DATA = path.resolve(ROOT, config.DATA_DIR);
   mkdirSync(DATA, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
-  let pg: RunningPostgres | undefined;
-  if (!config.DATABASE_URL) {
-    say(`DATABASE_URL is unset: starting an embedded PostgreSQL on port ${config.EMBEDDED_PG_PORT} (data in ${path.join(DATA, 'postgres')})`);
-    pg = await startEmbeddedPostgres({ dataDir: path.join(DATA, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    say(
+      `DATABASE_URL is unset: starting an embedded PostgreSQL on port ${config.EMBEDDED_PG_PORT} (data in ${path.join(DATA, 'postgres')})`,
+    );
+    const pg = await startEmbeddedPostgres({ dataDir: path.join(DATA, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true });
     await ensureDatabase(pg.url('postgres'), 'finops');
-    config = { ...config, DATABASE_URL: pg.url('finops') };
-    stops.push(() => pg!.stop());
+    databaseUrl = pg.url('finops');
+    config = { ...config, DATABASE_URL: databaseUrl };
+    stops.push(() => pg.stop());
   }
 
-  let temporal: ChildProcess | undefined;
   if (!(await tcpAnswers(config.TEMPORAL_ADDRESS))) {
-    temporal = await startTemporalDevServer(config, DATA);
-    stops.push(() => stopChild(temporal!));
+    const temporal = await startTemporalDevServer(config, DATA);
+    stops.push(() => stopChild(temporal));
   } else {
     say(`using the Temporal server at ${config.TEMPORAL_ADDRESS}`);
   }
 
-  const db = createDb({ url: config.DATABASE_URL!, poolMax: 2 });
+  const db = createDb({ url: databaseUrl, poolMax: 2, logger: launcher });
   const applied = await migrateLatest(db);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
   const demo = await ensureDemo(db, config);
@@ -72,6 +81,13 @@ async function main() {
   const api = await startApi(config);
   stops.unshift(() => api.stop());
 
+  // A session token is a credential (apis.all for 24 h): a person at a terminal sees it; a pipe into a log file never does.
+  const tokenFile = path.join(DATA, 'demo-session-token');
+  let tokenLine = demo.sessionToken;
+  if (!process.stdout.isTTY) {
+    writeFileSync(tokenFile, `${demo.sessionToken}\n`, { mode: 0o600 });
+    tokenLine = `not printed (output is not a terminal): see ${tokenFile}`;
+  }
   const banner = [
     '',
     '  Finops is running.',
@@ -82,7 +98,7 @@ async function main() {
     '',
     `  Demo team        ${demo.teamName} (inbox id ${demo.inboxId})${demo.created ? ' — created now' : ''}`,
     `  Demo user        ${demo.email}`,
-    `  Session token    ${demo.sessionToken}`,
+    `  Session token    ${tokenLine}`,
     '',
     `  Try: curl -H "Authorization: Bearer <session token>" ${api.url}/transactions`,
     '  Ctrl-C stops everything.',
@@ -94,8 +110,8 @@ async function main() {
   // registering ours there too makes the API, worker and Temporal stop in the same shutdown.
   exitHook((done) => {
     say('stopping');
-    (async () => {
-      for (const stop of stops) await stop().catch((err) => say(`while stopping: ${(err as Error).message}`));
+    void (async () => {
+      for (const stop of stops) await stop().catch((err: unknown) => say(`while stopping: ${(err as Error).message}`));
       say('stopped');
     })().finally(done);
   });
@@ -105,26 +121,40 @@ async function startTemporalDevServer(config: Config, dataDir: string): Promise<
   const cli = findOrBuildTemporalCli(say);
   const [host, port] = splitAddress(config.TEMPORAL_ADDRESS);
   const uiPort = new URL(config.TEMPORAL_UI_URL).port || '8233';
-  say(`no Temporal server at ${config.TEMPORAL_ADDRESS}: starting the dev server (${cli}), state in ${path.join(dataDir, 'temporal.db')}, log in ${path.join(dataDir, 'temporal.log')}`);
+  say(
+    `no Temporal server at ${config.TEMPORAL_ADDRESS}: starting the dev server (${cli}), state in ${path.join(dataDir, 'temporal.db')}, log in ${path.join(dataDir, 'temporal.log')}`,
+  );
   const log = openSync(path.join(dataDir, 'temporal.log'), 'a');
   const child = spawn(
     cli,
     [
-      'server', 'start-dev',
-      '--db-filename', path.join(dataDir, 'temporal.db'),
-      '--ip', host, '--port', port, '--ui-port', uiPort,
-      '--namespace', config.TEMPORAL_NAMESPACE,
-      '--log-level', 'warn',
+      'server',
+      'start-dev',
+      '--db-filename',
+      path.join(dataDir, 'temporal.db'),
+      '--ip',
+      host,
+      '--port',
+      port,
+      '--ui-port',
+      uiPort,
+      '--namespace',
+      config.TEMPORAL_NAMESPACE,
+      '--log-level',
+      'warn',
       ...devServerSearchAttributeArgs(),
     ],
     { stdio: ['ignore', log, log] },
   );
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`the Temporal dev server exited with code ${code}; see ${path.join(dataDir, 'temporal.log')}`))),
+    child.once('exit', (code) =>
+      reject(new Error(`the Temporal dev server exited with code ${code}; see ${path.join(dataDir, 'temporal.log')}`)),
+    ),
   );
   const deadline = Date.now() + 60_000;
   while (!(await Promise.race([tcpAnswers(config.TEMPORAL_ADDRESS), exited]))) {
-    if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer within 60 s; see ${path.join(dataDir, 'temporal.log')}`);
+    if (Date.now() > deadline)
+      throw new Error(`the Temporal dev server did not answer within 60 s; see ${path.join(dataDir, 'temporal.log')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   exited.catch(() => undefined);
@@ -148,7 +178,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-main().catch((err) => {
-  say(`failed to start: ${(err as Error).stack ?? err}`);
+main().catch((err: unknown) => {
+  say(`failed to start: ${err instanceof Error && err.stack ? err.stack : String(err)}`);
   process.exit(1);
 });

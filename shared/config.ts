@@ -9,20 +9,18 @@ import { z } from 'zod';
 const DEV_JWT_SECRET = 'dev-only-session-secret-change-me-0123456789';
 const DEV_ENCRYPTION_KEY = '0'.repeat(64);
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
-const list = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Duration like `7d`, `12h`, `30m`, `45s` or a number of milliseconds. */
 const duration = z.string().transform((v, ctx) => {
@@ -31,16 +29,19 @@ const duration = z.string().transform((v, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'expected a duration such as 7d, 12h, 30m, 45s or milliseconds' });
     return z.NEVER;
   }
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 'ms') as 'ms'];
-  return Number(m[1]) * unit;
+  // The unit group is optional: when it did not match, exec leaves undefined where its type says string.
+  const unit = (m[2] as keyof typeof UNIT_MS | undefined) ?? 'ms';
+  return Number(m[1]) * UNIT_MS[unit];
 });
 
-const url = z.string().url();
+const url = z.url();
 
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // json: one JSON object per line (for machines). pretty: colours for a person; `npm start` picks it at a terminal.
+    LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 
     // Gateway
     HOST: z.string().default('0.0.0.0'),
@@ -49,6 +50,23 @@ const schema = z
     ALLOWED_API_ORIGINS: list.default(['http://localhost:3000', 'http://localhost:3001']),
     TRUST_PROXY: bool.default(false),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+    // Failed authentications (wrong key, token, password) an IP may make per minute before it must wait.
+    AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    // How long a process may reuse a found credential; changes end it at once (NOTIFY). 0: look up every request.
+    AUTH_CACHE_TTL: duration.default(60_000),
+    // Counters shared by every API process: Redis when set, else PostgreSQL.
+    // How often the API acts again on provider events that could not be acted on at once (Temporal down, a crash).
+    WEBHOOK_RELAY_INTERVAL: duration.default(2000),
+    // An event a process took and did not finish in this long (it died mid-request) is taken up again.
+    WEBHOOK_RELAY_STALE_AFTER: duration.default(60_000),
+    // How often each API process looks for notification emails to hand to a NotificationDelivery workflow.
+    NOTIFICATION_RELAY_INTERVAL: duration.default(1000),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
+      .optional(),
+    // Check every REST response against its schema (tests turn it on; it costs time on every request).
+    VALIDATE_RESPONSES: bool.default(false),
 
     // PostgreSQL. Unset: `npm start` and `npm test` run an embedded PostgreSQL.
     DATABASE_URL: url.optional(),
@@ -70,6 +88,17 @@ const schema = z
     AUTH_JWKS_URL: url.optional(),
     AUTH_JWT_ISSUER: z.string().optional(),
     AUTH_JWT_AUDIENCE: z.string().optional(),
+    // The first request of an unknown subject with a verified email creates the user and a personal team.
+    AUTH_AUTO_PROVISION: bool.default(false),
+
+    // Teams: invitations by email, deletion in batches
+    DASHBOARD_URL: url.default('http://localhost:3001'),
+    INVITATION_TTL: duration.default(7 * 86_400_000),
+    TEAM_DELETION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(5000),
+
+    // The assistant (chat and MCP): messages per user per window; the model is LLM_API_URL/LLM_MODEL when set.
+    CHAT_RATE_LIMIT: z.coerce.number().int().positive().default(100),
+    CHAT_RATE_LIMIT_WINDOW: duration.default(10 * 60_000),
 
     // Secrets at rest (bank access tokens): 32 bytes as 64 hex characters.
     ENCRYPTION_KEY: z
@@ -154,9 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = schema.safeParse(cleaned);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-    );
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }
   return result.data;
 }

@@ -22,7 +22,9 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    return this.details ? { error: this.error, description: this.description, details: this.details } : { error: this.error, description: this.description };
+    return this.details
+      ? { error: this.error, description: this.description, details: this.details }
+      : { error: this.error, description: this.description };
   }
 }
 
@@ -33,16 +35,13 @@ export interface ErrorBody {
   requestId?: string;
 }
 
-export const badRequest = (description: string, details?: FieldProblem[]) =>
-  new AppError(400, 'Bad Request', description, details);
+export const badRequest = (description: string, details?: FieldProblem[]) => new AppError(400, 'Bad Request', description, details);
 export const unauthorized = (description: string) => new AppError(401, 'Unauthorized', description);
 export const forbidden = (description: string) => new AppError(403, 'Forbidden', description);
 export const notFound = (description = 'Resource not found') => new AppError(404, 'Not Found', description);
 export const conflict = (description: string) => new AppError(409, 'Conflict', description);
-export const payloadTooLarge = (description = 'Request body too large') =>
-  new AppError(413, 'Payload Too Large', description);
-export const tooManyRequests = (description = 'Rate limit exceeded, retry later') =>
-  new AppError(429, 'Too Many Requests', description);
+export const payloadTooLarge = (description = 'Request body too large') => new AppError(413, 'Payload Too Large', description);
+export const tooManyRequests = (description = 'Rate limit exceeded, retry later') => new AppError(429, 'Too Many Requests', description);
 
 /** Turns zod issues into the 400 envelope, one entry per invalid field. */
 export function validationError(err: ZodError, where = 'request'): AppError {

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
@@ -7,6 +7,7 @@ import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
 import { createWorker } from './create-worker';
+import { installTemporalRuntime } from './temporal-logging';
 
 export interface RunningWorker {
   done: Promise<void>;
@@ -17,13 +18,16 @@ export interface RunningWorker {
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger(config, { process: 'worker' });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
-  const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+  const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const deps = createActivityDeps(config, db);
 
   const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   if (config.FX_RATES_SCHEDULE) {
-    const schedule = await ensureExchangeRateSchedule(new Client({ connection: admin, namespace: config.TEMPORAL_NAMESPACE }), config.TEMPORAL_TASK_QUEUE);
+    const schedule = await ensureExchangeRateSchedule(
+      new Client({ connection: admin, namespace: config.TEMPORAL_NAMESPACE }),
+      config.TEMPORAL_TASK_QUEUE,
+    );
     logger.info({ schedule }, 'exchange-rate schedule ready');
   }
   await admin.close();
@@ -53,12 +57,12 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
 }
 
 if (require.main === module) {
-  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } } });
   const config = loadConfig();
+  installTemporalRuntime(createLogger(config, { process: 'worker' }));
   startWorker(config)
     .then((w) => w.done)
-    .catch((err) => {
-      console.error(err);
+    .catch((err: unknown) => {
+      createLogger(config, { process: 'worker' }).fatal({ err }, 'worker failed');
       process.exit(1);
     });
 }

@@ -1,14 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ApiKeyActivities } from '../activities/api-keys/notify';
-
-export interface ApiKeyNotificationInput {
-  keyId: string;
-  teamId: string;
-  userId: string;
-  keyName: string;
-  createdAt: string;
-  ipAddress: string | null;
-}
+import type { ApiKeyNotificationWorkflow } from '../shared/temporal/api-key-notification/contract';
 
 const { sendApiKeyCreatedEmail } = proxyActivities<ApiKeyActivities>({
   startToCloseTimeout: '30s',
@@ -18,6 +10,4 @@ const { sendApiKeyCreatedEmail } = proxyActivities<ApiKeyActivities>({
 });
 
 /** Tells the account holder that an API key was created, so an unexpected key is noticed. */
-export async function apiKeyNotification(input: ApiKeyNotificationInput): Promise<{ messageId: string | null }> {
-  return sendApiKeyCreatedEmail(input);
-}
+export const apiKeyNotification: ApiKeyNotificationWorkflow = async (input) => sendApiKeyCreatedEmail(input);

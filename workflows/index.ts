@@ -4,3 +4,6 @@ export { syncConnection } from './sync-connection';
 export { receiptIngestion } from './receipt-ingestion';
 export { sendChatMessage } from './send-chat-message';
 export { syncExchangeRates } from './sync-exchange-rates';
+export { invitation } from './invitation';
+export { teamDeletion } from './team-deletion';
+export { notificationDelivery } from './notification-delivery';

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReceiptActivities } from '../activities/receipts/ingest';
+import type { SendChatMessageWorkflow } from '../shared/temporal/send-chat-message/contract';
 
 const { sendMessage } = proxyActivities<ReceiptActivities>({
   startToCloseTimeout: '30s',
@@ -7,6 +8,6 @@ const { sendMessage } = proxyActivities<ReceiptActivities>({
 });
 
 /** A chat reply, sent with retries outside the webhook handler (id `chat-reply:<incoming message id>`). */
-export async function sendChatMessage(input: { to: string; text: string }): Promise<void> {
+export const sendChatMessage: SendChatMessageWorkflow = async (input) => {
   await sendMessage(input);
-}
+};

@@ -1,25 +1,19 @@
-import { allHandlersFinished, condition, continueAsNew, defineQuery, defineSignal, patched, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { BankingActivities, SyncResult } from '../activities/banking/sync';
+import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { BankingActivities } from '../activities/banking/sync';
 import type { ReceiptActivities } from '../activities/receipts/ingest';
-
-export interface SyncConnectionInput {
-  connectionId: string;
-  teamId: string;
-}
-
-export interface SyncRequest {
-  manualSync: boolean;
-}
-
-/** Every webhook, manual sync or schedule signals this; a run in progress just notes that another pass is due. */
-export const syncRequested = defineSignal<[SyncRequest]>('syncRequested');
-export const syncStatus = defineQuery<{ passes: number; pending: boolean; totals: SyncResult }>('syncStatus');
+import { syncRequested, syncStatus, type SyncConnectionWorkflow, type SyncResult } from '../shared/temporal/sync-connection/contract';
 
 const { syncBankConnection } = proxyActivities<BankingActivities>({
   startToCloseTimeout: '15m',
   // A worker that dies mid-sync is noticed within this, and the retry resumes from the saved cursor.
   heartbeatTimeout: '20s',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 12, nonRetryableErrorTypes: ['BankAuthError'] },
+  retry: {
+    initialInterval: '5s',
+    backoffCoefficient: 2,
+    maximumInterval: '5m',
+    maximumAttempts: 12,
+    nonRetryableErrorTypes: ['BankAuthError'],
+  },
 });
 
 const { rematchOpenInboxItems } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '5m', retry: { maximumAttempts: 5 } });
@@ -31,7 +25,7 @@ const PASSES_PER_RUN = 50;
  * SyncConnection (id `sync-connection:<connectionId>`), started with signal-with-start: a burst of
  * webhooks coalesces into this one run, which makes one more pass if any arrived during a pass.
  */
-export async function syncConnection(input: SyncConnectionInput): Promise<SyncResult & { passes: number }> {
+export const syncConnection: SyncConnectionWorkflow = async (input) => {
   // A run exists because someone asked for a sync (the starting signal, or a plain start).
   let pending = true;
   let manualSync = false;
@@ -42,6 +36,8 @@ export async function syncConnection(input: SyncConnectionInput): Promise<SyncRe
     manualSync ||= req.manualSync;
   });
   setHandler(syncStatus, () => ({ passes, pending, totals }));
+  // The handler sets `pending` while a pass awaits; read it through a call, which the type checker does not narrow to false.
+  const requestedSince = () => pending;
 
   while (pending) {
     pending = false;
@@ -55,8 +51,8 @@ export async function syncConnection(input: SyncConnectionInput): Promise<SyncRe
     if (result.skipped) break;
     // Receipts waiting for a transaction may have just got one. (patched: runs started before this step replay unchanged.)
     if (result.added > 0 && patched('rematch-inbox-after-sync')) await rematchOpenInboxItems({ teamId: input.teamId });
-    if (passes >= PASSES_PER_RUN && pending) await continueAsNew<typeof syncConnection>(input);
+    if (passes >= PASSES_PER_RUN && requestedSince()) await continueAsNew<typeof syncConnection>(input);
   }
   await condition(allHandlersFinished);
   return { ...totals, passes };
-}
+};

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { ExchangeRateActivities } from '../activities/exchange-rates/sync';
+import type { SyncExchangeRatesWorkflow } from '../shared/temporal/sync-exchange-rates/contract';
 
 const { syncExchangeRates: fetchAndStore } = proxyActivities<ExchangeRateActivities>({
   startToCloseTimeout: '1m',
@@ -9,6 +10,4 @@ const { syncExchangeRates: fetchAndStore } = proxyActivities<ExchangeRateActivit
 });
 
 /** SyncExchangeRates: run daily by the `exchange-rates-daily` schedule (and once when the schedule is created). */
-export async function syncExchangeRates(): Promise<{ rates: number; latestDate: string }> {
-  return fetchAndStore();
-}
+export const syncExchangeRates: SyncExchangeRatesWorkflow = async () => fetchAndStore();

@@ -1,11 +1,11 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
-import type { ApiKeyNotificationInput } from '../../workflows/api-key-notification';
+import type { ApiKeyNotificationInput, ApiKeyNotificationResult } from '../../shared/temporal/api-key-notification/contract';
 import { User } from '../../shared/db/models';
 import type { ActivityDeps } from '../deps';
 
 export function apiKeyActivities({ db, mailer }: ActivityDeps) {
   return {
-    async sendApiKeyCreatedEmail(input: ApiKeyNotificationInput): Promise<{ messageId: string | null }> {
+    async sendApiKeyCreatedEmail(input: ApiKeyNotificationInput): Promise<ApiKeyNotificationResult> {
       const user = await User.query(db).findById(input.userId);
       if (!user) {
         // The user was deleted since: nobody to tell, and retrying will not change that.

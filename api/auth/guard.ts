@@ -1,14 +1,18 @@
-import type { Principal } from '../../shared/domain/auth/principal';
-import { expandScopes } from '../../shared/domain/auth/scopes';
+import { hasTeam, type Caller, type Principal } from '../../shared/domain/auth/principal';
+import { expandScopes, type ResourceScope } from '../../shared/domain/auth/scopes';
 import { forbidden } from '../../shared/errors';
-import { REQUIRED_SCOPES, type Operation } from './required-scopes';
 
-/** Throws the spec's 403 when the principal lacks a scope the operation needs. */
-export function assertScopes(principal: Principal, operation: Operation): void {
-  const required: readonly string[] = REQUIRED_SCOPES[operation];
-  const have = expandScopes(principal.scopes);
+/** Throws the spec's 403 when the caller lacks a scope the operation needs. */
+export function assertScopes(caller: Caller, required: readonly ResourceScope[]): void {
+  const have = expandScopes(caller.scopes);
   if (required.every((s) => have.has(s))) return;
   throw forbidden(
-    `Insufficient permissions. Required scopes: ${required.join(', ')}. Your scopes: ${principal.scopes.join(', ') || '(none)'}`,
+    `Insufficient permissions. Required scopes: ${required.join(', ')}. Your scopes: ${caller.scopes.join(', ') || '(none)'}`,
   );
+}
+
+/** The caller as a team's principal; 403 for a session user who belongs to no team (yet). */
+export function requireTeam(caller: Caller): Principal {
+  if (!hasTeam(caller)) throw forbidden('User does not belong to any team');
+  return caller;
 }

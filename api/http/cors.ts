@@ -1,7 +1,17 @@
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';
 
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'User-Agent', 'x-request-id', 'x-user-locale', 'x-user-timezone', 'x-user-country'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'User-Agent',
+  'x-request-id',
+  'x-user-locale',
+  'x-user-timezone',
+  'x-user-country',
+  'Idempotency-Key',
+  'x-team-id',
+];
 
 /** Only origins listed in ALLOWED_API_ORIGINS get CORS headers; others get none (the browser blocks them). */
 export function corsFor(allowedOrigins: string[]): Middleware {
@@ -13,7 +23,7 @@ export function corsFor(allowedOrigins: string[]): Middleware {
     },
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: CORS_ALLOWED_HEADERS,
-    exposeHeaders: ['x-request-id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
+    exposeHeaders: ['x-request-id', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
     maxAge: 600,
   }) as Middleware;
 }

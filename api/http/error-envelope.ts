@@ -19,7 +19,7 @@ export function errorEnvelope(): Middleware<AppState> {
       }
     } catch (err) {
       const body = toErrorBody(err, ctx.state.requestId);
-      if (body.status >= 500) ctx.state.log?.error({ err }, 'unhandled error');
+      if (body.status >= 500) ctx.state.log.error({ err }, 'unhandled error');
       ctx.status = body.status;
       ctx.body = body.body;
       if (body.headers) ctx.set(body.headers);
@@ -29,15 +29,21 @@ export function errorEnvelope(): Middleware<AppState> {
 
 export function toErrorBody(err: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (err instanceof AppError) return { status: err.status, body: err.toBody() };
-  const e = err as { status?: number; expose?: boolean; type?: string; message?: string };
+  // Anything can be thrown, `null` included: only an object can carry the fields below.
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { status?: number; expose?: boolean; message?: string };
   // Errors thrown by koa itself and its body parser carry an HTTP status and a safe message.
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     if (e.status === 413) return { status: 413, body: { error: 'Payload Too Large', description: 'Request body too large' } };
-    if (e.status === 415) return { status: 415, body: { error: 'Unsupported Media Type', description: e.message ?? 'Unsupported content type' } };
+    if (e.status === 415)
+      return { status: 415, body: { error: 'Unsupported Media Type', description: e.message ?? 'Unsupported content type' } };
     return { status: e.status, body: { error: 'Bad Request', description: e.message ?? 'Bad request' } };
   }
   return {
     status: 500,
-    body: { error: 'Internal Server Error', description: `Something went wrong on our side. Quote request id ${requestId} when reporting it.`, requestId },
+    body: {
+      error: 'Internal Server Error',
+      description: `Something went wrong on our side. Quote request id ${requestId} when reporting it.`,
+      requestId,
+    },
   };
 }

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { OAuthApplication } from '../../shared/db/models';
 import { ALL_SCOPES } from '../../shared/domain/auth/scopes';
-import { OAuthError } from '../../shared/domain/oauth/errors';
+import { OAuthError, type OAuthErrorCode } from '../../shared/domain/oauth/errors';
 import {
   authenticateClient,
   exchangeCode,
@@ -12,9 +13,18 @@ import {
   revokeToken,
   trustRedirect,
   validateAuthorization,
-  type AuthorizeParams,
   type ClientCredentials,
 } from '../../shared/domain/oauth/flow';
+import {
+  authorizeClientParams,
+  authorizeRequestParams,
+  clientAuthentication,
+  consentDecision,
+  oauthParams,
+  parseOAuthInput,
+  revokeRequest,
+  tokenGrant,
+} from '../../shared/domain/oauth/schema';
 import { AppError, badRequest } from '../../shared/errors';
 import type { ApiDeps } from '../deps';
 import type { AppState } from '../http/state';
@@ -22,17 +32,12 @@ import { createBruteForceGuard } from './brute-force';
 import { consentPage, signInRequiredPage } from './consent-page';
 import { createSessionReader, csrfToken, csrfValid, SESSION_COOKIE, type SessionUser } from './session';
 
-const AUTHORIZE_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+/** A form or JSON body, as the body parser leaves it. */
+const bodyOf = (ctx: Context): Record<string, unknown> => (ctx.request as { body?: Record<string, unknown> }).body ?? {};
 
-function pickParams(source: Record<string, unknown>): AuthorizeParams {
-  const out: Record<string, string> = {};
-  for (const f of AUTHORIZE_FIELDS) {
-    const v = source[f];
-    if (Array.isArray(v)) throw new OAuthError('invalid_request', `${f} given more than once`);
-    if (typeof v === 'string' && v !== '') out[f] = v;
-  }
-  return out;
-}
+/** The parameters that were given, for hidden form fields. */
+const definedOnly = (params: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
 
 const wantsHtml = (ctx: Context) => !ctx.get('authorization') && ctx.accepts('json', 'html') === 'html';
 
@@ -43,26 +48,25 @@ function sendOAuthError(ctx: Context, err: OAuthError) {
 }
 
 /** Client credentials from HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the body, never both. */
-function clientCredentials(ctx: Context, body: Record<string, unknown>): ClientCredentials {
+function clientCredentials(ctx: Context, params: Record<string, string>): ClientCredentials {
   const basic = /^Basic\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
   if (basic) {
-    if (body.client_secret) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
+    if (params.client_secret) throw new OAuthError('invalid_request', 'Use one client authentication method, not two');
     const decoded = Buffer.from(basic, 'base64').toString('utf8');
     const i = decoded.indexOf(':');
     if (i < 0) throw new OAuthError('invalid_client', 'Malformed Basic credentials');
     return { clientId: decodeURIComponent(decoded.slice(0, i)), clientSecret: decodeURIComponent(decoded.slice(i + 1)) };
   }
-  return { clientId: str(body.client_id), clientSecret: str(body.client_secret) };
+  const body = parseOAuthInput(clientAuthentication, params);
+  return { clientId: body.client_id, clientSecret: body.client_secret };
 }
-
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** OAuth 2.0 authorization server: authorize (consent), token, revoke, metadata; plus the browser session cookie. */
 export function oauthRouter(deps: ApiDeps) {
   const { db, config } = deps;
   const router = new Router<AppState>();
   const readSession = createSessionReader(db, config);
-  const guard = createBruteForceGuard();
+  const guard = createBruteForceGuard(deps.limiters);
   const issuer = (ctx: Context) => config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/.well-known/oauth-authorization-server', (ctx) => {
@@ -85,10 +89,10 @@ export function oauthRouter(deps: ApiDeps) {
   });
 
   /** Shared by GET (show consent) and POST (decide): validates, and routes errors to the right place. */
-  async function authorizeRequest(ctx: Context, params: AuthorizeParams) {
-    const trusted = await trustRedirect(db, params); // throws: 400, no redirect
+  async function authorizeRequest(ctx: Context, params: Record<string, string>) {
+    const trusted = await trustRedirect(db, parseOAuthInput(authorizeClientParams, params)); // throws: 400, no redirect
     try {
-      return { trusted, valid: validateAuthorization(trusted, params) };
+      return validateAuthorization(trusted, parseOAuthInput(authorizeRequestParams, params));
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
       ctx.redirect(redirectWith(trusted.redirectUri, { error: err.code, error_description: err.description, state: params.state }));
@@ -98,11 +102,9 @@ export function oauthRouter(deps: ApiDeps) {
 
   router.get('/oauth/authorize', async (ctx) => {
     try {
-      const params = pickParams(ctx.query);
-      const req = await authorizeRequest(ctx, params);
-      if (!req) return;
-      const { valid } = req;
-      const session = await readSession(ctx).catch((err) => {
+      const valid = await authorizeRequest(ctx, oauthParams(ctx.query));
+      if (!valid) return;
+      const session = await readSession(ctx).catch((err: unknown) => {
         if (err instanceof AppError) return null;
         throw err;
       });
@@ -137,7 +139,7 @@ export function oauthRouter(deps: ApiDeps) {
           teamName: session.teamName,
           email: session.email,
           scopes: valid.scopes,
-          hidden: { ...(params as Record<string, string>), csrf_token: csrfToken(config, session.token) },
+          hidden: { ...definedOnly(valid.params), csrf_token: csrfToken(config, session.token) },
         });
         return;
       }
@@ -149,29 +151,26 @@ export function oauthRouter(deps: ApiDeps) {
         team: { id: session.teamId, name: session.teamName },
         user: { id: session.userId, email: session.email },
         decision_endpoint: '/oauth/authorize',
-        params,
+        params: valid.params,
       };
     } catch (err) {
-      if (err instanceof OAuthError) return sendOAuthError(ctx, err);
-      throw err;
+      if (!(err instanceof OAuthError)) throw err;
+      sendOAuthError(ctx, err);
     }
   });
 
   router.post('/oauth/authorize', async (ctx) => {
     try {
-      const body = ((ctx.request as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
-      const params = pickParams(body);
+      const params = oauthParams(bodyOf(ctx));
       const session = await readSession(ctx);
       if (!session) throw new OAuthError('login_required', 'Sign in first: send the session cookie or a Bearer session token');
       // A cookie rides along on cross-site posts; a Bearer header does not. Only the cookie needs the CSRF token.
-      if (session.via === 'cookie' && !csrfValid(config, session.token, body.csrf_token)) {
+      if (session.via === 'cookie' && !csrfValid(config, session.token, params.csrf_token)) {
         throw new AppError(403, 'Forbidden', 'Missing or invalid CSRF token');
       }
-      const decision = body.decision;
-      if (decision !== 'allow' && decision !== 'deny') throw new OAuthError('invalid_request', 'decision must be "allow" or "deny"');
-      const req = await authorizeRequest(ctx, params);
-      if (!req) return;
-      const { valid } = req;
+      const { decision } = parseOAuthInput(consentDecision, params);
+      const valid = await authorizeRequest(ctx, params);
+      if (!valid) return;
       const target =
         decision === 'allow'
           ? redirectWith(valid.redirectUri, { code: await issueCode(db, valid, session.userId, session.teamId), state: valid.state })
@@ -183,57 +182,65 @@ export function oauthRouter(deps: ApiDeps) {
         ctx.redirect(target);
       }
     } catch (err) {
-      if (err instanceof OAuthError) return sendOAuthError(ctx, err);
-      throw err;
+      if (!(err instanceof OAuthError)) throw err;
+      sendOAuthError(ctx, err);
     }
   });
+
+  /**
+   * Token and revoke: authenticate the client, then `handle`. Failures with a code in `counted` count
+   * against the client and the IP (brute force); OAuth errors leave in the RFC 6749 shape.
+   */
+  async function asClient(
+    ctx: Context,
+    counted: readonly OAuthErrorCode[],
+    handle: (app: OAuthApplication, params: Record<string, string>) => Promise<object>,
+  ): Promise<void> {
+    let clientId: string | undefined;
+    try {
+      const params = oauthParams(bodyOf(ctx));
+      const creds = clientCredentials(ctx, params);
+      clientId = creds.clientId;
+      let app: OAuthApplication;
+      try {
+        app = await authenticateClient(db, creds);
+      } catch (err) {
+        // A wrong secret from an address that keeps failing is told to wait; a right one always gets through.
+        if (err instanceof OAuthError && err.code === 'invalid_client') {
+          await guard.failed(ctx.ip, clientId);
+          await guard.assertAllowed(ctx.ip, clientId, 'address');
+        }
+        throw err;
+      }
+      // A public client has no secret: its codes and refresh tokens are what a guesser tries, per client and address.
+      if (app.isPublic) await guard.assertAllowed(ctx.ip, clientId, 'client-at-address');
+      ctx.body = await handle(app, params);
+    } catch (err) {
+      if (err instanceof OAuthError) {
+        if (counted.includes(err.code) && err.code !== 'invalid_client') await guard.failed(ctx.ip, clientId);
+        sendOAuthError(ctx, err);
+        return;
+      }
+      if (err instanceof AppError && err.status === 429)
+        ctx.set('Retry-After', String((err as AppError & { retryAfter: number }).retryAfter));
+      throw err;
+    }
+  }
 
   router.post('/oauth/token', async (ctx) => {
     ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-    const body = ((ctx.request as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
-    let creds: ClientCredentials = {};
-    try {
-      creds = clientCredentials(ctx, body);
-      await guard.check(ctx.ip, creds.clientId);
-      const app = await authenticateClient(db, creds);
-      const grant = str(body.grant_type);
-      if (!grant) throw new OAuthError('invalid_request', 'grant_type is required');
-      if (grant === 'authorization_code') {
-        ctx.body = await exchangeCode(db, app, { code: str(body.code), redirect_uri: str(body.redirect_uri), code_verifier: str(body.code_verifier) });
-      } else if (grant === 'refresh_token') {
-        ctx.body = await refreshTokens(db, app, { refresh_token: str(body.refresh_token), scope: str(body.scope) });
-      } else {
-        throw new OAuthError('unsupported_grant_type', `grant_type ${grant} is not supported`);
-      }
-    } catch (err) {
-      if (err instanceof OAuthError) {
-        if (err.code === 'invalid_client' || err.code === 'invalid_grant') await guard.failed(ctx.ip, creds.clientId);
-        return sendOAuthError(ctx, err);
-      }
-      if (err instanceof AppError && err.status === 429) ctx.set('Retry-After', String((err as AppError & { retryAfter: number }).retryAfter));
-      throw err;
-    }
+    await asClient(ctx, ['invalid_client', 'invalid_grant'], (app, params) => {
+      const grant = parseOAuthInput(tokenGrant, params);
+      return grant.grant_type === 'authorization_code' ? exchangeCode(db, app, grant) : refreshTokens(db, app, grant);
+    });
   });
 
   router.post('/oauth/revoke', async (ctx) => {
-    const body = ((ctx.request as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>;
-    let creds: ClientCredentials = {};
-    try {
-      creds = clientCredentials(ctx, body);
-      await guard.check(ctx.ip, creds.clientId);
-      const app = await authenticateClient(db, creds);
-      const token = str(body.token);
-      if (!token) throw new OAuthError('invalid_request', 'token is required');
-      await revokeToken(db, app, token, str(body.token_type_hint));
-      ctx.body = { success: true };
-    } catch (err) {
-      if (err instanceof OAuthError) {
-        if (err.code === 'invalid_client') await guard.failed(ctx.ip, creds.clientId);
-        return sendOAuthError(ctx, err);
-      }
-      if (err instanceof AppError && err.status === 429) ctx.set('Retry-After', String((err as AppError & { retryAfter: number }).retryAfter));
-      throw err;
-    }
+    await asClient(ctx, ['invalid_client'], async (app, params) => {
+      const { token, token_type_hint } = parseOAuthInput(revokeRequest, params);
+      await revokeToken(db, app, token, token_type_hint);
+      return { success: true };
+    });
   });
 
   /**
@@ -244,7 +251,14 @@ export function oauthRouter(deps: ApiDeps) {
   router.post('/auth/session', async (ctx) => {
     const session: SessionUser | null = await readSession(ctx);
     if (!session || session.via !== 'bearer') throw badRequest('Send the session token as `Authorization: Bearer <token>`');
-    ctx.cookies.set(SESSION_COOKIE, session.token, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/', maxAge: 24 * 3600 * 1000, overwrite: true });
+    ctx.cookies.set(SESSION_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: '/',
+      maxAge: 24 * 3600 * 1000,
+      overwrite: true,
+    });
     ctx.body = { data: { userId: session.userId, teamId: session.teamId } };
   });
   router.delete('/auth/session', (ctx) => {

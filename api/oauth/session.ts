@@ -3,16 +3,13 @@ import type { Context } from 'koa';
 import type { Config } from '../../shared/config';
 import type { Db } from '../../shared/db/knex';
 import { safeEqual } from '../../shared/domain/crypto/tokens';
+import { findSessionUser, type SessionUserRecord } from '../../shared/domain/users/service';
 import { unauthorized } from '../../shared/errors';
 import { createSessionVerifier } from '../auth/session-token';
 
 export const SESSION_COOKIE = 'svc_session';
 
-export interface SessionUser {
-  userId: string;
-  teamId: string;
-  email: string;
-  teamName: string;
+export interface SessionUser extends SessionUserRecord {
   via: 'cookie' | 'bearer';
   token: string;
 }
@@ -28,17 +25,10 @@ export function createSessionReader(db: Db, config: Config) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
     const token = bearer ?? ctx.cookies.get(SESSION_COOKIE);
     if (!token) return null;
-    const userId = await verify(token);
-    const row = await db('users as u')
-      .join('team_members as m', function () {
-        this.on('m.user_id', '=', 'u.id').andOn('m.team_id', '=', 'u.team_id');
-      })
-      .join('teams as t', 't.id', 'm.team_id')
-      .where('u.id', userId)
-      .first('u.id', 'u.email', 't.id as team_id', 't.name as team_name')
-      .catch(() => undefined);
-    if (!row) throw unauthorized('User not found');
-    return { userId: row.id, email: row.email, teamId: row.teamId, teamName: row.teamName, via: bearer ? 'bearer' : 'cookie', token };
+    const { sub } = await verify(token);
+    const user = await findSessionUser(db, sub);
+    if (!user) throw unauthorized('User not found');
+    return { ...user, via: bearer ? 'bearer' : 'cookie', token };
   };
 }
 

@@ -32,7 +32,12 @@ export function healthRouter({ db, temporal }: Pick<ApiDeps, 'db' | 'temporal'>)
   const router = new Router<AppState>();
   router.get('/health', async (ctx) => {
     const [database, temporalCheck] = await Promise.all([
-      check(() => Promise.race([pingDb(db), new Promise((_, r) => setTimeout(() => r(new Error('database did not answer within 2000 ms')), 2000).unref())])),
+      check(() =>
+        Promise.race([
+          pingDb(db),
+          new Promise((_, r) => setTimeout(() => r(new Error('database did not answer within 2000 ms')), 2000).unref()),
+        ]),
+      ),
       check(() => temporal.ping(2000)),
     ]);
     const ok = database.status === 'up' && temporalCheck.status === 'up';

@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import {
   createTransactionBody,
   listTransactionsQuery,
-  transactionEnvelope,
   transactionIdParams,
-  transactionListSchema,
+  transactionSchema,
   updateTransactionBody,
 } from '../../shared/domain/transactions/schema';
 import {
@@ -16,58 +14,66 @@ import {
 } from '../../shared/domain/transactions/service';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
+import { none, one, page } from './replies';
 
 export const transactionRoutes = ({ db }: Pick<ApiDeps, 'db'>) => [
   defineRoute({
     method: 'get',
     path: '/transactions',
+    scopes: ['transactions.read'],
     tag: 'Transactions',
     summary: 'List transactions',
-    description: 'The team\'s transactions, newest first (by date, then id), with keyset pagination: pass `meta.cursor` back as `cursor` for the next page.',
+    description:
+      "The team's transactions, newest first (by date, then id), with keyset pagination: pass `meta.cursor` back as `cursor` for the next page.",
     query: listTransactionsQuery,
-    response: transactionListSchema,
+    reply: page(transactionSchema),
     handler: ({ principal, query }) => listTransactions(db, principal.teamId, query),
   }),
   defineRoute({
     method: 'get',
     path: '/transactions/:id',
+    scopes: ['transactions.read'],
     tag: 'Transactions',
     summary: 'Get a transaction',
     params: transactionIdParams,
-    response: transactionEnvelope,
-    handler: async ({ principal, params }) => ({ data: await getTransaction(db, principal.teamId, params.id) }),
+    reply: one(transactionSchema),
+    handler: ({ principal, params }) => getTransaction(db, principal.teamId, params.id),
   }),
   defineRoute({
     method: 'post',
     path: '/transactions',
+    scopes: ['transactions.write'],
     tag: 'Transactions',
     summary: 'Create a manual transaction',
-    description: 'For transactions that no bank feed brings in (cash, imports). Every referenced account, category, tag and user must belong to your team.',
+    description:
+      'For transactions that no bank feed brings in (cash, imports). Every referenced account, category, tag and user must belong to your team.',
     body: createTransactionBody,
-    response: transactionEnvelope,
+    reply: one(transactionSchema),
     status: 201,
-    handler: async ({ principal, body }) => ({ data: await createTransaction(db, principal.teamId, body) }),
+    handler: ({ principal, body }) => createTransaction(db, principal.teamId, body),
   }),
   defineRoute({
     method: 'patch',
     path: '/transactions/:id',
+    scopes: ['transactions.write'],
     tag: 'Transactions',
     summary: 'Update a transaction',
-    description: 'Categorise, tag, annotate, exclude or archive any transaction. Date, name, amount, currency, description, method, counterparty and account can change only on manual transactions: for bank-synced ones the bank is the source of truth (400).',
+    description:
+      'Categorise, tag, annotate, exclude or archive any transaction. Date, name, amount, currency, description, method, counterparty and account can change only on manual transactions: for bank-synced ones the bank is the source of truth (400).',
     params: transactionIdParams,
     body: updateTransactionBody,
-    response: transactionEnvelope,
-    handler: async ({ principal, params, body }) => ({ data: await updateTransaction(db, principal.teamId, params.id, body) }),
+    reply: one(transactionSchema),
+    handler: ({ principal, params, body }) => updateTransaction(db, principal.teamId, params.id, body),
   }),
   defineRoute({
     method: 'delete',
     path: '/transactions/:id',
+    scopes: ['transactions.write'],
     tag: 'Transactions',
     summary: 'Delete a manual transaction',
     description: 'Bank-synced transactions cannot be deleted (409): set `status` to `excluded` instead.',
     params: transactionIdParams,
-    response: z.null(),
-    status: 204,
+    reply: none,
     handler: async ({ principal, params }) => deleteTransaction(db, principal.teamId, params.id),
   }),
 ];

@@ -2,14 +2,19 @@ import type { ApiDeps } from '../deps';
 import { apiKeysRouter } from './routers/api-keys';
 import { bankAccountsRouter, bankConnectionsRouter } from './routers/banking';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
+import { chatRouter } from './routers/chat';
 import { customersRouter } from './routers/customers';
 import { inboxRouter } from './routers/inbox';
 import { invoicesRouter } from './routers/invoices';
+import { notificationsRouter } from './routers/notifications';
+import { searchRouter } from './routers/search';
 import { oauthApplicationsRouter } from './routers/oauth-applications';
 import { reportsRouter } from './routers/reports';
 import { teamRouter } from './routers/team';
+import { teamsRouter } from './routers/teams';
 import { trackerEntriesRouter, trackerProjectsRouter } from './routers/tracker';
 import { transactionsRouter } from './routers/transactions';
+import { userRouter } from './routers/user';
 import { router } from './trpc';
 
 export const createAppRouter = (deps: ApiDeps) =>
@@ -28,6 +33,11 @@ export const createAppRouter = (deps: ApiDeps) =>
     team: teamRouter(deps),
     inbox: inboxRouter(deps),
     oauthApplications: oauthApplicationsRouter(deps),
+    teams: teamsRouter(deps),
+    user: userRouter(deps),
+    chat: chatRouter(deps),
+    notifications: notificationsRouter(deps),
+    search: searchRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -1,15 +1,18 @@
 import type { Middleware } from 'koa';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import type { Authenticator } from '../auth/authenticate';
+import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { AppState } from '../http/state';
 import type { AppRouter } from './app-router';
 
 const PREFIX = '/trpc/';
 
 /** Serves the tRPC router under /trpc (batching on); koa hands the raw request over to tRPC. */
-export function trpcMiddleware(appRouter: AppRouter, authenticate: Authenticator): Middleware<AppState> {
+export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthenticator): Middleware<AppState> {
   return async (ctx, next) => {
-    if (!ctx.path.startsWith(PREFIX)) return next();
+    if (!ctx.path.startsWith(PREFIX)) {
+      await next();
+      return;
+    }
     ctx.respond = false;
     // koa starts every response at 404; tRPC only sets its own status over a 200.
     ctx.res.statusCode = 200;
@@ -24,8 +27,7 @@ export function trpcMiddleware(appRouter: AppRouter, authenticate: Authenticator
         requestId: ctx.state.requestId,
         ip: ctx.ip,
         userAgent: ctx.get('user-agent') || undefined,
-        authorization: ctx.get('authorization') || undefined,
-        authenticate,
+        authenticate: () => authenticate(ctx),
       }),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') ctx.state.log.error({ err: error.cause ?? error, path }, 'trpc error');

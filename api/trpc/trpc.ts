@@ -1,18 +1,19 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import type { Principal } from '../../shared/domain/auth/principal';
+import type { Caller, Principal } from '../../shared/domain/auth/principal';
 import { AppError, validationError } from '../../shared/errors';
-import type { Authenticator } from '../auth/authenticate';
-import { assertScopes } from '../auth/guard';
-import type { Operation } from '../auth/required-scopes';
+import { assertScopes, requireTeam } from '../auth/guard';
+import { assertNoNul } from '../http/json-body';
+import type { ResourceScope } from '../../shared/domain/auth/scopes';
+import { withinTeam } from '../../shared/db/team-wall';
 
 export interface TrpcContext {
   requestId: string;
   ip: string;
   userAgent: string | undefined;
-  authorization: string | undefined;
-  authenticate: Authenticator;
+  /** Authenticates this request (bearer, `x-team-id`, the failure throttle of its address). */
+  authenticate: () => Promise<Caller>;
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -29,19 +30,27 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
  * tRPC keeps its own error shape, and `data` carries our envelope fields (`error`, `description`,
  * `details`), so a client reads the same words whichever interface it uses.
  */
-const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
-    const cause = error.cause instanceof ZodError ? validationError(error.cause, 'input') : error.cause;
-    const envelope =
-      cause instanceof AppError
-        ? cause.toBody()
-        : error.code === 'INTERNAL_SERVER_ERROR'
-          ? { error: 'Internal Server Error', description: 'Something went wrong on our side.' }
-          : { error: error.code, description: error.message };
-    const { stack: _stack, ...data } = shape.data;
-    return { ...shape, message: envelope.description, data: { ...data, ...envelope } };
-  },
-});
+/** Every procedure names the scopes it needs, next to its definition (see `procedure`). */
+export interface ProcedureMeta {
+  scopes: readonly ResourceScope[];
+}
+
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const cause = error.cause instanceof ZodError ? validationError(error.cause, 'input') : error.cause;
+      const envelope =
+        cause instanceof AppError
+          ? cause.toBody()
+          : error.code === 'INTERNAL_SERVER_ERROR'
+            ? { error: 'Internal Server Error', description: 'Something went wrong on our side.' }
+            : { error: error.code, description: error.message };
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, message: envelope.description, data: { ...data, ...envelope } };
+    },
+  });
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
@@ -56,16 +65,42 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** A procedure that needs a bearer token holding the scopes REQUIRED_SCOPES lists for `operation`. */
-export const procedure = (operation: Operation) =>
-  t.procedure.use(appErrors).use(async ({ ctx, next }) => {
-    let principal: Principal;
-    try {
-      principal = await ctx.authenticate(ctx.authorization);
-      assertScopes(principal, operation);
-    } catch (err) {
-      if (err instanceof AppError) throw new TRPCError({ code: CODES[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.description, cause: err });
-      throw err;
-    }
-    return next({ ctx: { ...ctx, principal } });
-  });
+const asTrpcError = (err: unknown) =>
+  err instanceof AppError
+    ? new TRPCError({ code: CODES[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.description, cause: err })
+    : err;
+
+/** Authentication, then the scope check against the procedure's own meta; a procedure without scopes is refused. */
+async function authenticate(ctx: TrpcContext, meta: ProcedureMeta | undefined, getRawInput: () => Promise<unknown>): Promise<Caller> {
+  try {
+    const caller = await ctx.authenticate();
+    if (!meta?.scopes.length) throw new Error('tRPC procedure without scopes');
+    assertScopes(caller, meta.scopes);
+    // As over REST: PostgreSQL cannot store NUL, so no input carrying one gets past the gateway.
+    assertNoNul(await getRawInput(), 'input');
+    return caller;
+  } catch (err) {
+    throw asTrpcError(err);
+  }
+}
+
+const inTeam = t.procedure.use(appErrors).use(async ({ ctx, meta, next, getRawInput }) => {
+  const caller = await authenticate(ctx, meta, getRawInput);
+  let principal: Principal;
+  try {
+    principal = requireTeam(caller);
+  } catch (err) {
+    throw asTrpcError(err);
+  }
+  return withinTeam(principal.teamId, () => next({ ctx: { ...ctx, principal } }));
+});
+
+const asUser = t.procedure
+  .use(appErrors)
+  .use(async ({ ctx, meta, next, getRawInput }) => next({ ctx: { ...ctx, caller: await authenticate(ctx, meta, getRawInput) } }));
+
+/** A procedure that needs a bearer token holding every one of `scopes`, acting in a team. Declare its `.output()` too. */
+export const procedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => inTeam.meta({ scopes });
+
+/** A procedure on the caller themselves (`ctx.caller`), which a session user without a team may also call. */
+export const userProcedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => asUser.meta({ scopes });

@@ -6,24 +6,29 @@ import { bankBWebhook } from './bank-b';
 import { inboxWebhook } from './inbox';
 import { messagingVerification, messagingWebhook } from './messaging';
 import { paymentsWebhook } from './payments';
-import { webhookHandler, type WebhookSpec } from './pipeline';
+import { mountWebhook, type MountedWebhook } from './pipeline';
 import { subscriptionsWebhook } from './subscriptions';
 
-/** Provider webhooks, one spec per provider (see pipeline.ts for the shared handling). */
-export function webhookSpecs(deps: ApiDeps): Record<string, WebhookSpec<any, any>> {
-  return {
-    '/webhook/bank-a': bankAWebhook(deps),
-    '/webhook/bank-b': bankBWebhook(deps),
-    '/webhook/payments': paymentsWebhook(deps),
-    '/webhook/subscriptions': subscriptionsWebhook(deps),
-    '/webhook/messaging': messagingWebhook(deps),
-    '/webhook/inbox': inboxWebhook(deps),
-  };
+/** Every provider's webhook (see pipeline.ts for the shared handling); the router and the relay both use them. */
+export function webhooks(deps: ApiDeps): MountedWebhook[] {
+  const failures = deps.limiters.limiter({
+    keyPrefix: 'webhook-auth-failures',
+    points: deps.config.AUTH_FAILURES_PER_MINUTE,
+    durationS: 60,
+  });
+  return [
+    mountWebhook(bankAWebhook(deps), deps, failures),
+    mountWebhook(bankBWebhook(deps), deps, failures),
+    mountWebhook(paymentsWebhook(deps), deps, failures),
+    mountWebhook(subscriptionsWebhook(deps), deps, failures),
+    mountWebhook(messagingWebhook(deps), deps, failures),
+    mountWebhook(inboxWebhook(deps), deps, failures),
+  ];
 }
 
 export function webhookRouter(deps: ApiDeps) {
   const router = new Router<AppState>();
-  for (const [path, spec] of Object.entries(webhookSpecs(deps))) router.post(path, webhookHandler(spec, deps));
+  for (const w of webhooks(deps)) router.post(`/webhook/${w.provider}`, w.middleware);
   messagingVerification(router, deps);
   return router;
 }

@@ -1,60 +1,67 @@
 import { z } from 'zod';
+import { applyPaymentEvent, type PaymentEvent } from '../../shared/domain/invoices/payments';
 import type { ApiDeps } from '../deps';
 import type { WebhookSpec } from './pipeline';
 import { verifyTimestampedHmac } from './signatures/hmac-timestamped';
 
-const metadata = z.object({ invoice_id: z.string().optional(), team_id: z.string().optional() }).passthrough();
+// Ids we did not issue are dropped (the event is ignored), not refused.
+const ourId = z.guid().optional().catch(undefined);
 const payload = z.object({
   id: z.string().min(1),
   type: z.string().min(1),
   created: z.number().int(),
   data: z.object({
     object: z
-      .object({ id: z.string(), object: z.string().optional(), metadata: metadata.optional(), payment_intent: z.string().nullable().optional(), amount: z.number().optional(), currency: z.string().optional() })
-      .passthrough(),
+      .object({
+        id: z.string(),
+        object: z.string().optional(),
+        metadata: z.object({ invoice_id: ourId, team_id: ourId }).loose().optional(),
+        payment_intent: z.string().nullable().optional(),
+        amount: z.number().optional(),
+        currency: z.string().optional(),
+        // Only read for the notice: a shape we do not expect is dropped, not refused.
+        last_payment_error: z.object({ message: z.string() }).loose().nullable().optional().catch(null),
+      })
+      .loose(),
   }),
 });
 type Payload = z.infer<typeof payload>;
 
-const PAID = new Set(['payment_intent.succeeded', 'checkout.session.completed']);
-const REFUNDED = new Set(['charge.refunded']);
-const FAILED = new Set(['payment_intent.payment_failed']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function paymentEvent(p: Payload): PaymentEvent | null {
+  const obj = p.data.object;
+  const at = new Date(p.created * 1000);
+  switch (p.type) {
+    case 'payment_intent.succeeded':
+    case 'checkout.session.completed':
+      return { kind: 'paid', at, reference: obj.payment_intent ?? obj.id };
+    case 'charge.refunded':
+      return { kind: 'refunded', at };
+    case 'payment_intent.payment_failed':
+      return { kind: 'failed', reason: obj.last_payment_error?.message ?? null };
+    default:
+      return null;
+  }
+}
 
 /** POST /webhook/payments (Stripe wire format): invoice payments, refunds and failures. */
 export function paymentsWebhook(deps: ApiDeps): WebhookSpec<Payload, Payload> {
-  const { db } = deps;
   return {
     provider: 'payments',
     maxBytes: 1024 * 1024,
-    verify: (req) => verifyTimestampedHmac(req.headers['payments-signature'] as string | undefined, req.raw, deps.config.PAYMENTS_WEBHOOK_SECRET ? [deps.config.PAYMENTS_WEBHOOK_SECRET] : [], 300),
+    verify: (req) =>
+      verifyTimestampedHmac(
+        req.headers['payments-signature'] as string | undefined,
+        req.raw,
+        deps.config.PAYMENTS_WEBHOOK_SECRET ? [deps.config.PAYMENTS_WEBHOOK_SECRET] : [],
+        300,
+      ),
     schema: payload,
     events: (p) => [{ key: p.id, type: p.type, event: p }],
     async handle({ event: p }) {
-      const obj = p.data.object;
-      const invoiceId = obj.metadata?.invoice_id;
-      const teamId = obj.metadata?.team_id;
-      if (!invoiceId || !teamId || !UUID.test(invoiceId) || !UUID.test(teamId)) return { outcome: 'ignored' };
-      const invoice = await db('invoices').where({ id: invoiceId, teamId }).first();
-      if (!invoice) return { outcome: 'ignored', teamId };
-      const notify = (type: string, extra: Record<string, unknown> = {}) =>
-        db('notifications').insert({ teamId, type, priority: 3, metadata: JSON.stringify({ invoiceId, invoiceNumber: invoice.invoiceNumber, paymentEventId: p.id, ...extra }) });
-      if (PAID.has(p.type)) {
-        if (invoice.status === 'paid') return { outcome: 'ignored', teamId };
-        await db('invoices').where({ id: invoiceId }).update({ status: 'paid', paidAt: new Date(p.created * 1000), paymentReference: obj.payment_intent ?? obj.id, updatedAt: new Date() });
-        await notify('invoice_paid');
-        return { outcome: 'processed', teamId };
-      }
-      if (REFUNDED.has(p.type)) {
-        await db('invoices').where({ id: invoiceId }).update({ status: 'refunded', refundedAt: new Date(p.created * 1000), updatedAt: new Date() });
-        await notify('invoice_refunded');
-        return { outcome: 'processed', teamId };
-      }
-      if (FAILED.has(p.type)) {
-        await notify('invoice_payment_failed', { reason: (obj as any).last_payment_error?.message ?? null });
-        return { outcome: 'processed', teamId };
-      }
-      return { outcome: 'ignored', teamId };
+      const { invoice_id: invoiceId, team_id: teamId } = p.data.object.metadata ?? {};
+      const event = paymentEvent(p);
+      if (!invoiceId || !teamId || !event) return { outcome: 'ignored' };
+      return applyPaymentEvent(deps.db, { teamId, invoiceId, eventId: p.id }, event);
     },
   };
 }

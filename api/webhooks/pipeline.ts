@@ -3,7 +3,15 @@ import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
 import type { WebhookProvider } from '../../shared/db/models';
-import { AppError, payloadTooLarge, unauthorized } from '../../shared/errors';
+import {
+  claimWebhookEvent,
+  type PendingWebhookEvent,
+  recordWebhookFailure,
+  recordWebhookOutcome,
+  type WebhookOutcome,
+} from '../../shared/domain/webhook-events/record';
+import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiDeps } from '../deps';
 import type { AppState } from '../http/state';
 
@@ -22,12 +30,6 @@ export interface WebhookEventRef<E> {
   event: E;
 }
 
-export interface HandledEvent {
-  outcome: 'processed' | 'ignored';
-  teamId?: string | null;
-  workflowId?: string | null;
-}
-
 /**
  * How one provider's webhook is verified, parsed and acted on. The pipeline does the rest,
  * the same way for every provider (spec part 6, DESIGN §2).
@@ -35,25 +37,56 @@ export interface HandledEvent {
 export interface WebhookSpec<P, E> {
   provider: WebhookProvider;
   maxBytes: number;
+  /**
+   * Optional: credentials carried by the headers (Basic auth, an IP allow-list), checked before a
+   * byte of the body is read; false is 401. A body signature can only be checked in `verify`.
+   */
+  preauthorize?(req: Pick<RawWebhook, 'headers' | 'ip'>): boolean;
   /** Checks the signature on the raw text; false (or a throw) is 401 `Invalid signature`. */
   verify(req: RawWebhook): boolean | Promise<boolean>;
   schema: z.ZodType<P>;
-  events(payload: P, req: RawWebhook): WebhookEventRef<E>[];
+  /**
+   * The events a delivery carries, as they are recorded and acted on (also later, by the relay):
+   * small and self-contained. A step that must happen before the provider is told 200 (keeping an
+   * attachment's bytes) happens here.
+   */
+  events(payload: P, req: RawWebhook): WebhookEventRef<E>[] | Promise<WebhookEventRef<E>[]>;
   /** Optional: refuse a valid delivery before anything is recorded (e.g. 404 for an unknown inbox). */
   precheck?(payload: P, deps: ApiDeps): Promise<void>;
-  /** Small state changes, or starting/signalling a workflow: never a provider call or heavy work. */
-  handle(ref: WebhookEventRef<E>, deps: ApiDeps, req: RawWebhook): Promise<HandledEvent>;
+  /** One call into shared/domain: a small state change, or starting/signalling a workflow; never a provider call or heavy work. */
+  handle(ref: WebhookEventRef<E>, deps: ApiDeps): Promise<WebhookOutcome>;
 }
 
 const invalidPayload = (details?: { field: string; message: string }[]) => new AppError(400, 'Bad Request', 'Invalid payload', details);
 
+/** PostgreSQL cannot store NUL in text, and no provider means one: dropped before validation. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)]));
+  return value;
+}
+
 /**
- * raw body → signature → JSON + zod → record in webhook_events (redeliveries stop here) → act → 200.
- * A failure after validation is logged with the event id and still answers 200, as the spec asks;
- * the event stays recorded as `failed`, and a redelivery of a failed event is processed again.
+ * (header credentials →) raw body → signature → JSON + zod → record in webhook_events (redeliveries
+ * stop here) → act → 200. A failure after validation is logged with the event id and still answers
+ * 200, as the spec asks: the event stays recorded as `failed` with its payload, and the relay (or a
+ * redelivery) acts on it again. Failed credentials count against the sender's address.
  */
-export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps): Middleware<AppState> {
+export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, failures: RateLimiterAbstract): Middleware<AppState> {
+  const perMinute = deps.config.AUTH_FAILURES_PER_MINUTE;
+  const refuse = async (ctx: Context & { state: AppState }) => {
+    await failures.penalty(`ip:${ctx.ip}`, 1).catch(() => undefined);
+    return unauthorized('Invalid signature');
+  };
   return async (ctx: Context & { state: AppState }) => {
+    const seen = await failures.get(`ip:${ctx.ip}`).catch(() => null);
+    if (seen && seen.consumedPoints >= perMinute) {
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))));
+      throw tooManyRequests('Too many failed webhook deliveries from this address');
+    }
+    if (spec.preauthorize && !spec.preauthorize({ headers: ctx.req.headers, ip: ctx.ip })) throw await refuse(ctx);
     const req = await readRaw(ctx, spec.maxBytes);
     let verified = false;
     try {
@@ -61,7 +94,7 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps): Mi
     } catch (err) {
       ctx.state.log.warn({ err, provider: spec.provider }, 'webhook signature check failed');
     }
-    if (!verified) throw unauthorized('Invalid signature');
+    if (!verified) throw await refuse(ctx);
 
     let json: unknown;
     try {
@@ -69,48 +102,45 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps): Mi
     } catch {
       throw invalidPayload([{ field: '(root)', message: 'body is not JSON' }]);
     }
-    const parsed = spec.schema.safeParse(json);
+    const parsed = spec.schema.safeParse(withoutNul(json));
     if (!parsed.success) {
       throw invalidPayload(parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message })));
     }
 
     await spec.precheck?.(parsed.data, deps);
-    for (const ref of spec.events(parsed.data, req)) {
-      await processEvent(spec, ref, deps, req, ctx.state.log);
+    for (const ref of await spec.events(parsed.data, req)) {
+      await processEvent(spec, ref, deps, ctx.state.log);
     }
     ctx.status = 200;
     ctx.body = { success: true };
   };
 }
 
-async function processEvent<P, E>(spec: WebhookSpec<P, E>, ref: WebhookEventRef<E>, deps: ApiDeps, req: RawWebhook, log: AppState['log']) {
+async function processEvent<P, E>(spec: WebhookSpec<P, E>, ref: WebhookEventRef<E>, deps: ApiDeps, log: AppState['log']) {
   const { db } = deps;
-  const claimed = await db.raw(
-    `insert into webhook_events (provider, event_key, event_type) values (?, ?, ?)
-     on conflict (provider, event_key) do update set outcome = 'received', error = null, received_at = now()
-       where webhook_events.outcome = 'failed'
-     returning id`,
-    [spec.provider, ref.key, ref.type],
-  );
-  const id: string | undefined = claimed.rows[0]?.id;
+  const id = await claimWebhookEvent(db, { provider: spec.provider, eventKey: ref.key, eventType: ref.type, payload: ref.event });
   if (!id) {
     log.info({ provider: spec.provider, eventKey: ref.key }, 'webhook redelivery ignored');
     return;
   }
+  await actOn(spec, ref, id, deps, log);
+}
+
+/** Acts on one recorded event and records how it went; the request path and the relay both come here. */
+export async function actOn<P, E>(
+  spec: WebhookSpec<P, E>,
+  ref: WebhookEventRef<E>,
+  id: string,
+  deps: ApiDeps,
+  log: AppState['log'],
+): Promise<void> {
   try {
-    const result = await spec.handle(ref, deps, req);
-    await db('webhook_events').where({ id }).update({
-      outcome: result.outcome,
-      teamId: result.teamId ?? null,
-      workflowId: result.workflowId ?? null,
-      processedAt: new Date(),
-    });
+    await recordWebhookOutcome(deps.db, id, await spec.handle(ref, deps));
   } catch (err) {
     log.error({ err, provider: spec.provider, eventId: id, eventKey: ref.key, eventType: ref.type }, 'webhook processing failed');
-    await db('webhook_events')
-      .where({ id })
-      .update({ outcome: 'failed', error: String((err as Error)?.message ?? err).slice(0, 2000), processedAt: new Date() })
-      .catch((e) => log.error({ err: e, eventId: id }, 'could not record webhook failure'));
+    await recordWebhookFailure(deps.db, id, err).catch((e: unknown) => {
+      log.error({ err: e, eventId: id }, 'could not record webhook failure');
+    });
   }
 }
 
@@ -120,7 +150,29 @@ async function readRaw(ctx: Context, maxBytes: number): Promise<RawWebhook> {
     raw = await getRawBody(ctx.req, { limit: maxBytes, encoding: 'utf8' });
   } catch (err) {
     if ((err as { type?: string }).type === 'entity.too.large') throw payloadTooLarge(`Webhook body larger than ${maxBytes} bytes`);
-    throw err;
+    // The sender hung up before its body arrived (or sent a broken one): nothing was accepted, and
+    // a provider redelivers what was not answered 200. A 400, not a server error.
+    throw badRequest('The request body could not be read');
   }
   return { raw, headers: ctx.req.headers, ip: ctx.ip, query: ctx.query };
+}
+
+/** A provider's webhook as the gateway serves it and as the relay replays its recorded events. */
+export interface MountedWebhook {
+  provider: WebhookProvider;
+  /** What a delivery's body must be (for the reference and for fuzzing). */
+  schema: z.ZodType;
+  middleware: Middleware<AppState>;
+  /** Acts again on an event the relay claimed, from its recorded payload. */
+  replay(event: PendingWebhookEvent, log: AppState['log']): Promise<void>;
+}
+
+export function mountWebhook<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, failures: RateLimiterAbstract): MountedWebhook {
+  return {
+    provider: spec.provider,
+    schema: spec.schema,
+    middleware: webhookHandler(spec, deps, failures),
+    // The payload is what `events` produced for this spec, recorded as JSON: plain data of type E.
+    replay: (e, log) => actOn(spec, { key: e.eventKey, type: e.eventType, event: e.payload as E }, e.id, deps, log),
+  };
 }

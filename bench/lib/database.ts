@@ -19,7 +19,11 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
   let adminUrl = process.env.DATABASE_URL;
   let stopPg: (() => Promise<void>) | undefined;
   if (!adminUrl) {
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(PROJECT_ROOT, '.data', `bench-pg-${process.pid}`), port: await freePort(), persistent: false });
+    const pg = await startEmbeddedPostgres({
+      dataDir: path.join(PROJECT_ROOT, '.data', `bench-pg-${process.pid}`),
+      port: await freePort(),
+      persistent: false,
+    });
     adminUrl = pg.url('postgres');
     stopPg = () => pg.stop();
   }

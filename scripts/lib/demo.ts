@@ -13,17 +13,21 @@ export async function ensureDemo(db: Db, config: Config) {
   if (!user) {
     ({ user } = await createUserWithTeam(db, { email: DEMO_EMAIL, fullName: 'Demo User', teamName: 'Demo Team' }));
     created = true;
-    await seedDemoTransactions(db, user.teamId!);
   }
-  const team = await Team.query(db).findById(user.teamId!);
+  // Someone may have moved the demo user out of its team, or deleted the team, since the first run.
+  const { teamId } = user;
+  if (!teamId) throw new Error(`${DEMO_EMAIL} belongs to no team`);
+  if (created) await seedDemoTransactions(db, teamId);
+  const team = await Team.query(db).findById(teamId);
+  if (!team) throw new Error(`the demo team ${teamId} no longer exists`);
   if (!config.AUTH_JWT_SECRET) throw new Error('AUTH_JWT_SECRET is needed to issue the demo session token');
   return {
     created,
     email: user.email,
     userId: user.id,
-    teamId: team!.id,
-    teamName: team!.name,
-    inboxId: team!.inboxId,
+    teamId: team.id,
+    teamName: team.name,
+    inboxId: team.inboxId,
     sessionToken: await signSessionToken(config.AUTH_JWT_SECRET, user.id),
   };
 }

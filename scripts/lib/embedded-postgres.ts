@@ -5,6 +5,7 @@ import path from 'node:path';
 export interface RunningPostgres {
   url: (database: string) => string;
   stop(): Promise<void>;
+  restart(): Promise<void>;
 }
 
 /**
@@ -12,7 +13,12 @@ export interface RunningPostgres {
  * As root it runs the server as the `postgres` user (created when missing), which must be able to
  * reach and write the data directory.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port: number; persistent: boolean; log?: (m: string) => void }): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  persistent: boolean;
+  log?: (m: string) => void;
+}): Promise<RunningPostgres> {
   const dataDir = path.resolve(opts.dataDir);
   mkdirSync(path.dirname(dataDir), { recursive: true });
   if (os.userInfo().uid === 0) {
@@ -32,7 +38,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
     persistent: opts.persistent,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    onLog: (m) => opts.log?.(String(m)),
+    onLog: (m) => opts.log?.(m),
     onError: (m) => opts.log?.(String(m)),
   });
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
@@ -40,6 +46,11 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port: numbe
   return {
     url: (database) => `postgres://postgres:postgres@127.0.0.1:${opts.port}/${database}`,
     stop: () => pg.stop(),
+    // A fault, for chaos tests: the server goes away and comes back on the same data and port.
+    restart: async () => {
+      await pg.stop();
+      await pg.start();
+    },
   };
 }
 

@@ -1,4 +1,17 @@
+/* eslint-disable @typescript-eslint/require-await -- activity stand-ins: async so each returns a promise as an activity does, with nothing to await */
 import type { Client } from '@temporalio/client';
+import { apiKeyNotificationContract, type ApiKeyNotificationWorkflow } from '../../shared/temporal/api-key-notification/contract';
+import { buttonReply, receiptIngestionContract, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
+import {
+  syncConnectionContract,
+  syncRequested,
+  type SyncConnectionWorkflow,
+  type SyncRequest,
+} from '../../shared/temporal/sync-connection/contract';
+import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
+import { invitationContract, type InvitationWorkflow } from '../../shared/temporal/invitation/contract';
+import { teamDeletionContract, type TeamDeletionWorkflow } from '../../shared/temporal/team-deletion/contract';
+import { notificationDeliveryContract, type NotificationDeliveryWorkflow } from '../../shared/temporal/notification-delivery/contract';
 
 /**
  * One scenario per workflow path worth pinning: mocked activities (a history records only their
@@ -6,7 +19,7 @@ import type { Client } from '@temporalio/client';
  */
 export interface HistoryScenario {
   name: string;
-  activities: Record<string, (...args: any[]) => Promise<unknown>>;
+  activities: Record<string, (...args: never[]) => Promise<unknown>>;
   run(client: Client, ids: { taskQueue: string; workflowId: string }): Promise<unknown>;
 }
 
@@ -15,10 +28,12 @@ export const SCENARIOS: HistoryScenario[] = [
     name: 'api-key-notification',
     activities: { sendApiKeyCreatedEmail: async () => ({ messageId: '<recorded@finops.local>' }) },
     run: (client, { taskQueue, workflowId }) =>
-      client.workflow.execute('apiKeyNotification', {
+      client.workflow.execute<ApiKeyNotificationWorkflow>(apiKeyNotificationContract.workflowType, {
         taskQueue,
         workflowId,
-        args: [{ keyId: 'k1', teamId: 't1', userId: 'u1', keyName: 'recorded', createdAt: '2026-11-22T00:00:00.000Z', ipAddress: '192.0.2.1' }],
+        args: [
+          { keyId: 'k1', teamId: 't1', userId: 'u1', keyName: 'recorded', createdAt: '2026-11-22T00:00:00.000Z', ipAddress: '192.0.2.1' },
+        ],
       }),
   },
   {
@@ -29,11 +44,11 @@ export const SCENARIOS: HistoryScenario[] = [
       rematchOpenInboxItems: async () => ({ checked: 1, suggested: 0 }),
     },
     run: async (client, { taskQueue, workflowId }) => {
-      const handle = await client.workflow.signalWithStart('syncConnection', {
+      const handle = await client.workflow.signalWithStart<SyncConnectionWorkflow, [SyncRequest]>(syncConnectionContract.workflowType, {
         taskQueue,
         workflowId,
         args: [{ connectionId: 'c1', teamId: 't1' }],
-        signal: 'syncRequested',
+        signal: syncRequested,
         signalArgs: [{ manualSync: true }],
       });
       return handle.result();
@@ -44,26 +59,115 @@ export const SCENARIOS: HistoryScenario[] = [
     activities: {
       sendReaction: async () => undefined,
       ingestReceipt: async () => ({ inboxItemId: 'i1', documentId: 'd1', duplicate: false }),
-      extractReceipt: async () => ({ amount: 23.8, currency: 'EUR', date: '2026-07-01', merchant: 'Coffee Corner', taxAmount: 3.8, taxRate: 19 }),
-      matchReceipt: async () => ({ outcome: 'suggested', transactionId: 't1', confidence: 0.97, amount: -23.8, currency: 'EUR', date: '2026-07-01', name: 'COFFEE CORNER' }),
+      extractReceipt: async () => ({
+        amount: 23.8,
+        currency: 'EUR',
+        date: '2026-07-01',
+        merchant: 'Coffee Corner',
+        taxAmount: 3.8,
+        taxRate: 19,
+      }),
+      matchReceipt: async () => ({
+        outcome: 'suggested',
+        transactionId: 't1',
+        confidence: 0.97,
+        amount: -23.8,
+        currency: 'EUR',
+        date: '2026-07-01',
+        name: 'COFFEE CORNER',
+      }),
       sendMatchSuggestion: async () => undefined,
       decideMatch: async () => 'confirmed',
       sendMessage: async () => undefined,
     },
     run: async (client, { taskQueue, workflowId }) => {
-      const handle = await client.workflow.start('receiptIngestion', {
+      const handle = await client.workflow.start<ReceiptIngestionWorkflow>(receiptIngestionContract.workflowType, {
         taskQueue,
         workflowId,
-        args: [{ teamId: 't1', source: 'messaging', reference: 'm1', mediaId: 'media1', mimeType: 'application/pdf', phoneNumber: '491', messageId: 'm1', decisionTimeoutMs: 600_000 }],
+        args: [
+          {
+            teamId: 't1',
+            source: 'messaging',
+            reference: 'm1',
+            mediaId: 'media1',
+            mimeType: 'application/pdf',
+            phoneNumber: '491',
+            messageId: 'm1',
+            decisionTimeoutMs: 600_000,
+          },
+        ],
       });
       await new Promise((r) => setTimeout(r, 1500));
-      await handle.signal('buttonReply', { action: 'confirm', transactionId: 't1', via: 'chat' });
+      await handle.signal(buttonReply, { action: 'confirm', transactionId: 't1', via: 'chat' });
       return handle.result();
     },
   },
   {
     name: 'sync-exchange-rates',
     activities: { syncExchangeRates: async () => ({ rates: 30, latestDate: '2026-11-20' }) },
-    run: (client, { taskQueue, workflowId }) => client.workflow.execute('syncExchangeRates', { taskQueue, workflowId }),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<SyncExchangeRatesWorkflow>(syncExchangeRatesContract.workflowType, { taskQueue, workflowId }),
+  },
+  {
+    // The whole path without an answer: email, reminder, expiry (timers of one and two seconds).
+    name: 'invitation',
+    activities: {
+      sendInvitationEmail: async () => ({ sent: true, status: 'pending' }),
+      expireInvitation: async () => 'expired',
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<InvitationWorkflow>(invitationContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            invitationId: 'i1',
+            teamId: 't1',
+            remindAt: new Date(Date.now() + 1000).toISOString(),
+            expiresAt: new Date(Date.now() + 2000).toISOString(),
+          },
+        ],
+      }),
+  },
+  {
+    // Two tables, one of them in two batches.
+    name: 'team-deletion',
+    activities: (() => {
+      let transactionBatches = 0;
+      return {
+        revokeTeamAccess: async () => ({ teamName: 'Recorded' }),
+        stopTeamWork: async () => ({ runningWorkflows: 1, bankSyncSchedules: 0, pendingInvitations: 0 }),
+        planTeamDeletion: async () => [
+          { table: 'transaction_tags', total: 1 },
+          { table: 'transactions', total: 3 },
+        ],
+        deleteTeamRows: async ({ table }: { table: string }) => (table === 'transactions' ? [2, 1][transactionBatches++] : 1),
+        deleteTeamRecord: async () => undefined,
+        sendTeamDeletedEmail: async () => undefined,
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<TeamDeletionWorkflow>(teamDeletionContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ teamId: 't1', requestedBy: 'u1', batchSize: 2 }],
+      }),
+  },
+  {
+    // Three recipients: one sent, one sent already by an earlier attempt, one whose user has no address.
+    name: 'notification-delivery',
+    activities: (() => {
+      const outcomes = ['sent', 'skipped', 'failed'];
+      return {
+        unsentNotificationEmails: async () => ['d1', 'd2', 'd3'],
+        sendNotificationEmail: async () => outcomes.shift(),
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<NotificationDeliveryWorkflow>(notificationDeliveryContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ notificationId: 'n1', teamId: 't1' }],
+      }),
   },
 ];

@@ -1,7 +1,9 @@
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers } from 'objection';
 import { types } from 'pg';
+import type { Logger } from '../logger';
 import { migrationSource } from './migrations';
+import { installTeamWall } from './team-wall';
 
 // numeric(19,4) money comes back as a JS number (the API speaks JSON numbers), and `date` columns stay
 // 'YYYY-MM-DD' strings: converting them to Date would shift them by the server's time zone.
@@ -14,21 +16,33 @@ export type Db = Knex;
 export interface DbOptions {
   url: string;
   poolMax?: number;
+  /** Where knex's own warnings go (a lost connection, a deprecation); without one, the console. */
+  logger?: Pick<Logger, 'warn' | 'error' | 'debug'>;
 }
 
 /** One knex instance per process; columns are snake_case in PostgreSQL and camelCase in code. */
-export function createDb({ url, poolMax = 10 }: DbOptions): Db {
-  return knexFactory({
+export function createDb({ url, poolMax = 10, logger }: DbOptions): Db {
+  const db = knexFactory({
     client: 'pg',
     connection: url,
     pool: { min: 0, max: poolMax },
+    ...(logger && {
+      log: {
+        warn: (m: unknown) => logger.warn({ component: 'knex' }, String(m)),
+        error: (m: unknown) => logger.error({ component: 'knex' }, String(m)),
+        deprecate: (m: unknown) => logger.warn({ component: 'knex' }, String(m)),
+        debug: (m: unknown) => logger.debug({ component: 'knex' }, String(m)),
+      },
+    }),
     ...knexSnakeCaseMappers(),
   });
+  installTeamWall(db);
+  return db;
 }
 
 export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, applied] = await db.migrate.latest({ migrationSource });
-  return applied as string[];
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
 }
 
 export async function pingDb(db: Db): Promise<void> {

@@ -1,7 +1,16 @@
+import { z } from 'zod';
 import { BankAuthError, BankUnavailableError } from './bank-errors';
 
 /** Item error codes after which the user must reconnect (Plaid's ITEM_ERROR family). */
-const AUTH_CODES = new Set(['INVALID_PUBLIC_TOKEN', 'ITEM_LOGIN_REQUIRED', 'INVALID_ACCESS_TOKEN', 'ITEM_NOT_FOUND', 'USER_PERMISSION_REVOKED', 'ACCESS_NOT_GRANTED', 'INVALID_CREDENTIALS']);
+const AUTH_CODES = new Set([
+  'INVALID_PUBLIC_TOKEN',
+  'ITEM_LOGIN_REQUIRED',
+  'INVALID_ACCESS_TOKEN',
+  'ITEM_NOT_FOUND',
+  'USER_PERMISSION_REVOKED',
+  'ACCESS_NOT_GRANTED',
+  'INVALID_CREDENTIALS',
+]);
 
 export interface BankAAccount {
   account_id: string;
@@ -34,6 +43,11 @@ export interface BankASyncPage {
   has_more: boolean;
 }
 
+/** The fields read from a failure (Plaid's error object); a body we cannot read is reported by its status alone. */
+const bankAErrorBody = z
+  .object({ error_type: z.string().nullish(), error_code: z.string().nullish(), error_message: z.string().nullish() })
+  .catch({});
+
 /** bank-a speaks Plaid's API: JSON POSTs with client_id and secret in the body. */
 export function createBankAClient(opts: { baseUrl: string; clientId: string; secret: string }) {
   async function call<T>(path: string, body: Record<string, unknown>): Promise<T> {
@@ -48,21 +62,30 @@ export function createBankAClient(opts: { baseUrl: string; clientId: string; sec
     } catch (err) {
       throw new BankUnavailableError('bank-a', `bank-a unreachable: ${(err as Error).message}`);
     }
-    const json = (await res.json().catch(() => ({}))) as any;
+    const json: unknown = await res.json().catch(() => ({}));
     if (res.ok) return json as T;
-    if (json?.error_type === 'ITEM_ERROR' || AUTH_CODES.has(json?.error_code)) {
-      throw new BankAuthError('bank-a', json.error_code ?? 'ITEM_ERROR', json.error_message ?? 'item error');
+    const error = bankAErrorBody.parse(json);
+    if (error.error_type === 'ITEM_ERROR' || AUTH_CODES.has(error.error_code ?? '')) {
+      throw new BankAuthError('bank-a', error.error_code ?? 'ITEM_ERROR', error.error_message ?? 'item error');
     }
-    throw new BankUnavailableError('bank-a', `bank-a ${path} answered ${res.status}: ${json?.error_code ?? ''} ${json?.error_message ?? ''}`.trim());
+    throw new BankUnavailableError(
+      'bank-a',
+      `bank-a ${path} answered ${res.status}: ${error.error_code ?? ''} ${error.error_message ?? ''}`.trim(),
+    );
   }
 
   return {
-    exchangePublicToken: (publicToken: string) => call<{ access_token: string; item_id: string }>('/item/public_token/exchange', { public_token: publicToken }),
+    exchangePublicToken: (publicToken: string) =>
+      call<{ access_token: string; item_id: string }>('/item/public_token/exchange', { public_token: publicToken }),
     getAccounts: (accessToken: string) =>
-      call<{ accounts: BankAAccount[]; item: { item_id: string; institution_id?: string | null; institution_name?: string | null } }>('/accounts/get', { access_token: accessToken }),
+      call<{ accounts: BankAAccount[]; item: { item_id: string; institution_id?: string | null; institution_name?: string | null } }>(
+        '/accounts/get',
+        { access_token: accessToken },
+      ),
     transactionsSync: (accessToken: string, cursor: string | null, count = 500) =>
       call<BankASyncPage>('/transactions/sync', { access_token: accessToken, ...(cursor ? { cursor } : {}), count }),
-    getVerificationKey: (kid: string) => call<{ key: Record<string, unknown> & { kid: string; expired_at: number | null } }>('/webhook_verification_key/get', { key_id: kid }),
+    getVerificationKey: (kid: string) =>
+      call<{ key: Record<string, unknown> & { kid: string; expired_at: number | null } }>('/webhook_verification_key/get', { key_id: kid }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { BankAuthError, BankUnavailableError } from './bank-errors';
 
 export interface BankBAccount {
@@ -24,6 +25,9 @@ export interface BankBTransaction {
   details?: { category?: string | null; counterparty?: { name?: string | null } | null };
 }
 
+/** The fields read from a failure (Teller's error object); a body we cannot read is reported by its status alone. */
+const bankBErrorBody = z.object({ error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish() }).catch({});
+
 /** bank-b speaks Teller's API: GETs with HTTP Basic (access token as user name, empty password). */
 export function createBankBClient(opts: { baseUrl: string }) {
   async function get<T>(accessToken: string, path: string): Promise<T> {
@@ -36,11 +40,12 @@ export function createBankBClient(opts: { baseUrl: string }) {
     } catch (err) {
       throw new BankUnavailableError('bank-b', `bank-b unreachable: ${(err as Error).message}`);
     }
-    const json = (await res.json().catch(() => ({}))) as any;
+    const json: unknown = await res.json().catch(() => ({}));
     if (res.ok) return json as T;
-    const code: string = json?.error?.code ?? '';
+    const { error } = bankBErrorBody.parse(json);
+    const code = error?.code ?? '';
     if (res.status === 401 || res.status === 403 || code.startsWith('enrollment.disconnected')) {
-      throw new BankAuthError('bank-b', code || String(res.status), json?.error?.message ?? 'enrollment disconnected');
+      throw new BankAuthError('bank-b', code || String(res.status), error?.message ?? 'enrollment disconnected');
     }
     throw new BankUnavailableError('bank-b', `bank-b ${path} answered ${res.status}: ${code}`);
   }
@@ -49,7 +54,10 @@ export function createBankBClient(opts: { baseUrl: string }) {
     listAccounts: (accessToken: string) => get<BankBAccount[]>(accessToken, '/accounts'),
     /** One page, newest first; pass the last id as `fromId` for the next (older) page. */
     listTransactions: (accessToken: string, accountId: string, fromId?: string, count = 500) =>
-      get<BankBTransaction[]>(accessToken, `/accounts/${encodeURIComponent(accountId)}/transactions?count=${count}${fromId ? `&from_id=${encodeURIComponent(fromId)}` : ''}`),
+      get<BankBTransaction[]>(
+        accessToken,
+        `/accounts/${encodeURIComponent(accountId)}/transactions?count=${count}${fromId ? `&from_id=${encodeURIComponent(fromId)}` : ''}`,
+      ),
     getBalances: (accessToken: string, accountId: string) =>
       get<{ ledger: string | null; available: string | null }>(accessToken, `/accounts/${encodeURIComponent(accountId)}/balances`),
   };

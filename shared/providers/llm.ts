@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+
 /**
  * An OpenAI-compatible chat completions API (OpenAI, Azure OpenAI, Ollama, vLLM, LiteLLM, …):
  * `POST {LLM_API_URL}/chat/completions` with a Bearer key, answering with a JSON object that
@@ -26,6 +29,14 @@ export class LlmError extends Error {
   }
 }
 
+/** The fields read from an answer: only the first choice's message. */
+const completionBody = z.object({
+  choices: z.tuple([z.object({ message: z.object({ content: z.string().nullish(), refusal: z.string().nullish() }) })], z.unknown()),
+});
+
+/** The field read from a failure; a body we cannot read is reported by its status alone. */
+const errorBody = z.object({ error: z.object({ message: z.string() }) });
+
 export function createLlmClient(opts: LlmClientOptions) {
   const endpoint = `${opts.baseUrl.replace(/\/$/, '')}/chat/completions`;
 
@@ -33,7 +44,8 @@ export function createLlmClient(opts: LlmClientOptions) {
     /** The model's answer parsed as JSON; throws LlmError on a refusal, an HTTP error or no JSON. */
     async completeJson(req: LlmJsonRequest): Promise<unknown> {
       const content: Array<Record<string, unknown>> = [{ type: 'text', text: req.text }];
-      if (req.image) content.push({ type: 'image_url', image_url: { url: `data:${req.image.mimeType};base64,${req.image.bytes.toString('base64')}` } });
+      if (req.image)
+        content.push({ type: 'image_url', image_url: { url: `data:${req.image.mimeType};base64,${req.image.bytes.toString('base64')}` } });
       let res: Response;
       try {
         res = await fetch(endpoint, {
@@ -53,13 +65,17 @@ export function createLlmClient(opts: LlmClientOptions) {
       } catch (err) {
         throw new LlmError(`LLM unreachable: ${(err as Error).message}`);
       }
-      const json = (await res.json().catch(() => null)) as any;
-      if (!res.ok) throw new LlmError(`LLM answered ${res.status}: ${json?.error?.message ?? ''}`.trim());
-      const message = json?.choices?.[0]?.message;
+      const json: unknown = await res.json().catch(() => null);
+      if (!res.ok) {
+        const failure = errorBody.safeParse(json);
+        throw new LlmError(`LLM answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`.trim());
+      }
+      const answer = completionBody.safeParse(json);
+      const message = answer.success ? answer.data.choices[0].message : undefined;
       if (message?.refusal) throw new LlmError(`LLM refused: ${message.refusal}`);
       if (typeof message?.content !== 'string') throw new LlmError('LLM answer has no message content');
       try {
-        return JSON.parse(message.content);
+        return JSON.parse(message.content) as unknown;
       } catch {
         throw new LlmError('LLM answer is not JSON');
       }
@@ -68,3 +84,114 @@ export function createLlmClient(opts: LlmClientOptions) {
 }
 
 export type LlmClient = ReturnType<typeof createLlmClient>;
+
+/** A message of a chat with tools, in the OpenAI chat completions format. */
+export type LlmChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: LlmToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface LlmToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface LlmToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** What a streamed answer yields: text as it is written, then the tool calls the model asks for (if any). */
+export type LlmStreamPart = { type: 'token'; text: string } | { type: 'tool_calls'; calls: LlmToolCall[] };
+
+/** The fields read from a streamed chunk: text deltas and tool-call fragments (joined by `index`). */
+const chunkBody = z.object({
+  choices: z.array(
+    z.object({
+      delta: z
+        .object({
+          content: z.string().nullish(),
+          tool_calls: z
+            .array(
+              z.object({
+                index: z.number().int(),
+                id: z.string().nullish(),
+                function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+              }),
+            )
+            .nullish(),
+        })
+        .nullish(),
+    }),
+  ),
+});
+
+/**
+ * The chat side of the same API: `POST /chat/completions` with `stream: true` and tools, read as
+ * server-sent events. The key goes only to the model's server; errors name the status and the
+ * server's message, never the request.
+ */
+export function createLlmChatClient(opts: LlmClientOptions) {
+  const endpoint = `${opts.baseUrl.replace(/\/$/, '')}/chat/completions`;
+  return {
+    model: opts.model,
+    async *streamChat(req: { messages: LlmChatMessage[]; tools: LlmToolSpec[]; signal?: AbortSignal }): AsyncGenerator<LlmStreamPart> {
+      let res: Response;
+      try {
+        res = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+          body: JSON.stringify({
+            model: opts.model,
+            stream: true,
+            temperature: 0,
+            messages: req.messages,
+            ...(req.tools.length ? { tools: req.tools, tool_choice: 'auto' } : {}),
+          }),
+          signal: req.signal ?? AbortSignal.timeout(opts.timeoutMs ?? 120_000),
+        });
+      } catch (err) {
+        throw new LlmError(`LLM unreachable: ${(err as Error).message}`);
+      }
+      if (!res.ok || !res.body) {
+        const failure = errorBody.safeParse(await res.json().catch(() => null));
+        throw new LlmError(`LLM answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`.trim());
+      }
+      const calls: { id: string; name: string; arguments: string }[] = [];
+      const events = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+      for await (const event of events) {
+        if (event.data === '[DONE]') break;
+        let json: unknown;
+        try {
+          json = JSON.parse(event.data);
+        } catch {
+          throw new LlmError('LLM stream sent a chunk that is not JSON');
+        }
+        const chunk = chunkBody.safeParse(json);
+        if (!chunk.success) continue; // keep-alives and usage chunks carry nothing we read
+        const delta = chunk.data.choices.at(0)?.delta;
+        if (delta?.content) yield { type: 'token', text: delta.content };
+        for (const part of delta?.tool_calls ?? []) {
+          const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+          if (part.id) call.id = part.id;
+          if (part.function?.name) call.name += part.function.name;
+          if (part.function?.arguments) call.arguments += part.function.arguments;
+        }
+      }
+      const asked = calls.filter(Boolean);
+      if (asked.length) {
+        yield {
+          type: 'tool_calls',
+          calls: asked.map((c, i) => ({
+            id: c.id || `call_${i + 1}`,
+            type: 'function',
+            function: { name: c.name, arguments: c.arguments },
+          })),
+        };
+      }
+    },
+  };
+}
+
+export type LlmChatClient = ReturnType<typeof createLlmChatClient>;

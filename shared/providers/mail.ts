@@ -5,6 +5,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * A fixed Message-ID for a mail that may be sent again after a crash (`<id@host>`): mail clients
+   * and servers treat two copies with one Message-ID as one message.
+   */
+  messageId?: string;
 }
 
 export interface Mailer {

@@ -1,3 +1,13 @@
+import { z } from 'zod';
+
+/** The field read from a failure; a body we cannot read is reported by its status alone. */
+const errorBody = z.object({ error: z.object({ message: z.string() }) });
+
+/** The id of the message sent, when the answer names one. */
+const sentBody = z.object({ messages: z.tuple([z.object({ id: z.string() })], z.unknown()) });
+
+const mediaBody = z.object({ url: z.string(), mime_type: z.string() });
+
 /**
  * messaging speaks the WhatsApp Cloud API: messages are POSTed to `/{phone-number-id}/messages`
  * with a Bearer token; media is `GET /{media-id}` → `{url}` → bytes (same token).
@@ -13,20 +23,28 @@ export function createMessagingClient(opts: { baseUrl: string; accessToken: stri
       body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message }),
       signal: AbortSignal.timeout(15_000),
     });
-    const json = (await res.json().catch(() => ({}))) as any;
-    if (!res.ok) throw new Error(`messaging answered ${res.status}: ${json?.error?.message ?? ''}`);
-    return { messageId: json?.messages?.[0]?.id ?? null };
+    const json: unknown = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const failure = errorBody.safeParse(json);
+      throw new Error(`messaging answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`);
+    }
+    const sent = sentBody.safeParse(json);
+    return { messageId: sent.success ? sent.data.messages[0].id : null };
   }
 
   return {
     sendText: (to: string, body: string) => send(to, { type: 'text', text: { preview_url: false, body } }),
-    sendReaction: (to: string, messageId: string, emoji: string) => send(to, { type: 'reaction', reaction: { message_id: messageId, emoji } }),
+    sendReaction: (to: string, messageId: string, emoji: string) =>
+      send(to, { type: 'reaction', reaction: { message_id: messageId, emoji } }),
     sendButtons: (to: string, body: string, buttons: Array<{ id: string; title: string }>) =>
-      send(to, { type: 'interactive', interactive: { type: 'button', body: { text: body }, action: { buttons: buttons.map((b) => ({ type: 'reply', reply: b })) } } }),
+      send(to, {
+        type: 'interactive',
+        interactive: { type: 'button', body: { text: body }, action: { buttons: buttons.map((b) => ({ type: 'reply', reply: b })) } },
+      }),
     async downloadMedia(mediaId: string): Promise<{ bytes: Buffer; mimeType: string }> {
       const meta = await fetch(`${base}/${encodeURIComponent(mediaId)}`, { headers: auth, signal: AbortSignal.timeout(15_000) });
       if (!meta.ok) throw new Error(`messaging media ${mediaId}: ${meta.status}`);
-      const { url, mime_type } = (await meta.json()) as { url: string; mime_type: string };
+      const { url, mime_type } = mediaBody.parse(await meta.json());
       const file = await fetch(url, { headers: auth, signal: AbortSignal.timeout(60_000) });
       if (!file.ok) throw new Error(`messaging media download: ${file.status}`);
       return { bytes: Buffer.from(await file.arrayBuffer()), mimeType: mime_type };

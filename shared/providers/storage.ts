@@ -74,7 +74,8 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
     async get(key) {
       try {
         const res = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: key }));
-        return Buffer.from(await res.Body!.transformToByteArray());
+        if (!res.Body) throw new Error(`S3 answered without a body for ${key}`);
+        return Buffer.from(await res.Body.transformToByteArray());
       } catch (err) {
         // Only a missing key: a missing bucket or refused credentials is a configuration problem, not a missing document.
         if ((err as Error).name === 'NoSuchKey') throw new StorageNotFoundError(key, { cause: err });
@@ -84,13 +85,17 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
   };
 }
 
-export type StorageConfig = Pick<Config, 'STORAGE_DIR' | 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'>;
+export type StorageConfig = Pick<
+  Config,
+  'STORAGE_DIR' | 'S3_ENDPOINT' | 'S3_BUCKET' | 'S3_REGION' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY'
+>;
 
 /** The document store the config asks for: an S3-compatible bucket when S3_BUCKET is set, else disk under STORAGE_DIR. */
 export function createStorage(config: StorageConfig): Storage {
   if (!config.S3_BUCKET) return createDiskStorage(config.STORAGE_DIR);
   // loadConfig already refuses a bucket without keys; this guards configs built by hand.
-  if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY) throw new Error('S3_BUCKET is set but S3_ACCESS_KEY_ID or S3_SECRET_ACCESS_KEY is not');
+  if (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY)
+    throw new Error('S3_BUCKET is set but S3_ACCESS_KEY_ID or S3_SECRET_ACCESS_KEY is not');
   return createS3Storage({
     endpoint: config.S3_ENDPOINT,
     bucket: config.S3_BUCKET,

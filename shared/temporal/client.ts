@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 
 export interface TemporalOptions {
   address: string;
@@ -21,9 +21,19 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
   let connecting: Promise<{ connection: Connection; client: Client }> | undefined;
 
   const connect = () => {
-    connecting ??= Connection.connect({ address: options.address, connectTimeout: '3s' })
+    connecting ??= Connection.connect({
+      address: options.address,
+      connectTimeout: '3s',
+      // gRPC's own reconnect backoff grows to two minutes: after Temporal comes back from an outage the
+      // gateway would keep failing for that long. Trying again every few seconds is cheap.
+      channelArgs: { 'grpc.initial_reconnect_backoff_ms': 500, 'grpc.max_reconnect_backoff_ms': 3000 },
+      // The SDK retries an unavailable server ten times, over about twenty seconds, inside the call: a
+      // webhook would wait that long. The gateway fails fast instead; what it could not start is
+      // recorded and started later (the webhook relay), and REST callers get a prompt error.
+      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, maxIntervalMs: () => 500 }))],
+    })
       .then((connection) => ({ connection, client: new Client({ connection, namespace: options.namespace }) }))
-      .catch((err) => {
+      .catch((err: unknown) => {
         connecting = undefined; // try again on the next call
         throw err;
       });

@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import { SYNC_EXCHANGE_RATES_ID, syncExchangeRatesContract } from './sync-exchange-rates/contract';
 
 export const EXCHANGE_RATES_SCHEDULE_ID = 'exchange-rates-daily';
 
@@ -10,10 +11,26 @@ const spec: ScheduleSpec = { calendars: [{ hour: 15, minute: 30, comment: 'after
  * once with an immediate first run, so a new installation has rates at once; on later starts the
  * existing schedule is brought up to date (task queue, time) rather than created again.
  */
-export async function ensureExchangeRateSchedule(client: Client, taskQueue: string, scheduleId = EXCHANGE_RATES_SCHEDULE_ID): Promise<'created' | 'updated'> {
-  const action: ScheduleOptionsAction = { type: 'startWorkflow', workflowType: 'syncExchangeRates', workflowId: 'sync-exchange-rates', taskQueue, args: [] };
+export async function ensureExchangeRateSchedule(
+  client: Client,
+  taskQueue: string,
+  scheduleId = EXCHANGE_RATES_SCHEDULE_ID,
+): Promise<'created' | 'updated'> {
+  const action: ScheduleOptionsAction = {
+    type: 'startWorkflow',
+    workflowType: syncExchangeRatesContract.workflowType,
+    workflowId: SYNC_EXCHANGE_RATES_ID,
+    taskQueue,
+    args: [],
+  };
   try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 day' }, state: { triggerImmediately: true } });
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action,
+      policies: { overlap: 'SKIP', catchupWindow: '1 day' },
+      state: { triggerImmediately: true },
+    });
     return 'created';
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;

@@ -1,17 +1,19 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from './names';
+import { TypedSearchAttributes, type SearchAttributeType } from '@temporalio/common';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { searchAttributeKeys } from './search-attribute-keys';
 
-export const searchAttributeKeys = {
-  TeamId: defineSearchAttributeKey('TeamId', SearchAttributeType.KEYWORD),
-  ConnectionId: defineSearchAttributeKey('ConnectionId', SearchAttributeType.KEYWORD),
-  InboxId: defineSearchAttributeKey('InboxId', SearchAttributeType.KEYWORD),
-  Stage: defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD),
-};
+const keys = Object.values(searchAttributeKeys);
 
-/** `--search-attribute` flags for `temporal server start-dev`. */
+function indexedValueType(type: SearchAttributeType) {
+  const encoded = encodeSearchAttributeIndexedValueType(type);
+  if (encoded === undefined) throw new Error(`Temporal has no index type for ${type}`);
+  return encoded;
+}
+
+/** `--search-attribute` flags for `temporal server start-dev`, e.g. `TeamId=Keyword`. */
 export const devServerSearchAttributeArgs = (): string[] =>
-  Object.keys(SEARCH_ATTRIBUTES).flatMap((name) => ['--search-attribute', `${name}=Keyword`]);
+  keys.flatMap((k) => ['--search-attribute', `${k.name}=${TypedSearchAttributes.toMetadataType(k.type)}`]);
 
 /**
  * Registers our search attributes on a server that lacks them (a fresh self-hosted cluster).
@@ -19,11 +21,10 @@ export const devServerSearchAttributeArgs = (): string[] =>
  */
 export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<void> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = Object.keys(SEARCH_ATTRIBUTES).filter((n) => !(n in (existing.customAttributes ?? {})));
+  const missing = keys.filter((k) => !(k.name in existing.customAttributes));
   if (missing.length === 0) return;
   await connection.operatorService.addSearchAttributes({
     namespace,
-    // 2 = INDEXED_VALUE_TYPE_KEYWORD in the Temporal API enum.
-    searchAttributes: Object.fromEntries(missing.map((n) => [n, 2])),
+    searchAttributes: Object.fromEntries(missing.map((k) => [k.name, indexedValueType(k.type)])),
   });
 }

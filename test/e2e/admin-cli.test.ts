@@ -3,17 +3,22 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import type { UntypedJson } from '../support/untyped-json';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
 let tdb: TestDatabase;
 let api: TestApi;
 
-async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+async function admin(...args: string[]): Promise<{ code: number; json: UntypedJson; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'admin.ts'), ...args], {
-      env: { ...process.env, DATABASE_URL: tdb.url, LOG_LEVEL: 'silent' },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'admin.ts'), ...args],
+      {
+        env: { ...process.env, DATABASE_URL: tdb.url, LOG_LEVEL: 'silent' },
+      },
+    );
     return { code: 0, json: JSON.parse(stdout), stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -40,7 +45,12 @@ describe('npm run admin', () => {
   it('create-user makes a team owner whose session token works against the API', async () => {
     const out = await admin('create-user', '--email', 'ada@example.com', '--name', 'Ada', '--team', 'Analytical Engines');
     expect(out.code).toBe(0);
-    expect(out.json).toMatchObject({ role: 'owner', userId: expect.any(String), teamId: expect.any(String), sessionToken: expect.any(String) });
+    expect(out.json).toMatchObject({
+      role: 'owner',
+      userId: expect.any(String),
+      teamId: expect.any(String),
+      sessionToken: expect.any(String),
+    });
     const team = await tdb.db('teams').where({ id: out.json.teamId }).first();
     expect(team.name).toBe('Analytical Engines');
     const res = await api.fetch('/transactions', { token: out.json.sessionToken });

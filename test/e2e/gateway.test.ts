@@ -41,11 +41,11 @@ describe('error envelope', () => {
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error).toBe('Bad Request');
-    expect(body.details.map((d: any) => d.field).sort()).toEqual(['from', 'pageSize']);
+    expect(body.details.map((d: { field: string }) => d.field).sort()).toEqual(['from', 'pageSize']);
   });
 
   it('turns an unexpected failure into a 500 with the request id and no internals', async () => {
-    const brokenDb = (await createTestDatabase());
+    const brokenDb = await createTestDatabase();
     const { sessionToken } = await createTeamAndOwner(brokenDb.db);
     const broken = await startTestApi(brokenDb.db);
     await brokenDb.db.raw('drop table transactions cascade');
@@ -85,7 +85,11 @@ describe('CORS', () => {
   it('allows a configured origin with the spec headers on preflight', async () => {
     const res = await api.fetch('/transactions', {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
@@ -135,7 +139,9 @@ describe('OpenAPI and reference page', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('0.0.1');
     const op = doc.paths['/transactions'].get;
-    expect(op.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['cursor', 'pageSize', 'from', 'to', 'statuses']));
+    expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['cursor', 'pageSize', 'from', 'to', 'statuses']),
+    );
     expect(op.responses['200']).toBeDefined();
     expect(op.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(doc.components.schemas.Transaction.properties.amount.type).toBe('number');

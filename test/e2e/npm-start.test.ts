@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
@@ -31,8 +31,8 @@ describe('npm start', () => {
     delete env.WORKFLOW_BUNDLE_PATH;
     const child = spawnTs('scripts/start.ts', { env });
     let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (out += d));
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     try {
       const deadline = Date.now() + 90_000;
@@ -40,29 +40,49 @@ describe('npm start', () => {
         if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not come up:\n${out}`);
         await new Promise((r) => setTimeout(r, 250));
       }
-      const token = /Session token\s+(\S+)/.exec(out)?.[1];
+      // Not a terminal: the token is kept out of the output (a log file) and written to a private file.
+      expect(out).toContain('Session token    not printed');
+      const tokenFile = path.join(dataDir, 'demo-session-token');
+      expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+      const token = readFileSync(tokenFile, 'utf8').trim();
       expect(token).toMatch(/^ey/);
+      expect(out).not.toContain(token);
       expect(out).toContain(`API              http://localhost:${port}`);
       expect(out).toContain(`Temporal UI      http://localhost:${uiPort}`);
 
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       expect(health.status).toBe(200);
-      expect(((await health.json()) as any).checks).toMatchObject({ database: { status: 'up' }, temporal: { status: 'up' } });
+      expect(((await health.json()) as { checks: unknown }).checks).toMatchObject({
+        database: { status: 'up' },
+        temporal: { status: 'up' },
+      });
       expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
       const tx = await fetch(`http://127.0.0.1:${port}/transactions`, { headers: { authorization: `Bearer ${token}` } });
       expect(tx.status).toBe(200);
-      expect(((await tx.json()) as any).data.length).toBeGreaterThan(0);
+      expect(((await tx.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
       expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
       // The worker created the daily exchange-rate schedule, whose first run fetches at once.
-      for (const end = Date.now() + 20_000; ecb.state.requests === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 250));
+      for (const end = Date.now() + 20_000; ecb.state.requests === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 250));
       expect(ecb.state.requests).toBeGreaterThan(0);
 
       child.kill('SIGINT');
       // 130 = 128 + SIGINT, the conventional exit status after an interrupt.
       expect([0, 130]).toContain(await exited);
-      expect(out).toContain('[start] stopping');
-      expect(out).toContain('[start] stopped');
+      // One log stream: apart from the banner (indented lines for a person), every line is a JSON object.
+      const lines = out.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('  ') && !l.startsWith('npm warn'));
+      const notJson = lines.filter((l) => {
+        try {
+          return typeof JSON.parse(l) !== 'object';
+        } catch {
+          return true;
+        }
+      });
+      expect(notJson).toEqual([]);
+      const messages = lines.map((l) => (JSON.parse(l) as { msg?: string }).msg);
+      expect(messages).toContain('stopping');
+      expect(messages).toContain('stopped');
       expect(out).not.toContain('while stopping');
+      expect(out).not.toContain('Cannot polyfill');
       expect(await tcpAnswers(`127.0.0.1:${temporalPort}`)).toBe(false);
       expect(await tcpAnswers(`127.0.0.1:${pgPort}`)).toBe(false);
       expect(await tcpAnswers(`127.0.0.1:${port}`)).toBe(false);

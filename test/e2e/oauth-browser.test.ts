@@ -5,6 +5,7 @@ import { startTestApi, type TestApi } from '../support/api';
 import { launchChromium } from '../support/chromium';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
+import { trpcAs } from '../support/trpc';
 
 let tdb: TestDatabase;
 let api: TestApi;
@@ -35,16 +36,11 @@ afterAll(async () => {
 describe('the consent page in a real browser', () => {
   it('signs in with the session cookie, shows the consent, and on Allow redirects to the client with a code', async () => {
     const owner = await createTeamAndOwner(tdb.db, 'Browser Team');
-    const app = (
-      await api
-        .fetch('/trpc/oauthApplications.create', {
-          method: 'POST',
-          token: owner.sessionToken,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Ledger Sync', redirectUris: [callbackUrl], scopes: ['transactions.read', 'invoices.read'] }),
-        })
-        .then((r) => r.json())
-    ).result.data;
+    const app = await trpcAs(api, owner.sessionToken).oauthApplications.create.mutate({
+      name: 'Ledger Sync',
+      redirectUris: [callbackUrl],
+      scopes: ['transactions.read', 'invoices.read'],
+    });
 
     // The dashboard turns the identity provider's session token into our httpOnly session cookie.
     const signIn = await api.fetch('/auth/session', { method: 'POST', token: owner.sessionToken });
@@ -54,7 +50,9 @@ describe('the consent page in a real browser', () => {
     expect(setCookie).toMatch(/samesite=lax/i);
 
     const context = await browser.newContext();
-    await context.addCookies([{ name: 'svc_session', value: /svc_session=([^;]+)/.exec(setCookie)![1], url: api.url, httpOnly: true, sameSite: 'Lax' }]);
+    await context.addCookies([
+      { name: 'svc_session', value: /svc_session=([^;]+)/.exec(setCookie)![1], url: api.url, httpOnly: true, sameSite: 'Lax' },
+    ]);
     const page = await context.newPage();
 
     const verifier = randomBytes(32).toString('base64url');
@@ -67,7 +65,7 @@ describe('the consent page in a real browser', () => {
       code_challenge: createHash('sha256').update(verifier).digest('base64url'),
       code_challenge_method: 'S256',
     });
-    await page.goto(`${api.url}/oauth/authorize?${params}`);
+    await page.goto(`${api.url}/oauth/authorize?${params.toString()}`);
     await expect(page.locator('h1').innerText()).resolves.toContain('Ledger Sync wants access to Browser Team');
     const items = await page.locator('li').allInnerTexts();
     expect(items.join('\n')).toContain('transactions.read');
@@ -84,7 +82,14 @@ describe('the consent page in a real browser', () => {
     const token = await api.fetch('/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl, code_verifier: verifier, client_id: app.client_id, client_secret: app.client_secret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: callbackUrl,
+        code_verifier: verifier,
+        client_id: app.client_id,
+        client_secret: app.client_secret!,
+      }).toString(),
     });
     expect(token.status).toBe(200);
     expect((await token.json()).scope).toBe('transactions.read invoices.read');

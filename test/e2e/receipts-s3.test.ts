@@ -4,6 +4,7 @@ import { PROJECT_ROOT } from '../../shared/paths';
 import { startS3Fake } from '../fakes/s3';
 import { pdfReceipt } from '../fixtures/receipts';
 import { withStack } from '../support/stack';
+import { receiptIngestionId, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 
 const STORAGE_DIR = `.data/test-storage-s3-${process.pid}`;
 let s3: Awaited<ReturnType<typeof startS3Fake>>;
@@ -12,7 +13,14 @@ beforeAll(async () => {
   s3 = await startS3Fake();
 });
 afterAll(() => s3?.close());
-const stack = withStack('s3', () => ({ ...s3.env, INBOX_WEBHOOK_USERNAME: 'inbox', INBOX_WEBHOOK_PASSWORD: 'mail-secret', INBOX_DOMAIN: 'in.example.com', STORAGE_DIR, RECEIPT_DECISION_TIMEOUT: '2s' }));
+const stack = withStack('s3', () => ({
+  ...s3.env,
+  INBOX_WEBHOOK_USERNAME: 'inbox',
+  INBOX_WEBHOOK_PASSWORD: 'mail-secret',
+  INBOX_DOMAIN: 'in.example.com',
+  STORAGE_DIR,
+  RECEIPT_DECISION_TIMEOUT: '2s',
+}));
 
 describe('receipts with documents in an S3-compatible store', () => {
   it('stores an emailed PDF in the bucket and serves it back from there', async () => {
@@ -29,7 +37,9 @@ describe('receipts with documents in an S3-compatible store', () => {
       }),
     });
     expect(res.status).toBe(200);
-    const result: any = await stack.worker.client.workflow.getHandle(`receipt:${stack.acme.team.id}:msg-s3:invoice.pdf`).result();
+    const result = await stack.worker.client.workflow
+      .getHandle<ReceiptIngestionWorkflow>(receiptIngestionId(stack.acme.team.id, 'msg-s3:invoice.pdf'))
+      .result();
 
     const item = await stack.tdb.db('inbox_items').where({ teamId: stack.acme.team.id, reference: 'msg-s3:invoice.pdf' }).first();
     expect(item.id).toBe(result.inboxItemId);

@@ -2,6 +2,7 @@ import { monthsBetween } from '../../shared/domain/reports/service';
 import { startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
+import { trpcAs, trpcError } from '../support/trpc';
 
 let tdb: TestDatabase;
 let api: TestApi;
@@ -16,7 +17,14 @@ beforeAll(async () => {
     { teamId, name: 'Rent', slug: 'rent' },
     { teamId, name: 'Taxes paid', slug: 'taxes', excluded: true },
   ]);
-  const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({ teamId, date, amount, name: 'x', currency: 'EUR', ...extra });
+  const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
+    teamId,
+    date,
+    amount,
+    name: 'x',
+    currency: 'EUR',
+    ...extra,
+  });
   await tdb.db('transactions').insert([
     tx('2026-01-05', 5000),
     tx('2026-01-10', -1200, { categorySlug: 'rent' }),
@@ -35,7 +43,8 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-const get = (path: string, token = acme.sessionToken) => api.fetch(path, { token }).then(async (r) => ({ status: r.status, body: await r.json() }));
+const get = (path: string, token = acme.sessionToken) =>
+  api.fetch(path, { token }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 describe('reports', () => {
   it('profit and loss by month, every month present, leaving out transfers, excluded rows and categories', async () => {
@@ -51,7 +60,10 @@ describe('reports', () => {
   it('spending by category, largest first, with shares', async () => {
     const { body } = await get('/reports/spending?from=2026-01-01&to=2026-03-31');
     expect(body.data.total).toBe(2700.5);
-    expect(body.data.categories.map((c: any) => [c.slug, c.amount])).toEqual([['rent', 2400], [null, 300.5]]);
+    expect(body.data.categories.map((c: { slug: string | null; amount: number }) => [c.slug, c.amount])).toEqual([
+      ['rent', 2400],
+      [null, 300.5],
+    ]);
     expect(body.data.categories[0].share).toBeCloseTo(2400 / 2700.5, 4);
   });
 
@@ -68,6 +80,32 @@ describe('reports', () => {
     expect((await get('/reports/spending?from=2026-05-01&to=2026-01-01')).status).toBe(400);
     const key = await insertApiKey(tdb.db, { teamId: acme.team.id, userId: acme.user.id }, ['transactions.read']);
     expect((await get('/reports/spending?from=2026-01-01&to=2026-01-31', key)).status).toBe(403);
+  });
+
+  it('answers the same over tRPC, with the same validation and scope', async () => {
+    const trpc = trpcAs(api, acme.sessionToken);
+    const period = { from: '2026-01-01', to: '2026-03-31' };
+    const [pnl, spent, runway] = await Promise.all([
+      trpc.reports.profitAndLoss.query(period),
+      trpc.reports.spending.query(period),
+      trpc.reports.runway.query({ from: '2026-03-01', to: '2026-03-31' }),
+    ]);
+    const viaRest: unknown = (await get('/reports/profit-and-loss?from=2026-01-01&to=2026-03-31')).body;
+    expect({ data: pnl }).toEqual(viaRest);
+    expect(pnl).toMatchObject({ currency: 'EUR', income: 6000, expenses: 2700.5, profit: 3299.5 });
+    expect(spent.categories.map((c) => [c.slug, c.name, c.amount])).toEqual([
+      ['rent', 'Rent', 2400],
+      [null, 'Uncategorised', 300.5],
+    ]);
+    expect(runway).toEqual({ currency: 'EUR', balance: 10000, monthlyBurn: 200, runwayMonths: 50 });
+    expect((await trpc.reports.spending.query({ ...period, currency: 'USD' })).total).toBe(50);
+
+    expect(await trpcError(trpc.reports.runway.query({ from: '2026-05-01', to: '2026-01-01' }))).toMatchObject({
+      httpStatus: 400,
+      details: [{ field: 'from', message: '`from` must not be after `to`' }],
+    });
+    const key = await insertApiKey(tdb.db, { teamId: acme.team.id, userId: acme.user.id }, ['transactions.read']);
+    expect(await trpcError(trpcAs(api, key).reports.profitAndLoss.query(period))).toMatchObject({ httpStatus: 403, error: 'Forbidden' });
   });
 
   it('lists months across a year boundary', () => {

@@ -1,32 +1,23 @@
-import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createTeamAndOwner, insertApiKey, insertTransactions } from '../support/fixtures';
+import { transactionSchema } from '../../shared/domain/transactions/schema';
+import { insertApiKey, insertTransactions } from '../support/fixtures';
+import { trpcAs, trpcError } from '../support/trpc';
+import { withTwoTeams } from '../support/two-teams';
+import type { UntypedJson } from '../support/untyped-json';
 
-let tdb: TestDatabase;
-let api: TestApi;
-let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
-let other: Awaited<ReturnType<typeof createTeamAndOwner>>;
+const { ctx } = withTwoTeams();
 
 beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-  other = await createTeamAndOwner(tdb.db, 'Other');
-  await insertTransactions(tdb.db, acme.team.id, 120);
-  await insertTransactions(tdb.db, other.team.id, 5, '2026-07-15');
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+  await insertTransactions(ctx.tdb.db, ctx.acme.team.id, 120);
+  await insertTransactions(ctx.tdb.db, ctx.other.team.id, 5, '2026-07-15');
 });
 
 async function all(path: string, token: string) {
-  const seen: any[] = [];
+  const seen: UntypedJson[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const res = await api.fetch(`${path}${cursor ? `${sep}cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+    const res = await ctx.api.fetch(`${path}${cursor ? `${sep}cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
     expect(res.status).toBe(200);
     const body = await res.json();
     seen.push(...body.data);
@@ -39,7 +30,7 @@ async function all(path: string, token: string) {
 
 describe('GET /transactions', () => {
   it('pages through every transaction of the team, newest first, without gaps or repeats', async () => {
-    const { rows, pages } = await all('/transactions?pageSize=50', acme.sessionToken);
+    const { rows, pages } = await all('/transactions?pageSize=50', ctx.acme.sessionToken);
     expect(pages).toBe(3);
     expect(rows).toHaveLength(120);
     expect(new Set(rows.map((r) => r.id)).size).toBe(120);
@@ -49,57 +40,72 @@ describe('GET /transactions', () => {
     expect(typeof rows[0].amount).toBe('number');
   });
 
-  it('never shows another team\'s rows', async () => {
-    const { rows } = await all('/transactions', other.sessionToken);
+  it("never shows another team's rows", async () => {
+    const { rows } = await all('/transactions', ctx.other.sessionToken);
     expect(rows).toHaveLength(5);
     expect(rows.every((r) => r.date === '2026-07-15' || r.date === '2026-07-14' || r.date === '2026-07-13')).toBe(true);
   });
 
   it('reports the last page exactly (no empty extra page)', async () => {
-    const res = await api.fetch('/transactions?pageSize=5', { token: other.sessionToken });
+    const res = await ctx.api.fetch('/transactions?pageSize=5', { token: ctx.other.sessionToken });
     const body = await res.json();
     expect(body.data).toHaveLength(5);
     expect(body.meta).toEqual({ cursor: null, hasNextPage: false });
   });
 
   it('filters by date range, amount, search and a repeated or comma-separated key', async () => {
-    const byDate = await all('/transactions?from=2026-06-29&to=2026-06-30', acme.sessionToken);
+    const byDate = await all('/transactions?from=2026-06-29&to=2026-06-30', ctx.acme.sessionToken);
     expect(byDate.rows).toHaveLength(4);
-    const byAmount = await all('/transactions?amountMin=-3&amountMax=-2', acme.sessionToken);
+    const byAmount = await all('/transactions?amountMin=-3&amountMax=-2', ctx.acme.sessionToken);
     expect(byAmount.rows.map((r) => r.amount).sort((a, b) => a - b)).toEqual([-3, -2]);
-    const search = await all('/transactions?q=merchant%2011', acme.sessionToken);
-    expect(search.rows.map((r) => r.name).sort()).toEqual(['Merchant 11', 'Merchant 110', 'Merchant 111', 'Merchant 112', 'Merchant 113', 'Merchant 114', 'Merchant 115', 'Merchant 116', 'Merchant 117', 'Merchant 118', 'Merchant 119']);
-    const repeated = await api.fetch('/transactions?statuses=posted&statuses=pending&pageSize=1', { token: acme.sessionToken });
-    const comma = await api.fetch('/transactions?statuses=posted,pending&pageSize=1', { token: acme.sessionToken });
+    const search = await all('/transactions?q=merchant%2011', ctx.acme.sessionToken);
+    expect(search.rows.map((r) => r.name).sort()).toEqual([
+      'Merchant 11',
+      'Merchant 110',
+      'Merchant 111',
+      'Merchant 112',
+      'Merchant 113',
+      'Merchant 114',
+      'Merchant 115',
+      'Merchant 116',
+      'Merchant 117',
+      'Merchant 118',
+      'Merchant 119',
+    ]);
+    const repeated = await ctx.api.fetch('/transactions?statuses=posted&statuses=pending&pageSize=1', { token: ctx.acme.sessionToken });
+    const comma = await ctx.api.fetch('/transactions?statuses=posted,pending&pageSize=1', { token: ctx.acme.sessionToken });
     expect(repeated.status).toBe(200);
     expect(comma.status).toBe(200);
     expect((await repeated.json()).data[0].id).toBe((await comma.json()).data[0].id);
   });
 
   it('rejects a forged cursor with 400', async () => {
-    const res = await api.fetch('/transactions?cursor=not-a-cursor', { token: acme.sessionToken });
+    const res = await ctx.api.fetch('/transactions?cursor=not-a-cursor', { token: ctx.acme.sessionToken });
     expect(res.status).toBe(400);
     expect((await res.json()).details).toEqual([{ field: 'cursor', message: 'not a cursor this API issued' }]);
   });
 
   it('needs transactions.read: 403 with the spec message otherwise', async () => {
-    const key = await insertApiKey(tdb.db, { teamId: acme.team.id, userId: acme.user.id }, ['invoices.read', 'transactions.write']);
-    const res = await api.fetch('/transactions', { token: key });
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, [
+      'invoices.read',
+      'transactions.write',
+    ]);
+    const res = await ctx.api.fetch('/transactions', { token: key });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
       error: 'Forbidden',
       description: 'Insufficient permissions. Required scopes: transactions.read. Your scopes: invoices.read, transactions.write',
     });
-    const reader = await insertApiKey(tdb.db, { teamId: acme.team.id, userId: acme.user.id }, ['apis.read']);
-    expect((await api.fetch('/transactions?pageSize=1', { token: reader })).status).toBe(200);
+    const reader = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['apis.read']);
+    expect((await ctx.api.fetch('/transactions?pageSize=1', { token: reader })).status).toBe(200);
   });
 });
 
 describe('tRPC transactions.get', () => {
   it('returns the same page as REST through the same service', async () => {
-    const rest = await (await api.fetch('/transactions?pageSize=7', { token: acme.sessionToken })).json();
+    const rest = await (await ctx.api.fetch('/transactions?pageSize=7', { token: ctx.acme.sessionToken })).json();
     const input = encodeURIComponent(JSON.stringify({ pageSize: 7 }));
-    const res = await api.fetch(`/trpc/transactions.get?input=${input}`, { token: acme.sessionToken });
+    const res = await ctx.api.fetch(`/trpc/transactions.get?input=${input}`, { token: ctx.acme.sessionToken });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.result.data).toEqual(rest);
@@ -107,7 +113,7 @@ describe('tRPC transactions.get', () => {
 
   it('batches several calls in one request', async () => {
     const input = encodeURIComponent(JSON.stringify({ 0: { pageSize: 1 }, 1: { pageSize: 2 } }));
-    const res = await api.fetch(`/trpc/transactions.get,transactions.get?batch=1&input=${input}`, { token: acme.sessionToken });
+    const res = await ctx.api.fetch(`/trpc/transactions.get,transactions.get?batch=1&input=${input}`, { token: ctx.acme.sessionToken });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toHaveLength(2);
@@ -116,7 +122,7 @@ describe('tRPC transactions.get', () => {
   });
 
   it('answers missing auth with 401 and our envelope words in data', async () => {
-    const res = await api.fetch('/trpc/transactions.get');
+    const res = await ctx.api.fetch('/trpc/transactions.get');
     expect(res.status).toBe(401);
     const body = await res.json();
     expect(body.error.message).toBe('Authorization header required');
@@ -125,10 +131,63 @@ describe('tRPC transactions.get', () => {
 
   it('answers bad input with 400 and per-field details', async () => {
     const input = encodeURIComponent(JSON.stringify({ pageSize: 9999 }));
-    const res = await api.fetch(`/trpc/transactions.get?input=${input}`, { token: acme.sessionToken });
+    const res = await ctx.api.fetch(`/trpc/transactions.get?input=${input}`, { token: ctx.acme.sessionToken });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error.data.details[0].field).toBe('pageSize');
+  });
+});
+
+describe('transactions over the typed tRPC client', () => {
+  it("lists the same pages as REST, filtered and resumed from the cursor, and only the caller's team", async () => {
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const rest = await (await ctx.api.fetch('/transactions?pageSize=7', { token: ctx.acme.sessionToken })).json();
+    const first = await trpc.transactions.get.query({ pageSize: 7 });
+    expect(first).toEqual(rest);
+    expect(first.meta.hasNextPage).toBe(true);
+    const second = await trpc.transactions.get.query({ pageSize: 7, cursor: first.meta.cursor ?? undefined });
+    expect(second.data).toHaveLength(7);
+    expect(second.data.filter((t) => first.data.some((f) => f.id === t.id))).toEqual([]);
+    expect(second.data[0].date <= first.data[6].date).toBe(true);
+
+    const byAmount = await trpc.transactions.get.query({ amountMin: -3, amountMax: -2, statuses: ['posted'] });
+    expect(byAmount.data.map((t) => t.amount).sort((a, b) => a - b)).toEqual([-3, -2]);
+    const theirs = await trpcAs(ctx.api, ctx.other.sessionToken).transactions.get.query({ pageSize: 500 });
+    expect(theirs.data).toHaveLength(5);
+    expect(theirs.meta).toEqual({ cursor: null, hasNextPage: false });
+  });
+
+  it("hides another team's transaction behind 404, refuses invalid input with 400 and a missing scope with 403", async () => {
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const created = await trpc.transactions.create.mutate({ date: '2026-07-04', name: 'Parking', amount: -4, currency: 'EUR' });
+    const other = trpcAs(ctx.api, ctx.other.sessionToken);
+    for (const call of [
+      other.transactions.getById.query({ id: created.id }),
+      other.transactions.update.mutate({ id: created.id, data: { note: 'not yours' } }),
+      other.transactions.delete.mutate({ id: created.id }),
+    ])
+      expect(await trpcError(call)).toMatchObject({ httpStatus: 404, description: `Transaction ${created.id} not found` });
+    expect(await trpc.transactions.getById.query({ id: created.id })).toEqual(created);
+
+    expect(await trpcError(trpc.transactions.get.query({ pageSize: 9999 }))).toMatchObject({
+      httpStatus: 400,
+      details: [expect.objectContaining({ field: 'pageSize' })],
+    });
+    const bankTx = await ctx.tdb.db('transactions').where({ teamId: ctx.acme.team.id, manual: false }).first();
+    expect(await trpcError(trpc.transactions.update.mutate({ id: bankTx.id, data: { amount: 1 } }))).toMatchObject({
+      httpStatus: 400,
+      details: [{ field: 'amount', message: 'cannot be changed on a bank-synced transaction' }],
+    });
+    expect(await trpcError(trpc.transactions.delete.mutate({ id: bankTx.id }))).toMatchObject({ httpStatus: 409 });
+
+    const writer = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['transactions.write']);
+    expect(await trpcError(trpcAs(ctx.api, writer).transactions.get.query({}))).toMatchObject({
+      httpStatus: 403,
+      description: 'Insufficient permissions. Required scopes: transactions.read. Your scopes: transactions.write',
+    });
+    const reader = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['apis.read']);
+    expect(await trpcError(trpcAs(ctx.api, reader).transactions.delete.mutate({ id: created.id }))).toMatchObject({ httpStatus: 403 });
+    await trpc.transactions.delete.mutate({ id: created.id });
   });
 });
 
@@ -136,81 +195,122 @@ describe('writing transactions', () => {
   const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   it('creates a manual transaction with tags and reads it back (REST)', async () => {
-    const [tag] = await tdb.db('tags').insert({ teamId: acme.team.id, name: 'travel' }).returning('*');
-    await tdb.db('transaction_categories').insert({ teamId: acme.team.id, name: 'Travel', slug: 'travel' });
-    const res = await api.fetch('/transactions', {
+    const [tag] = await ctx.tdb.db('tags').insert({ teamId: ctx.acme.team.id, name: 'travel' }).returning('*');
+    await ctx.tdb.db('transaction_categories').insert({ teamId: ctx.acme.team.id, name: 'Travel', slug: 'travel' });
+    const res = await ctx.api.fetch('/transactions', {
       method: 'POST',
-      token: acme.sessionToken,
+      token: ctx.acme.sessionToken,
       ...json({ date: '2026-07-01', name: 'Train ticket', amount: -89.9, currency: 'EUR', tags: [tag.id], categorySlug: 'travel' }),
     });
     expect(res.status).toBe(201);
     const { data } = await res.json();
-    expect(data).toMatchObject({ name: 'Train ticket', amount: -89.9, manual: true, status: 'posted', method: 'other', tags: [{ id: tag.id, name: 'travel' }], category: { slug: 'travel', name: 'Travel' } });
-    const got = await (await api.fetch(`/transactions/${data.id}`, { token: acme.sessionToken })).json();
+    expect(data).toMatchObject({
+      name: 'Train ticket',
+      amount: -89.9,
+      manual: true,
+      status: 'posted',
+      method: 'other',
+      tags: [{ id: tag.id, name: 'travel' }],
+      category: { slug: 'travel', name: 'Travel' },
+    });
+    const got = await (await ctx.api.fetch(`/transactions/${data.id}`, { token: ctx.acme.sessionToken })).json();
     expect(got.data).toEqual(data);
+    expect(Object.keys(data).sort()).toEqual(Object.keys(transactionSchema.shape).sort());
   });
 
   it('rejects references to another team and bad fields, storing nothing', async () => {
-    const [foreignTag] = await tdb.db('tags').insert({ teamId: other.team.id, name: 'theirs' }).returning('*');
-    const before = await tdb.db('transactions').where({ teamId: acme.team.id }).count('* as n').first();
-    const res = await api.fetch('/transactions', {
+    const [foreignTag] = await ctx.tdb.db('tags').insert({ teamId: ctx.other.team.id, name: 'theirs' }).returning('*');
+    const before = await ctx.tdb.db('transactions').where({ teamId: ctx.acme.team.id }).count('* as n').first();
+    const res = await ctx.api.fetch('/transactions', {
       method: 'POST',
-      token: acme.sessionToken,
-      ...json({ date: '2026-07-01', name: 'X', amount: -1, currency: 'EUR', tags: [foreignTag.id], bankAccountId: '00000000-0000-4000-8000-000000000000' }),
+      token: ctx.acme.sessionToken,
+      ...json({
+        date: '2026-07-01',
+        name: 'X',
+        amount: -1,
+        currency: 'EUR',
+        tags: [foreignTag.id],
+        bankAccountId: '00000000-0000-4000-8000-000000000000',
+      }),
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).details.map((d: any) => d.field).sort()).toEqual(['bankAccountId', 'tags']);
-    const invalid = await api.fetch('/transactions', { method: 'POST', token: acme.sessionToken, ...json({ date: '1 July', name: '', amount: 'ten', currency: 'eur', extra: 1 }) });
+    expect((await res.json()).details.map((d: { field: string }) => d.field).sort()).toEqual(['bankAccountId', 'tags']);
+    const invalid = await ctx.api.fetch('/transactions', {
+      method: 'POST',
+      token: ctx.acme.sessionToken,
+      ...json({ date: '1 July', name: '', amount: 'ten', currency: 'eur', extra: 1 }),
+    });
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).details.map((d: any) => d.field).sort()).toEqual(expect.arrayContaining(['amount', 'currency', 'date', 'name']));
-    const after = await tdb.db('transactions').where({ teamId: acme.team.id }).count('* as n').first();
+    expect((await invalid.json()).details.map((d: { field: string }) => d.field).sort()).toEqual(
+      expect.arrayContaining(['amount', 'currency', 'date', 'name']),
+    );
+    const after = await ctx.tdb.db('transactions').where({ teamId: ctx.acme.team.id }).count('* as n').first();
     expect(after).toEqual(before);
   });
 
   it('keeps bank-owned fields of a synced transaction and lets it be excluded instead of deleted', async () => {
-    const bankTx = await tdb.db('transactions').where({ teamId: acme.team.id, manual: false }).first();
-    const locked = await api.fetch(`/transactions/${bankTx.id}`, { method: 'PATCH', token: acme.sessionToken, ...json({ amount: 1 }) });
+    const bankTx = await ctx.tdb.db('transactions').where({ teamId: ctx.acme.team.id, manual: false }).first();
+    const locked = await ctx.api.fetch(`/transactions/${bankTx.id}`, {
+      method: 'PATCH',
+      token: ctx.acme.sessionToken,
+      ...json({ amount: 1 }),
+    });
     expect(locked.status).toBe(400);
     expect((await locked.json()).details).toEqual([{ field: 'amount', message: 'cannot be changed on a bank-synced transaction' }]);
 
-    const del = await api.fetch(`/transactions/${bankTx.id}`, { method: 'DELETE', token: acme.sessionToken });
+    const del = await ctx.api.fetch(`/transactions/${bankTx.id}`, { method: 'DELETE', token: ctx.acme.sessionToken });
     expect(del.status).toBe(409);
 
-    const excluded = await api.fetch(`/transactions/${bankTx.id}`, { method: 'PATCH', token: acme.sessionToken, ...json({ status: 'excluded', note: 'duplicate' }) });
+    const excluded = await ctx.api.fetch(`/transactions/${bankTx.id}`, {
+      method: 'PATCH',
+      token: ctx.acme.sessionToken,
+      ...json({ status: 'excluded', note: 'duplicate' }),
+    });
     expect(excluded.status).toBe(200);
     expect((await excluded.json()).data).toMatchObject({ status: 'excluded', note: 'duplicate', amount: bankTx.amount });
-    const { rows } = await all('/transactions?pageSize=500', acme.sessionToken);
+    const { rows } = await all('/transactions?pageSize=500', ctx.acme.sessionToken);
     expect(rows.find((r) => r.id === bankTx.id)).toBeUndefined();
-    const { rows: shown } = await all('/transactions?statuses=excluded', acme.sessionToken);
+    const { rows: shown } = await all('/transactions?statuses=excluded', ctx.acme.sessionToken);
     expect(shown.map((r) => r.id)).toEqual([bankTx.id]);
   });
 
-  it('deletes a manual transaction, and hides other teams\' rows behind 404', async () => {
-    const created = await (await api.fetch('/transactions', { method: 'POST', token: acme.sessionToken, ...json({ date: '2026-07-02', name: 'Cash', amount: -5, currency: 'EUR' }) })).json();
-    expect((await api.fetch(`/transactions/${created.data.id}`, { token: other.sessionToken })).status).toBe(404);
-    expect((await api.fetch(`/transactions/${created.data.id}`, { method: 'DELETE', token: other.sessionToken })).status).toBe(404);
-    const del = await api.fetch(`/transactions/${created.data.id}`, { method: 'DELETE', token: acme.sessionToken });
+  it("deletes a manual transaction, and hides other teams' rows behind 404", async () => {
+    const created = await (
+      await ctx.api.fetch('/transactions', {
+        method: 'POST',
+        token: ctx.acme.sessionToken,
+        ...json({ date: '2026-07-02', name: 'Cash', amount: -5, currency: 'EUR' }),
+      })
+    ).json();
+    expect((await ctx.api.fetch(`/transactions/${created.data.id}`, { token: ctx.other.sessionToken })).status).toBe(404);
+    expect((await ctx.api.fetch(`/transactions/${created.data.id}`, { method: 'DELETE', token: ctx.other.sessionToken })).status).toBe(404);
+    const del = await ctx.api.fetch(`/transactions/${created.data.id}`, { method: 'DELETE', token: ctx.acme.sessionToken });
     expect(del.status).toBe(204);
-    expect((await api.fetch(`/transactions/${created.data.id}`, { token: acme.sessionToken })).status).toBe(404);
+    expect((await ctx.api.fetch(`/transactions/${created.data.id}`, { token: ctx.acme.sessionToken })).status).toBe(404);
   });
 
   it('needs transactions.write to write, even with every read scope', async () => {
-    const reader = await insertApiKey(tdb.db, { teamId: acme.team.id, userId: acme.user.id }, ['apis.read']);
-    const res = await api.fetch('/transactions', { method: 'POST', token: reader, ...json({ date: '2026-07-02', name: 'Nope', amount: -5, currency: 'EUR' }) });
+    const reader = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['apis.read']);
+    const res = await ctx.api.fetch('/transactions', {
+      method: 'POST',
+      token: reader,
+      ...json({ date: '2026-07-02', name: 'Nope', amount: -5, currency: 'EUR' }),
+    });
     expect(res.status).toBe(403);
     expect((await res.json()).description).toContain('Required scopes: transactions.write');
   });
 
   it('offers the same writes over tRPC', async () => {
-    const call = (path: string, input: unknown) =>
-      api.fetch(`/trpc/${path}`, { method: 'POST', token: acme.sessionToken, ...json(input) }).then((r) => r.json());
-    const created = await call('transactions.create', { date: '2026-07-03', name: 'Taxi', amount: -23, currency: 'EUR' });
-    const id = created.result.data.id;
-    const updated = await call('transactions.update', { id, data: { note: 'airport' } });
-    expect(updated.result.data.note).toBe('airport');
-    const deleted = await call('transactions.delete', { id });
-    expect(deleted.result.data).toEqual({ id, deleted: true });
-    const missing = await call('transactions.update', { id, data: { note: 'x' } });
-    expect(missing.error.data).toMatchObject({ httpStatus: 404, error: 'Not Found' });
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const created = await trpc.transactions.create.mutate({ date: '2026-07-03', name: 'Taxi', amount: -23, currency: 'EUR' });
+    expect(created).toMatchObject({ name: 'Taxi', amount: -23, manual: true });
+    const updated = await trpc.transactions.update.mutate({ id: created.id, data: { note: 'airport' } });
+    expect(updated.note).toBe('airport');
+    expect((await trpc.transactions.getById.query({ id: created.id })).note).toBe('airport');
+    await trpc.transactions.delete.mutate({ id: created.id });
+    expect(await trpcError(trpc.transactions.update.mutate({ id: created.id, data: { note: 'x' } }))).toMatchObject({
+      httpStatus: 404,
+      error: 'Not Found',
+    });
   });
 });

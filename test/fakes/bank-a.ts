@@ -34,25 +34,47 @@ export async function startBankAFake() {
   const publicTokens = new Map<string, Item>();
   const kid = randomUUID();
   const { publicKey, privateKey } = await generateKeyPair('ES256');
-  const jwk = { ...(await exportJWK(publicKey)), alg: 'ES256', use: 'sig', kid, created_at: Math.floor(Date.now() / 1000), expired_at: null as number | null };
+  const jwk = {
+    ...(await exportJWK(publicKey)),
+    alg: 'ES256',
+    use: 'sig',
+    kid,
+    created_at: Math.floor(Date.now() / 1000),
+    expired_at: null as number | null,
+  };
 
   let syncDelayMs = 0;
   const fake = await startHttpFake(async ({ path, body }) => {
     if (path === '/webhook_verification_key/get') {
-      return body?.key_id === kid ? { body: { key: jwk, request_id: 'req' } } : { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_WEBHOOK_VERIFICATION_KEY_ID' } };
+      return body?.key_id === kid
+        ? { body: { key: jwk, request_id: 'req' } }
+        : { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_WEBHOOK_VERIFICATION_KEY_ID' } };
     }
     if (path === '/item/public_token/exchange') {
       const item = publicTokens.get(body?.public_token);
-      if (!item) return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_PUBLIC_TOKEN', error_message: 'invalid public token' } };
+      if (!item)
+        return {
+          status: 400,
+          body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_PUBLIC_TOKEN', error_message: 'invalid public token' },
+        };
       return { body: { access_token: item.accessToken, item_id: item.itemId, request_id: 'req' } };
     }
     const item = byToken.get(body?.access_token);
-    if (!item) return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', error_message: 'unknown token' } };
-    if (item.loginRequired) return { status: 400, body: { error_type: 'ITEM_ERROR', error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'login required' } };
+    if (!item)
+      return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', error_message: 'unknown token' } };
+    if (item.loginRequired)
+      return { status: 400, body: { error_type: 'ITEM_ERROR', error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'login required' } };
     if (path === '/accounts/get') {
       return {
         body: {
-          accounts: item.accounts.map((a) => ({ account_id: a.account_id, name: a.name, mask: '0000', type: 'depository', subtype: 'checking', balances: { available: a.balance, current: a.balance, limit: null, iso_currency_code: a.currency } })),
+          accounts: item.accounts.map((a) => ({
+            account_id: a.account_id,
+            name: a.name,
+            mask: '0000',
+            type: 'depository',
+            subtype: 'checking',
+            balances: { available: a.balance, current: a.balance, limit: null, iso_currency_code: a.currency },
+          })),
           item: { item_id: item.itemId, institution_id: 'ins_1', institution_name: 'First Platypus Bank' },
         },
       };
@@ -67,7 +89,9 @@ export async function startBankAFake() {
         body: {
           added: slice.filter((e) => e.kind === 'added').map((e) => e.tx),
           modified: slice.filter((e) => e.kind === 'modified').map((e) => e.tx),
-          removed: slice.filter((e) => e.kind === 'removed').map((e) => ({ transaction_id: e.tx.transaction_id, account_id: e.tx.account_id })),
+          removed: slice
+            .filter((e) => e.kind === 'removed')
+            .map((e) => ({ transaction_id: e.tx.transaction_id, account_id: e.tx.account_id })),
           next_cursor: `c${end}`,
           has_more: end < item.log.length,
           transactions_update_status: 'HISTORICAL_UPDATE_COMPLETE',
@@ -86,7 +110,14 @@ export async function startBankAFake() {
       const item: Item = {
         itemId: `item_${randomUUID()}`,
         accessToken: `access-sandbox-${randomUUID()}`,
-        accounts: [{ account_id: `acc_${randomUUID().slice(0, 8)}`, name: opts.accountName ?? 'Checking', currency: opts.currency ?? 'EUR', balance: opts.balance ?? 1000 }],
+        accounts: [
+          {
+            account_id: `acc_${randomUUID().slice(0, 8)}`,
+            name: opts.accountName ?? 'Checking',
+            currency: opts.currency ?? 'EUR',
+            balance: opts.balance ?? 1000,
+          },
+        ],
         log: [],
         loginRequired: false,
       };
@@ -134,7 +165,9 @@ export async function startBankAFake() {
     /** Signs a webhook body as bank-a does: pretty-printed JSON, ES256 JWT over its SHA-256. */
     async sign(payload: unknown, opts: { iatOffsetS?: number; key?: KeyLike; kid?: string; bodyOverride?: string } = {}) {
       const raw = JSON.stringify(payload, null, 2);
-      const hash = createHash('sha256').update(opts.bodyOverride ?? raw).digest('hex');
+      const hash = createHash('sha256')
+        .update(opts.bodyOverride ?? raw)
+        .digest('hex');
       const token = await new SignJWT({ request_body_sha256: hash })
         .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? kid, typ: 'JWT' })
         .setIssuedAt(Math.floor(Date.now() / 1000) + (opts.iatOffsetS ?? 0))

@@ -5,7 +5,16 @@ interface Enrollment {
   enrollmentId: string;
   accessToken: string;
   account: { id: string; name: string; currency: string; ledger: string };
-  transactions: Array<{ id: string; account_id: string; amount: string; date: string; description: string; status: 'posted' | 'pending'; type: string; details: { counterparty: { name: string } } }>;
+  transactions: Array<{
+    id: string;
+    account_id: string;
+    amount: string;
+    date: string;
+    description: string;
+    status: 'posted' | 'pending';
+    type: string;
+    details: { counterparty: { name: string } };
+  }>;
   disconnected: boolean;
 }
 
@@ -13,15 +22,31 @@ interface Enrollment {
 export async function startBankBFake() {
   const byToken = new Map<string, Enrollment>();
   const fake = await startHttpFake(({ path, headers, query }) => {
-    const basic = /^Basic (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
+    const basic = /^Basic (.+)$/.exec(headers.authorization ?? '')?.[1];
     const token = basic ? Buffer.from(basic, 'base64').toString().replace(/:$/, '') : '';
     const e = byToken.get(token);
     if (!e) return { status: 401, body: { error: { code: 'unauthorized', message: 'bad token' } } };
-    if (e.disconnected) return { status: 404, body: { error: { code: 'enrollment.disconnected.credentials_invalid', message: 'reconnect' } } };
+    if (e.disconnected)
+      return { status: 404, body: { error: { code: 'enrollment.disconnected.credentials_invalid', message: 'reconnect' } } };
     if (path === '/accounts') {
-      return { body: [{ id: e.account.id, enrollment_id: e.enrollmentId, name: e.account.name, last_four: '4321', type: 'depository', subtype: 'checking', currency: e.account.currency, status: 'open', institution: { id: 'chase', name: 'Chase' } }] };
+      return {
+        body: [
+          {
+            id: e.account.id,
+            enrollment_id: e.enrollmentId,
+            name: e.account.name,
+            last_four: '4321',
+            type: 'depository',
+            subtype: 'checking',
+            currency: e.account.currency,
+            status: 'open',
+            institution: { id: 'chase', name: 'Chase' },
+          },
+        ],
+      };
     }
-    if (path === `/accounts/${e.account.id}/balances`) return { body: { account_id: e.account.id, ledger: e.account.ledger, available: e.account.ledger } };
+    if (path === `/accounts/${e.account.id}/balances`)
+      return { body: { account_id: e.account.id, ledger: e.account.ledger, available: e.account.ledger } };
     if (path === `/accounts/${e.account.id}/transactions`) {
       const count = Number(query.get('count') ?? 100);
       const fromId = query.get('from_id');
@@ -46,7 +71,16 @@ export async function startBankBFake() {
     addTransactions(e: Enrollment, n: number) {
       for (let i = 0; i < n; i++) {
         const k = e.transactions.length;
-        e.transactions.unshift({ id: `txn_${e.enrollmentId.slice(4)}_${k}`, account_id: e.account.id, amount: (-(k + 1) * 1.25).toFixed(2), date: new Date(Date.UTC(2026, 5, 1) + k * 3_600_000).toISOString().slice(0, 10), description: `PURCHASE ${k}`, status: 'posted', type: 'card_payment', details: { counterparty: { name: `Shop ${k % 9}` } } });
+        e.transactions.unshift({
+          id: `txn_${e.enrollmentId.slice(4)}_${k}`,
+          account_id: e.account.id,
+          amount: (-(k + 1) * 1.25).toFixed(2),
+          date: new Date(Date.UTC(2026, 5, 1) + k * 3_600_000).toISOString().slice(0, 10),
+          description: `PURCHASE ${k}`,
+          status: 'posted',
+          type: 'card_payment',
+          details: { counterparty: { name: `Shop ${k % 9}` } },
+        });
       }
     },
     disconnect(e: Enrollment) {

@@ -8,7 +8,12 @@ export function ecbXml(days: RateDays): string {
   const cubes = Object.keys(days)
     .sort()
     .reverse()
-    .map((time) => `\t\t<Cube time='${time}'>\n${Object.entries(days[time]).map(([c, r]) => `\t\t\t<Cube currency='${c}' rate='${r}'/>`).join('\n')}\n\t\t</Cube>`)
+    .map(
+      (time) =>
+        `\t\t<Cube time='${time}'>\n${Object.entries(days[time])
+          .map(([c, r]) => `\t\t\t<Cube currency='${c}' rate='${r}'/>`)
+          .join('\n')}\n\t\t</Cube>`,
+    )
     .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">

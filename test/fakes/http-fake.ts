@@ -1,11 +1,13 @@
 import http from 'node:http';
+import type { UntypedJson } from '../support/untyped-json';
 
 export interface FakeRequest {
   method: string;
   path: string;
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
-  body: any;
+  /** The request's JSON (its raw text when it is not JSON). */
+  body: UntypedJson;
 }
 export type FakeRoute = (req: FakeRequest) => { status?: number; body: unknown } | Promise<{ status?: number; body: unknown }>;
 
@@ -22,10 +24,16 @@ export async function startHttpFake(route: FakeRoute) {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    const respond = async () => {
       const url = new URL(req.url!, 'http://fake');
       const raw = Buffer.concat(chunks).toString('utf8');
-      const fr: FakeRequest = { method: req.method!, path: url.pathname, query: url.searchParams, headers: req.headers, body: raw ? safeJson(raw) : undefined };
+      const fr: FakeRequest = {
+        method: req.method!,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: raw ? safeJson(raw) : undefined,
+      };
       calls.push(fr);
       const failure = failures.get(url.pathname);
       let out: { status?: number; body: unknown };
@@ -41,7 +49,9 @@ export async function startHttpFake(route: FakeRoute) {
       }
       res.writeHead(out.status ?? 200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(out.body));
-    });
+    };
+    // respond() catches what the route throws, so its promise has nothing left to report.
+    req.on('end', () => void respond());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -56,7 +66,7 @@ export async function startHttpFake(route: FakeRoute) {
   };
 }
 
-function safeJson(raw: string) {
+function safeJson(raw: string): UntypedJson {
   try {
     return JSON.parse(raw);
   } catch {

@@ -7,7 +7,10 @@ import { startHttpFake, type FakeRequest } from './http-fake';
 export async function startLlmFake(apiKey: string, answer: (req: FakeRequest) => unknown) {
   const fake = await startHttpFake((req) => {
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
-      return { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } };
+      return {
+        status: 401,
+        body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } },
+      };
     }
     if (req.method !== 'POST' || req.path !== '/v1/chat/completions') return { status: 404, body: { error: { message: 'not found' } } };
     return {

@@ -1,10 +1,12 @@
 import http from 'node:http';
 import { createHmac } from 'node:crypto';
+import type { UntypedJson } from '../support/untyped-json';
 
 export interface SentMessage {
   to: string;
   type: string;
-  body: any;
+  /** The message as our code posted it. */
+  body: UntypedJson;
 }
 
 /**
@@ -16,10 +18,16 @@ export async function startMessagingFake(accessToken: string) {
   const media = new Map<string, { bytes: Buffer; mimeType: string }>();
   const waiters: Array<() => void> = [];
   let base = '';
+  // While unavailable, every call answers 503 and nothing is recorded as sent.
+  const state = { unavailable: false };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (state.unavailable) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ error: { message: 'Service temporarily unavailable', code: 2 } }));
+      }
       if (req.headers.authorization !== `Bearer ${accessToken}`) {
         res.writeHead(401, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: 'Invalid OAuth access token', code: 190 } }));
@@ -30,7 +38,13 @@ export async function startMessagingFake(accessToken: string) {
         sent.push({ to: body.to, type: body.type, body });
         waiters.splice(0).forEach((w) => w());
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.out${sent.length}` }] }));
+        return res.end(
+          JSON.stringify({
+            messaging_product: 'whatsapp',
+            contacts: [{ input: body.to, wa_id: body.to }],
+            messages: [{ id: `wamid.out${sent.length}` }],
+          }),
+        );
       }
       const bytesMatch = /^\/media-bytes\/(.+)$/.exec(path);
       if (bytesMatch && media.has(bytesMatch[1])) {
@@ -41,7 +55,9 @@ export async function startMessagingFake(accessToken: string) {
       const id = path.slice(1);
       if (media.has(id)) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ messaging_product: 'whatsapp', url: `${base}/media-bytes/${id}`, mime_type: media.get(id)!.mimeType, id }));
+        return res.end(
+          JSON.stringify({ messaging_product: 'whatsapp', url: `${base}/media-bytes/${id}`, mime_type: media.get(id)!.mimeType, id }),
+        );
       }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
@@ -52,12 +68,18 @@ export async function startMessagingFake(accessToken: string) {
   return {
     url: base,
     sent,
+    setUnavailable(unavailable: boolean) {
+      state.unavailable = unavailable;
+    },
     addMedia(id: string, bytes: Buffer, mimeType: string) {
       media.set(id, { bytes, mimeType });
     },
     waitFor(match: (m: SentMessage) => boolean, timeoutMs = 30_000): Promise<SentMessage> {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching message; sent so far: ${JSON.stringify(sent.map((s) => s.body))}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no matching message; sent so far: ${JSON.stringify(sent.map((s) => s.body))}`)),
+          timeoutMs,
+        );
         const check = () => {
           const found = sent.find(match);
           if (found) {
@@ -74,6 +96,22 @@ export async function startMessagingFake(accessToken: string) {
 
 /** An inbound delivery as the provider sends it, signed with the app secret. */
 export function signedDelivery(appSecret: string, messages: unknown[]) {
-  const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '000000000000000' }, messages } }] }] });
-  return { raw, headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}` } };
+  const raw = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: 'WABA',
+        changes: [
+          { field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '000000000000000' }, messages } },
+        ],
+      },
+    ],
+  });
+  return {
+    raw,
+    headers: {
+      'content-type': 'application/json',
+      'x-hub-signature-256': `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`,
+    },
+  };
 }

@@ -96,13 +96,16 @@ function checkSignature(
   body: Buffer,
   expected: { accessKeyId: string; secretAccessKey: string; region: string },
 ): AuthError | null {
-  const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
-    String(req.headers.authorization ?? ''),
-  );
+  const auth =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      req.headers.authorization ?? '',
+    );
   if (!auth) return [403, 'AccessDenied', 'Access Denied'];
   const [, keyId, date, region, signedHeaders, signature] = auth;
-  if (keyId !== expected.accessKeyId) return [403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.'];
-  if (region !== expected.region) return [400, 'AuthorizationHeaderMalformed', `the region '${region}' is wrong; expecting '${expected.region}'`];
+  if (keyId !== expected.accessKeyId)
+    return [403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.'];
+  if (region !== expected.region)
+    return [400, 'AuthorizationHeaderMalformed', `the region '${region}' is wrong; expecting '${expected.region}'`];
   const amzDate = String(req.headers['x-amz-date'] ?? '');
   const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
   if (!amzDate.startsWith(date) || !payloadHash) return [403, 'AccessDenied', 'x-amz-date and x-amz-content-sha256 are required'];
@@ -112,14 +115,26 @@ function checkSignature(
 
   const canonicalHeaders = signedHeaders
     .split(';')
-    .map((h) => `${h}:${String(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}\n`)
+    .map(
+      (h) =>
+        `${h}:${String(req.headers[h] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
     .join('');
   const canonicalRequest = [req.method, rawPath, canonicalQuery(rawQuery), canonicalHeaders, signedHeaders, payloadHash].join('\n');
   const scope = `${date}/${region}/s3/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n');
-  const signingKey = [date, region, 's3', 'aws4_request'].reduce<Buffer | string>((k, part) => hmac(k, part), `AWS4${expected.secretAccessKey}`);
+  const signingKey = [date, region, 's3', 'aws4_request'].reduce<Buffer | string>(
+    (k, part) => hmac(k, part),
+    `AWS4${expected.secretAccessKey}`,
+  );
   if (hmac(signingKey, stringToSign).toString('hex') !== signature) {
-    return [403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.'];
+    return [
+      403,
+      'SignatureDoesNotMatch',
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    ];
   }
   return null;
 }

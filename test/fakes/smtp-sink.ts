@@ -14,6 +14,8 @@ export interface SmtpSink {
   port: number;
   url: string;
   messages: CapturedMail[];
+  /** Recipients answered "450 try again later" while they are in the set (a mailbox that is briefly unavailable). */
+  refuse: Set<string>;
   /** Resolves with the first message (from now on or already captured) that matches. */
   waitFor(match: (m: CapturedMail) => boolean, timeoutMs?: number): Promise<CapturedMail>;
   close(): Promise<void>;
@@ -23,25 +25,35 @@ export interface SmtpSink {
 export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const messages: CapturedMail[] = [];
   const waiters: Array<() => void> = [];
+  const refuse = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!refuse.has(address.address)) return callback();
+      callback(Object.assign(new Error('mailbox unavailable, try again later'), { responseCode: 450 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
+      stream.on('end', () => {
         const raw = Buffer.concat(chunks);
-        const parsed = await simpleParser(raw);
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: raw.toString('utf8'),
-          subject: parsed.subject ?? '',
-          text: parsed.text ?? '',
-        });
-        waiters.splice(0).forEach((w) => w());
-        callback();
+        // A mail that cannot be parsed is refused to the sender rather than left unanswered.
+        simpleParser(raw).then(
+          (parsed) => {
+            messages.push({
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              to: session.envelope.rcptTo.map((r) => r.address),
+              raw: raw.toString('utf8'),
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+            });
+            waiters.splice(0).forEach((w) => w());
+            callback();
+          },
+          (err: unknown) => callback(err instanceof Error ? err : new Error('unparseable mail', { cause: err })),
+        );
       });
     },
   });
@@ -54,6 +66,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     port: actual,
     url: `smtp://127.0.0.1:${actual}`,
     messages,
+    refuse,
     waitFor(match, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching mail arrived')), timeoutMs);

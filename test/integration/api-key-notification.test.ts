@@ -1,12 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { freePort } from '../../scripts/lib/ports';
-import { workflowIds } from '../../shared/temporal/names';
+import {
+  apiKeyNotificationContract,
+  apiKeyNotificationId,
+  type ApiKeyNotificationWorkflow,
+} from '../../shared/temporal/api-key-notification/contract';
 import { startSmtpSink } from '../fakes/smtp-sink';
 import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
+import { eventually } from '../support/eventually';
 import { startTestWorker, uniqueTaskQueue } from '../support/worker';
 
 let tdb: TestDatabase;
@@ -35,9 +40,9 @@ describe('ApiKeyNotification on the real Temporal server', () => {
     try {
       const owner = await createTeamAndOwner(tdb.db);
       const keyId = '00000000-0000-4000-8000-000000000001';
-      const result = await worker.client.workflow.execute('apiKeyNotification', {
+      const result = await worker.client.workflow.execute<ApiKeyNotificationWorkflow>(apiKeyNotificationContract.workflowType, {
         taskQueue: worker.taskQueue,
-        workflowId: workflowIds.apiKeyNotification(keyId),
+        workflowId: apiKeyNotificationId(keyId),
         args: [input(owner, keyId)],
       });
       expect(result.messageId).toBeTruthy();
@@ -74,9 +79,9 @@ describe('ApiKeyNotification on the real Temporal server', () => {
     const smtp = { current: undefined as Awaited<ReturnType<typeof startSmtpSink>> | undefined };
     try {
       first = spawnWorker();
-      const handle = await client.workflow.start('apiKeyNotification', {
+      const handle = await client.workflow.start<ApiKeyNotificationWorkflow>(apiKeyNotificationContract.workflowType, {
         taskQueue,
-        workflowId: workflowIds.apiKeyNotification(keyId),
+        workflowId: apiKeyNotificationId(keyId),
         args: [input(owner, keyId)],
       });
       // Wait until the worker has really tried (and failed) to send at least once.
@@ -104,12 +109,3 @@ describe('ApiKeyNotification on the real Temporal server', () => {
     }
   }, 120_000);
 });
-
-async function eventually(check: () => Promise<boolean>, timeoutMs: number) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('condition not met in time');
-}

@@ -5,6 +5,7 @@ import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/wo
 import { convert, ratesOn } from '../../shared/domain/exchange-rates/service';
 import { createEcbRatesClient } from '../../shared/providers/exchange-rates';
 import { ensureExchangeRateSchedule } from '../../shared/temporal/schedules';
+import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
 
 let tdb: TestDatabase;
 let worker: TestWorker;
@@ -24,7 +25,12 @@ afterAll(async () => {
 describe('exchange rates', () => {
   it('reads the ECB document, and refuses an error page or a document without rates', async () => {
     const client = createEcbRatesClient({ url: ecb.url });
-    expect(await client.fetchRates()).toEqual(expect.arrayContaining([{ date: '2026-11-20', currency: 'JPY', rate: 162.3 }, { date: '2026-11-19', currency: 'USD', rate: 1.05 }]));
+    expect(await client.fetchRates()).toEqual(
+      expect.arrayContaining([
+        { date: '2026-11-20', currency: 'JPY', rate: 162.3 },
+        { date: '2026-11-19', currency: 'USD', rate: 1.05 },
+      ]),
+    );
     ecb.state.status = 503;
     await expect(client.fetchRates()).rejects.toThrow('exchange rates answered 503');
     ecb.state.status = 200;
@@ -35,7 +41,11 @@ describe('exchange rates', () => {
   });
 
   it('SyncExchangeRates stores the rates on the real server, and a rerun corrects rather than duplicates', async () => {
-    const run = () => worker.client.workflow.execute('syncExchangeRates', { taskQueue: worker.taskQueue, workflowId: `sync-exchange-rates-${Date.now()}` });
+    const run = () =>
+      worker.client.workflow.execute<SyncExchangeRatesWorkflow>(syncExchangeRatesContract.workflowType, {
+        taskQueue: worker.taskQueue,
+        workflowId: `sync-exchange-rates-${Date.now()}`,
+      });
     expect(await run()).toEqual({ rates: 5, latestDate: '2026-11-20' });
     ecb.state.days = { ...ecb.state.days, '2026-11-20': { USD: 1.06, GBP: 0.8321, JPY: 162.3 } };
     await run();
@@ -62,8 +72,14 @@ describe('exchange rates', () => {
       expect((await handle.describe()).action).toMatchObject({ taskQueue: `${worker.taskQueue}-moved` });
       await ensureExchangeRateSchedule(worker.client, worker.taskQueue, scheduleId);
       const desc = await handle.describe();
-      expect(desc.spec.calendars).toEqual([expect.objectContaining({ hour: [{ start: 15, end: 15, step: 1 }], minute: [{ start: 30, end: 30, step: 1 }] })]);
-      expect(desc.action).toMatchObject({ type: 'startWorkflow', workflowType: 'syncExchangeRates', taskQueue: worker.taskQueue });
+      expect(desc.spec.calendars).toEqual([
+        expect.objectContaining({ hour: [{ start: 15, end: 15, step: 1 }], minute: [{ start: 30, end: 30, step: 1 }] }),
+      ]);
+      expect(desc.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: syncExchangeRatesContract.workflowType,
+        taskQueue: worker.taskQueue,
+      });
       expect(desc.policies.overlap).toBe('SKIP');
     } finally {
       await handle.delete();

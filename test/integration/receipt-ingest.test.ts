@@ -21,9 +21,15 @@ describe('storing a receipt', () => {
     const { team } = await createTeamAndOwner(tdb.db, 'Race');
     const bytes = await pdfReceipt({ merchant: 'Twice', date: '2026-02-02', items: [['x', 2]], vatRate: 19, currency: 'EUR' });
     await deps.storage.put(`${team.id}/incoming/race.pdf`, bytes);
-    const { ingestReceipt } = receiptActivities(deps);
-    const input = (reference: string) => ({ teamId: team.id, source: 'email' as const, reference, storedKey: `${team.id}/incoming/race.pdf`, mimeType: 'application/pdf' });
-    const results = await Promise.all(['a', 'b', 'c', 'd'].map((r) => ingestReceipt(input(r))));
+    const activities = receiptActivities(deps);
+    const input = (reference: string) => ({
+      teamId: team.id,
+      source: 'email' as const,
+      reference,
+      storedKey: `${team.id}/incoming/race.pdf`,
+      mimeType: 'application/pdf',
+    });
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((r) => activities.ingestReceipt(input(r))));
     expect(new Set(results.map((r) => r.documentId)).size).toBe(1);
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
     expect(await tdb.db('documents').where({ teamId: team.id })).toHaveLength(1);
@@ -35,10 +41,25 @@ describe('storing a receipt', () => {
     const bytes = await pdfReceipt({ merchant: 'Glyphs', date: '2026-02-03', items: [['y', 3]], vatRate: 19, currency: 'EUR' });
     await deps.storage.put(`${team.id}/incoming/glyphs.pdf`, bytes);
     const fields = { amount: 3, currency: 'EUR', date: '2026-02-03', merchant: 'Caf\u0000 Glyph', taxAmount: null, taxRate: null };
-    const acts = receiptActivities({ ...deps, receipts: { extract: async () => ({ fields, method: 'pdf_text', text: 'Caf\u0000 Glyph\nTotal 3.00' }), close: async () => undefined } });
-    const { inboxItemId, documentId } = await acts.ingestReceipt({ teamId: team.id, source: 'email', reference: 'glyphs', storedKey: `${team.id}/incoming/glyphs.pdf`, mimeType: 'application/pdf' });
+    const acts = receiptActivities({
+      ...deps,
+      receipts: {
+        extract: () => Promise.resolve({ fields, method: 'pdf_text' as const, text: 'Caf\u0000 Glyph\nTotal 3.00' }),
+        close: () => Promise.resolve(),
+      },
+    });
+    const { inboxItemId, documentId } = await acts.ingestReceipt({
+      teamId: team.id,
+      source: 'email',
+      reference: 'glyphs',
+      storedKey: `${team.id}/incoming/glyphs.pdf`,
+      mimeType: 'application/pdf',
+    });
     expect((await acts.extractReceipt({ inboxItemId })).merchant).toBe('Caf Glyph');
-    expect(await tdb.db('documents').where({ id: documentId }).first()).toMatchObject({ content: 'Caf Glyph\nTotal 3.00', processingStatus: 'completed' });
+    expect(await tdb.db('documents').where({ id: documentId }).first()).toMatchObject({
+      content: 'Caf Glyph\nTotal 3.00',
+      processingStatus: 'completed',
+    });
     expect(await tdb.db('inbox_items').where({ id: inboxItemId }).first()).toMatchObject({ displayName: 'Caf Glyph', amount: 3 });
   });
 
@@ -46,21 +67,37 @@ describe('storing a receipt', () => {
     const { team } = await createTeamAndOwner(tdb.db, 'Again');
     const bytes = await pdfReceipt({ merchant: 'Again Store', date: '2026-03-03', items: [['z', 12.5]], vatRate: 19, currency: 'EUR' });
     await deps.storage.put(`${team.id}/incoming/again.pdf`, bytes);
-    const [tx] = await tdb.db('transactions').insert({ teamId: team.id, date: '2026-03-03', name: 'AGAIN STORE', amount: -12.5, currency: 'EUR' }).returning('id');
+    const [tx] = await tdb
+      .db('transactions')
+      .insert({ teamId: team.id, date: '2026-03-03', name: 'AGAIN STORE', amount: -12.5, currency: 'EUR' })
+      .returning('id');
     // A look-alike the second copy must not be given to.
     await tdb.db('transactions').insert({ teamId: team.id, date: '2026-03-04', name: 'AGAIN STORE', amount: -12.5, currency: 'EUR' });
     const acts = receiptActivities(deps);
-    const input = (reference: string) => ({ teamId: team.id, source: 'email' as const, reference, storedKey: `${team.id}/incoming/again.pdf`, mimeType: 'application/pdf' });
+    const input = (reference: string) => ({
+      teamId: team.id,
+      source: 'email' as const,
+      reference,
+      storedKey: `${team.id}/incoming/again.pdf`,
+      mimeType: 'application/pdf',
+    });
 
     const first = await acts.ingestReceipt(input('first'));
     await acts.extractReceipt({ inboxItemId: first.inboxItemId });
-    await tdb.db('match_suggestions').insert({ teamId: team.id, inboxItemId: first.inboxItemId, transactionId: tx.id, matchType: 'manual', confidence: 1 });
-    expect(await acts.decideMatch({ teamId: team.id, inboxItemId: first.inboxItemId, transactionId: tx.id, decision: 'confirm', via: 'api' })).toBe('confirmed');
+    await tdb
+      .db('match_suggestions')
+      .insert({ teamId: team.id, inboxItemId: first.inboxItemId, transactionId: tx.id, matchType: 'manual', confidence: 1 });
+    expect(
+      await acts.decideMatch({ teamId: team.id, inboxItemId: first.inboxItemId, transactionId: tx.id, decision: 'confirm', via: 'api' }),
+    ).toBe('confirmed');
 
     const second = await acts.ingestReceipt(input('second'));
     expect(second).toMatchObject({ documentId: first.documentId, duplicate: true });
     await acts.extractReceipt({ inboxItemId: second.inboxItemId });
-    expect(await acts.matchReceipt({ teamId: team.id, inboxItemId: second.inboxItemId })).toMatchObject({ outcome: 'auto_matched', transactionId: tx.id });
+    expect(await acts.matchReceipt({ teamId: team.id, inboxItemId: second.inboxItemId })).toMatchObject({
+      outcome: 'auto_matched',
+      transactionId: tx.id,
+    });
     expect(await tdb.db('inbox_items').where({ id: second.inboxItemId }).first()).toMatchObject({ status: 'done', transactionId: tx.id });
     expect(await tdb.db('transaction_attachments').where({ teamId: team.id })).toHaveLength(1);
   });

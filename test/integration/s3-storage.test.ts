@@ -18,7 +18,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const options = () => ({ endpoint: s3.url, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+const options = () => ({
+  endpoint: s3.url,
+  bucket: s3.bucket,
+  region: s3.region,
+  accessKeyId: s3.accessKeyId,
+  secretAccessKey: s3.secretAccessKey,
+});
 
 describe('S3-compatible storage', () => {
   it('stores bytes in the bucket under the key and reads them back', async () => {
@@ -36,9 +42,9 @@ describe('S3-compatible storage', () => {
 
   it('rejects a missing key with StorageNotFoundError, as the disk storage does', async () => {
     for (const storage of [createS3Storage(options()), createDiskStorage(dir)]) {
-      const error = await storage.get('team-1/nothing-here').catch((e) => e);
+      const error = await storage.get('team-1/nothing-here').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageNotFoundError);
-      expect(error.key).toBe('team-1/nothing-here');
+      expect(error).toMatchObject({ key: 'team-1/nothing-here' });
     }
   });
 
@@ -53,8 +59,10 @@ describe('S3-compatible storage', () => {
   });
 
   it('treats an unknown bucket as a configuration error, not a missing document', async () => {
-    const error = await createS3Storage({ ...options(), bucket: 'no-such-bucket' }).get('team-1/x').catch((e) => e);
-    expect(error.name).toBe('NoSuchBucket');
+    const error = await createS3Storage({ ...options(), bucket: 'no-such-bucket' })
+      .get('team-1/x')
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'NoSuchBucket' });
     expect(error).not.toBeInstanceOf(StorageNotFoundError);
   });
 });

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
+import { syncConnectionId, type SyncConnectionWorkflow } from '../../shared/temporal/sync-connection/contract';
 
 let tdb: TestDatabase;
 let api: TestApi;
@@ -21,9 +22,16 @@ afterAll(async () => {
 });
 
 describe('SyncConnection survives a worker crash', () => {
-  it('killing the worker in the middle of a 5,000-transaction sync ends with exactly the provider\'s transactions', async () => {
+  it("killing the worker in the middle of a 5,000-transaction sync ends with exactly the provider's transactions", async () => {
     const taskQueue = uniqueTaskQueue('sync-kill');
-    const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, TEMPORAL_TASK_QUEUE: taskQueue, BANK_A_API_URL: bankA.url };
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: tdb.url,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      BANK_A_API_URL: bankA.url,
+    };
     api = await startTestApi(tdb.db, { env: { TEMPORAL_TASK_QUEUE: taskQueue, BANK_A_API_URL: bankA.url } });
     const owner = await createTeamAndOwner(tdb.db);
     const item = bankA.addItem();
@@ -56,13 +64,13 @@ describe('SyncConnection survives a worker crash', () => {
 
       bankA.slowSync(0);
       second = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
-      const client = (await api.deps.temporal.client());
-      const result: any = await client.workflow.getHandle(`sync-connection:${data.id}`).result();
+      const client = await api.deps.temporal.client();
+      const result = await client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(data.id)).result();
       expect(result.added + result.modified).toBeGreaterThanOrEqual(5000 - atKill);
 
       const rows = await tdb.db('transactions').where({ teamId: owner.team.id }).select('providerTransactionId', 'amount');
       expect(rows).toHaveLength(5000);
-      const ids = new Set(rows.map((r: any) => r.providerTransactionId));
+      const ids = new Set(rows.map((r: { providerTransactionId: string }) => r.providerTransactionId));
       expect(ids.size).toBe(5000);
       for (const t of provider) expect(ids.has(t.transaction_id)).toBe(true);
     } finally {

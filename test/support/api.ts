@@ -6,9 +6,10 @@ import type { Db } from '../../shared/db/knex';
 import { createLogger } from '../../shared/logger';
 import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { keepConnectionsLongerThanClients } from '../../api/http/keep-alive';
+import type { UntypedJson } from './untyped-json';
 
 /** fetch's Response, with json() typed loosely for assertions. */
-export type TestResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+export type TestResponse = Omit<Response, 'json'> & { json(): Promise<UntypedJson> };
 
 export interface TestApi {
   url: string;
@@ -18,7 +19,7 @@ export interface TestApi {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ...overrides });
+  return loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...overrides });
 }
 
 /** The real gateway on a loopback port, over the given database; Temporal from the global setup unless replaced. */
@@ -27,7 +28,13 @@ export async function startTestApi(
   opts: { env?: Record<string, string>; temporal?: TemporalGateway; deps?: Partial<ApiDeps> } = {},
 ): Promise<TestApi> {
   const config = testConfig(opts.env);
-  const temporal = opts.temporal ?? createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+  const temporal =
+    opts.temporal ??
+    createTemporalGateway({
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
   const deps = createApiDeps({ config, db, temporal, logger: createLogger(config) }, opts.deps);
   const server: Server = await new Promise((resolve) => {
     const s = keepConnectionsLongerThanClients(createApp(deps).listen(0, '127.0.0.1', () => resolve(s)));
@@ -39,11 +46,16 @@ export async function startTestApi(
     deps,
     fetch: (path, init = {}) => {
       const { token, headers, ...rest } = init;
-      return fetch(url + path, { ...rest, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string>) } });
+      return fetch(url + path, {
+        ...rest,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(headers as Record<string, string>) },
+      });
     },
     async stop() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      await deps.limiters.close();
+      await deps.credentials.close();
       if (!opts.temporal) await temporal.close();
     },
   };

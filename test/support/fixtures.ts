@@ -16,7 +16,14 @@ export async function createTeamAndOwner(db: Db, name = 'Acme') {
 /** Inserts an API key row directly (the apiKeys service is exercised by its own tests). */
 export async function insertApiKey(db: Db, owner: { teamId: string; userId: string }, scopes: string[]): Promise<string> {
   const key = newApiKey();
-  await db('api_keys').insert({ teamId: owner.teamId, userId: owner.userId, name: 'fixture', keyHash: sha256Hex(key), keyHint: key.slice(-4), scopes });
+  await db('api_keys').insert({
+    teamId: owner.teamId,
+    userId: owner.userId,
+    name: 'fixture',
+    keyHash: sha256Hex(key),
+    keyHint: key.slice(-4),
+    scopes,
+  });
   return key;
 }
 

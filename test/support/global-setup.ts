@@ -6,7 +6,8 @@ import { startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres';
 import { findOrBuildTemporalCli } from '../../scripts/lib/temporal-cli';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
 import { buildWorkflowBundle } from '../../scripts/build-workflow-bundle';
-import { searchAttributeKeys } from '../../shared/temporal/search-attributes';
+import { searchAttributeKeys } from '../../shared/temporal/search-attribute-keys';
+import { suiteResources } from './suite-resources';
 
 /**
  * Starts what the suite needs, once: PostgreSQL (DATABASE_URL, else an embedded one) with a
@@ -22,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
   if (!adminUrl) {
     const port = await freePort();
     const pg = await startEmbeddedPostgres({ dataDir: path.join(root, '.data', `test-pg-${process.pid}`), port, persistent: false });
-    (globalThis as any).__embeddedPg = pg;
+    suiteResources.__embeddedPg = pg;
     adminUrl = pg.url('postgres');
   }
   const template = `finops_tpl_${process.pid}`;
@@ -47,7 +48,7 @@ export default async function globalSetup(): Promise<void> {
         extraArgs: ['--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=true'],
       },
     });
-    (globalThis as any).__temporalEnv = env;
+    suiteResources.__temporalEnv = env;
     temporalAddress = env.address;
   }
 
@@ -63,8 +64,10 @@ export default async function globalSetup(): Promise<void> {
     // Workers spawned by crash tests leave the shared dev server's schedules alone.
     FX_RATES_SCHEDULE: 'false',
   });
-  (globalThis as any).__testTemplate = { adminUrl, template, bundlePath };
-  console.log(`\n[setup] PostgreSQL, Temporal (${temporalAddress}) and workflow bundle ready in ${Math.round(performance.now() - started)} ms`);
+  suiteResources.__testTemplate = { adminUrl, template, bundlePath };
+  console.log(
+    `\n[setup] PostgreSQL, Temporal (${temporalAddress}) and workflow bundle ready in ${Math.round(performance.now() - started)} ms`,
+  );
 }
 
 export function withDatabase(url: string, database: string): string {

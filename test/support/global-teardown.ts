@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { Client } from 'pg';
+import { suiteResources as g } from './suite-resources';
 
 export default async function globalTeardown(): Promise<void> {
-  const g = globalThis as any;
   await g.__temporalEnv?.teardown();
   if (g.__testTemplate) {
     const { adminUrl, template, bundlePath } = g.__testTemplate;

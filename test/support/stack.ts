@@ -6,6 +6,14 @@ import { createTestDatabase, type TestDatabase } from './database';
 import { createTeamAndOwner } from './fixtures';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker';
 
+interface Stack {
+  env: Record<string, string>;
+  tdb: TestDatabase;
+  api: TestApi;
+  worker: TestWorker;
+  acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
+}
+
 /**
  * The e2e set-up for flows that run workflows: a fresh database, the gateway and a real worker
  * configured from the same environment (its own task queue and storage directory), and one team,
@@ -13,7 +21,9 @@ import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker';
  * Registers its own hooks; read the fields inside tests.
  */
 export function withStack(label: string, env: () => Record<string, string> = () => ({})) {
-  const stack = {} as { env: Record<string, string>; tdb: TestDatabase; api: TestApi; worker: TestWorker; acme: Awaited<ReturnType<typeof createTeamAndOwner>> };
+  const stack = {} as Stack;
+  // beforeAll may fail part way: the teardown stops only what was started.
+  const started: Partial<Stack> = stack;
   beforeAll(async () => {
     stack.env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue(label), STORAGE_DIR: `.data/test-storage-${label}-${process.pid}`, ...env() };
     stack.tdb = await createTestDatabase();
@@ -22,10 +32,10 @@ export function withStack(label: string, env: () => Record<string, string> = () 
     stack.acme = await createTeamAndOwner(stack.tdb.db, 'Acme');
   });
   afterAll(async () => {
-    await stack.worker?.stop();
-    await stack.api?.stop();
-    await stack.tdb?.drop();
-    if (stack.env) await rm(path.resolve(PROJECT_ROOT, stack.env.STORAGE_DIR), { recursive: true, force: true });
+    await started.worker?.stop();
+    await started.api?.stop();
+    await started.tdb?.drop();
+    if (started.env) await rm(path.resolve(PROJECT_ROOT, started.env.STORAGE_DIR), { recursive: true, force: true });
   });
   return stack;
 }

@@ -9,20 +9,27 @@ type Owner = Awaited<ReturnType<typeof createTeamAndOwner>>;
  * prove that nothing crosses between them. Registers its own beforeAll/afterAll; read the fields
  * inside tests.
  */
-export function withTwoTeams() {
+export function withTwoTeams(opts: { env?: Record<string, string> | (() => Record<string, string>) } = {}) {
   const ctx = {} as { tdb: TestDatabase; api: TestApi; acme: Owner; other: Owner };
+  // beforeAll may fail part way: the teardown stops only what was started.
+  const started: Partial<typeof ctx> = ctx;
   beforeAll(async () => {
     ctx.tdb = await createTestDatabase();
-    ctx.api = await startTestApi(ctx.tdb.db);
+    ctx.api = await startTestApi(ctx.tdb.db, { env: typeof opts.env === 'function' ? opts.env() : opts.env });
     ctx.acme = await createTeamAndOwner(ctx.tdb.db, 'Acme');
     ctx.other = await createTeamAndOwner(ctx.tdb.db, 'Other');
   });
   afterAll(async () => {
-    await ctx.api?.stop();
-    await ctx.tdb?.drop();
+    await started.api?.stop();
+    await started.tdb?.drop();
   });
   /** A JSON request as the given bearer. */
   const send = (method: string, path: string, token: string, body?: unknown) =>
-    ctx.api.fetch(path, { method, token, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    ctx.api.fetch(path, {
+      method,
+      token,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   return { ctx, send };
 }

@@ -10,7 +10,11 @@ describe('loadConfig', () => {
   });
 
   it('parses lists, booleans and durations', () => {
-    const config = loadConfig({ ALLOWED_API_ORIGINS: 'https://a.example, https://b.example', TRUST_PROXY: 'true', RECEIPT_DECISION_TIMEOUT: '30m' });
+    const config = loadConfig({
+      ALLOWED_API_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: 'true',
+      RECEIPT_DECISION_TIMEOUT: '30m',
+    });
     expect(config.ALLOWED_API_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
     expect(config.TRUST_PROXY).toBe(true);
     expect(config.RECEIPT_DECISION_TIMEOUT).toBe(30 * 60_000);
@@ -30,13 +34,24 @@ describe('loadConfig', () => {
   });
 
   it('refuses development secrets in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET: is required in production[\s\S]*ENCRYPTION_KEY: is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /AUTH_JWT_SECRET: is required in production[\s\S]*ENCRYPTION_KEY: is required in production/,
+    );
   });
 
   it('requires the S3 keys when S3_BUCKET is set', () => {
-    expect(() => loadConfig({ S3_BUCKET: 'documents' })).toThrow(/S3_ACCESS_KEY_ID: is required when S3_BUCKET is set\n.*S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set/);
-    expect(() => loadConfig({ S3_BUCKET: 'documents', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: '' })).toThrow(/S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set/);
-    const config = loadConfig({ S3_BUCKET: 'documents', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 'secret', S3_ENDPOINT: 'http://127.0.0.1:9000' });
+    expect(() => loadConfig({ S3_BUCKET: 'documents' })).toThrow(
+      /S3_ACCESS_KEY_ID: is required when S3_BUCKET is set\n.*S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'documents', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: '' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: is required when S3_BUCKET is set/,
+    );
+    const config = loadConfig({
+      S3_BUCKET: 'documents',
+      S3_ACCESS_KEY_ID: 'AKIA',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+    });
     expect(config).toMatchObject({ S3_BUCKET: 'documents', S3_REGION: 'us-east-1', S3_ENDPOINT: 'http://127.0.0.1:9000' });
     expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'AKIA' })).not.toThrow();
   });

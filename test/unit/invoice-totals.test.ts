@@ -2,10 +2,15 @@ import { invoiceTotals } from '../../shared/domain/invoices/totals';
 
 describe('invoiceTotals', () => {
   it('sums exactly in ten-thousandths', () => {
-    expect(invoiceTotals([{ quantity: 1, price: 0.1 }, { quantity: 1, price: 0.2 }])).toMatchObject({ subtotal: 0.3, amount: 0.3 });
+    expect(
+      invoiceTotals([
+        { quantity: 1, price: 0.1 },
+        { quantity: 1, price: 0.2 },
+      ]),
+    ).toMatchObject({ subtotal: 0.3, amount: 0.3 });
   });
 
-  it('rounds each line\'s VAT and tax to the cent and subtracts the discount', () => {
+  it("rounds each line's VAT and tax to the cent and subtracts the discount", () => {
     const t = invoiceTotals(
       [
         { quantity: 3, price: 19.99, vatRate: 19 }, // 59.97 net, VAT 11.3943 → 11.39

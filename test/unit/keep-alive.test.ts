@@ -3,9 +3,7 @@ import { closeServer, keepConnectionsLongerThanClients } from '../../api/http/ke
 
 describe('closing the API server', () => {
   it('finishes the request in flight, then closes its kept-alive connection instead of waiting 65 s', async () => {
-    const server = keepConnectionsLongerThanClients(
-      http.createServer((_req, res) => setTimeout(() => res.end('done'), 300)),
-    );
+    const server = keepConnectionsLongerThanClients(http.createServer((_req, res) => setTimeout(() => res.end('done'), 300)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
     await (await fetch(url)).text(); // leaves an idle keep-alive connection in fetch's pool

@@ -1,7 +1,20 @@
 import { AUTO_THRESHOLD, SUGGEST_THRESHOLD, bestMatch, scoreMatch, type TransactionForMatch } from '../../shared/domain/matching/score';
 
-const tx = (over: Partial<TransactionForMatch>): TransactionForMatch => ({ id: 't', amount: -100, currency: 'EUR', date: '2026-11-20', name: 'HOTEL ADLON BERLIN', merchantName: null, counterpartyName: null, ...over });
-const rates = new Map([['EUR', 1], ['USD', 1.05], ['GBP', 0.83]]);
+const tx = (over: Partial<TransactionForMatch>): TransactionForMatch => ({
+  id: 't',
+  amount: -100,
+  currency: 'EUR',
+  date: '2026-11-20',
+  name: 'HOTEL ADLON BERLIN',
+  merchantName: null,
+  counterpartyName: null,
+  ...over,
+});
+const rates = new Map([
+  ['EUR', 1],
+  ['USD', 1.05],
+  ['GBP', 0.83],
+]);
 
 describe('matching a receipt to a transaction', () => {
   it('an exact amount, date and name is near certain', () => {
@@ -16,11 +29,15 @@ describe('matching a receipt to a transaction', () => {
     expect(s.confidence).toBeGreaterThanOrEqual(SUGGEST_THRESHOLD);
     expect(s.confidence).toBeLessThan(AUTO_THRESHOLD);
     // 10 % off after conversion is another payment.
-    expect(scoreMatch({ amount: 105, currency: 'USD', date: '2026-11-20', merchant: 'Hotel Adlon' }, tx({ amount: -110 }), rates).confidence).toBe(0);
+    expect(
+      scoreMatch({ amount: 105, currency: 'USD', date: '2026-11-20', merchant: 'Hotel Adlon' }, tx({ amount: -110 }), rates).confidence,
+    ).toBe(0);
   });
 
   it('without a rate, the same number in another currency is no match', () => {
-    expect(scoreMatch({ amount: 100, currency: 'USD', date: '2026-11-20', merchant: 'Hotel Adlon' }, tx({}), new Map([['EUR', 1]])).confidence).toBe(0);
+    expect(
+      scoreMatch({ amount: 100, currency: 'USD', date: '2026-11-20', merchant: 'Hotel Adlon' }, tx({}), new Map([['EUR', 1]])).confidence,
+    ).toBe(0);
     expect(scoreMatch({ amount: 100, currency: 'USD', date: '2026-11-20', merchant: 'Hotel Adlon' }, tx({})).confidence).toBe(0);
   });
 

@@ -5,8 +5,17 @@ import { shrinkRgba } from '../../shared/domain/receipts/heic';
 
 describe('reading fields from receipt text', () => {
   it('reads total, currency, date, merchant and VAT from a till receipt', () => {
-    const text = ['Coffee Corner', 'Receipt', 'Date: 01.07.2026', 'Latte 4,80', 'Subtotal 20,00', 'MwSt 19% 3,80', 'Summe EUR 23,80'].join('\n');
-    expect(extractFromText(text)).toEqual({ amount: 23.8, currency: 'EUR', date: '2026-07-01', merchant: 'Coffee Corner', taxAmount: 3.8, taxRate: 19 });
+    const text = ['Coffee Corner', 'Receipt', 'Date: 01.07.2026', 'Latte 4,80', 'Subtotal 20,00', 'MwSt 19% 3,80', 'Summe EUR 23,80'].join(
+      '\n',
+    );
+    expect(extractFromText(text)).toEqual({
+      amount: 23.8,
+      currency: 'EUR',
+      date: '2026-07-01',
+      merchant: 'Coffee Corner',
+      taxAmount: 3.8,
+      taxRate: 19,
+    });
   });
 
   it.each([
@@ -23,13 +32,37 @@ describe('reading fields from receipt text', () => {
   });
 
   it('never takes a field from a later line when the line that holds it was unsure', () => {
-    const text = [`Coffee ${UNSURE}`, 'Receipt', `Date: ${UNSURE}`, 'Latte 4.80', 'Printed 2026-07-03', `Total EUR ${UNSURE}`, 'Total items 2'].join('\n');
+    const text = [
+      `Coffee ${UNSURE}`,
+      'Receipt',
+      `Date: ${UNSURE}`,
+      'Latte 4.80',
+      'Printed 2026-07-03',
+      `Total EUR ${UNSURE}`,
+      'Total items 2',
+    ].join('\n');
     expect(extractFromText(text)).toMatchObject({ merchant: null, date: null, amount: null });
     expect(extractFromText([`${UNSURE} ${UNSURE}`, 'Latte 4.80', 'Total 4.80'].join('\n')).merchant).toBeNull();
   });
 
   it('masks OCR words below the confidence threshold', () => {
-    const blocks = [{ paragraphs: [{ lines: [{ words: [{ text: 'Total', confidence: 95 }, { text: '23.80', confidence: 41 }] }, { words: [{ text: 'Shop', confidence: 88 }] }] }] }];
+    const blocks = [
+      {
+        paragraphs: [
+          {
+            lines: [
+              {
+                words: [
+                  { text: 'Total', confidence: 95 },
+                  { text: '23.80', confidence: 41 },
+                ],
+              },
+              { words: [{ text: 'Shop', confidence: 88 }] },
+            ],
+          },
+        ],
+      },
+    ];
     expect(trustedText(blocks)).toBe(`Total ${UNSURE}\nShop`);
     expect(extractFromText(trustedText(blocks)).amount).toBeNull();
   });
@@ -37,7 +70,9 @@ describe('reading fields from receipt text', () => {
 
 describe('fields from an LLM answer', () => {
   it('keeps well-formed values and normalises them', () => {
-    expect(fieldsFromLlm({ amount: 23.804, currency: 'eur', date: '2026-07-01', merchant: ' Coffee Corner ', taxAmount: 3.8, taxRate: 19 })).toEqual({
+    expect(
+      fieldsFromLlm({ amount: 23.804, currency: 'eur', date: '2026-07-01', merchant: ' Coffee Corner ', taxAmount: 3.8, taxRate: 19 }),
+    ).toEqual({
       amount: 23.8,
       currency: 'EUR',
       date: '2026-07-01',

@@ -1,4 +1,5 @@
-import { deleteApiKeyInput, upsertApiKeyInput } from '../../../shared/domain/api-keys/schema';
+import { z } from 'zod';
+import { apiKeySchema, deleteApiKeyInput, upsertApiKeyInput, upsertApiKeyResultSchema } from '../../../shared/domain/api-keys/schema';
 import { notifyApiKeyCreated } from '../../../shared/domain/api-keys/notify';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../../shared/domain/api-keys/service';
 import type { ApiDeps } from '../../deps';
@@ -6,9 +7,12 @@ import { procedure, router } from '../trpc';
 
 export const apiKeysRouter = ({ db, temporal, logger }: Pick<ApiDeps, 'db' | 'temporal' | 'logger'>) =>
   router({
-    get: procedure('apiKeys.get').query(({ ctx }) => listApiKeys(db, ctx.principal.teamId)),
-    upsert: procedure('apiKeys.upsert')
+    get: procedure('teams.read')
+      .output(z.array(apiKeySchema))
+      .query(({ ctx }) => listApiKeys(db, ctx.principal.teamId)),
+    upsert: procedure('teams.write')
       .input(upsertApiKeyInput)
+      .output(upsertApiKeyResultSchema)
       .mutation(async ({ ctx, input }) => {
         if (input.id) return { data: await updateApiKey(db, ctx.principal, { id: input.id, name: input.name, scopes: input.scopes }) };
         const created = await createApiKey(db, ctx.principal, input);
@@ -22,10 +26,10 @@ export const apiKeysRouter = ({ db, temporal, logger }: Pick<ApiDeps, 'db' | 'te
         });
         return created;
       }),
-    delete: procedure('apiKeys.delete')
+    delete: procedure('teams.write')
       .input(deleteApiKeyInput)
+      .output(z.void())
       .mutation(async ({ ctx, input }) => {
         await deleteApiKey(db, ctx.principal.teamId, input.id);
-        return { id: input.id, deleted: true };
       }),
   });

@@ -1,4 +1,12 @@
-import { createBankConnectionBody, idParams, updateBankAccountBody } from '../../../shared/domain/bank-connections/schema';
+import { z } from 'zod';
+import {
+  bankAccountSchema,
+  bankConnectionSchema,
+  createBankConnectionBody,
+  idParams,
+  syncStartedSchema,
+  updateBankAccountBody,
+} from '../../../shared/domain/bank-connections/schema';
 import {
   createConnection,
   deleteConnection,
@@ -14,23 +22,40 @@ import { procedure, router } from '../trpc';
 
 export const bankConnectionsRouter = (deps: ApiDeps) =>
   router({
-    get: procedure('bankConnections.get').query(({ ctx }) => listConnections(deps.db, ctx.principal.teamId)),
-    getById: procedure('bankConnections.getById').input(idParams).query(({ ctx, input }) => getConnection(deps.db, ctx.principal.teamId, input.id)),
-    create: procedure('bankConnections.create').input(createBankConnectionBody).mutation(({ ctx, input }) => createConnection(deps, ctx.principal.teamId, input)),
-    delete: procedure('bankConnections.delete')
+    get: procedure('bank-accounts.read')
+      .output(z.array(bankConnectionSchema))
+      .query(({ ctx }) => listConnections(deps.db, ctx.principal.teamId)),
+    getById: procedure('bank-accounts.read')
       .input(idParams)
+      .output(bankConnectionSchema)
+      .query(({ ctx, input }) => getConnection(deps.db, ctx.principal.teamId, input.id)),
+    create: procedure('bank-accounts.write')
+      .input(createBankConnectionBody)
+      .output(bankConnectionSchema)
+      .mutation(({ ctx, input }) => createConnection(deps, ctx.principal.teamId, input)),
+    delete: procedure('bank-accounts.write')
+      .input(idParams)
+      .output(z.void())
       .mutation(async ({ ctx, input }) => {
         await deleteConnection(deps.db, ctx.principal.teamId, input.id);
-        return { id: input.id, deleted: true };
       }),
-    sync: procedure('bankConnections.sync').input(idParams).mutation(({ ctx, input }) => manualSync(deps, ctx.principal.teamId, input.id)),
+    sync: procedure('bank-accounts.write')
+      .input(idParams)
+      .output(syncStartedSchema)
+      .mutation(({ ctx, input }) => manualSync(deps, ctx.principal.teamId, input.id)),
   });
 
 export const bankAccountsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
   router({
-    get: procedure('bankAccounts.get').query(({ ctx }) => listAccounts(db, ctx.principal.teamId)),
-    getById: procedure('bankAccounts.getById').input(idParams).query(({ ctx, input }) => getAccount(db, ctx.principal.teamId, input.id)),
-    update: procedure('bankAccounts.update')
+    get: procedure('bank-accounts.read')
+      .output(z.array(bankAccountSchema))
+      .query(({ ctx }) => listAccounts(db, ctx.principal.teamId)),
+    getById: procedure('bank-accounts.read')
+      .input(idParams)
+      .output(bankAccountSchema)
+      .query(({ ctx, input }) => getAccount(db, ctx.principal.teamId, input.id)),
+    update: procedure('bank-accounts.write')
       .input(idParams.extend({ data: updateBankAccountBody }))
+      .output(bankAccountSchema)
       .mutation(({ ctx, input }) => updateAccount(db, ctx.principal.teamId, input.id, input.data)),
   });

@@ -1,11 +1,20 @@
-import { reportQuery } from '../../../shared/domain/reports/schema';
+import { profitAndLossSchema, reportQuery, runwaySchema, spendingSchema } from '../../../shared/domain/reports/schema';
 import { profitAndLoss, runway, spending } from '../../../shared/domain/reports/service';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
 
 export const reportsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
   router({
-    profitAndLoss: procedure('reports.profitAndLoss').input(reportQuery).query(async ({ ctx, input }) => (await profitAndLoss(db, ctx.principal.teamId, input)).data),
-    spending: procedure('reports.spending').input(reportQuery).query(async ({ ctx, input }) => (await spending(db, ctx.principal.teamId, input)).data),
-    runway: procedure('reports.runway').input(reportQuery).query(async ({ ctx, input }) => (await runway(db, ctx.principal.teamId, input)).data),
+    profitAndLoss: procedure('reports.read')
+      .input(reportQuery)
+      .output(profitAndLossSchema)
+      .query(({ ctx, input }) => profitAndLoss(db, ctx.principal.teamId, input)),
+    spending: procedure('reports.read')
+      .input(reportQuery)
+      .output(spendingSchema)
+      .query(({ ctx, input }) => spending(db, ctx.principal.teamId, input)),
+    runway: procedure('reports.read')
+      .input(reportQuery)
+      .output(runwaySchema)
+      .query(({ ctx, input }) => runway(db, ctx.principal.teamId, input)),
   });

@@ -1,7 +1,10 @@
+import { pageOf } from '../../../shared/domain/common/page';
+import { z } from 'zod';
 import {
   createTransactionBody,
   listTransactionsQuery,
   transactionIdParams,
+  transactionSchema,
   updateTransactionBody,
 } from '../../../shared/domain/transactions/schema';
 import {
@@ -16,22 +19,26 @@ import { procedure, router } from '../trpc';
 
 export const transactionsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
   router({
-    get: procedure('transactions.get')
-      .input(listTransactionsQuery.optional())
-      .query(({ ctx, input }) => listTransactions(db, ctx.principal.teamId, listTransactionsQuery.parse(input ?? {}))),
-    getById: procedure('transactions.getById')
+    get: procedure('transactions.read')
+      .input(listTransactionsQuery.prefault({}))
+      .output(pageOf(transactionSchema))
+      .query(({ ctx, input }) => listTransactions(db, ctx.principal.teamId, input)),
+    getById: procedure('transactions.read')
       .input(transactionIdParams)
+      .output(transactionSchema)
       .query(({ ctx, input }) => getTransaction(db, ctx.principal.teamId, input.id)),
-    create: procedure('transactions.create')
+    create: procedure('transactions.write')
       .input(createTransactionBody)
+      .output(transactionSchema)
       .mutation(({ ctx, input }) => createTransaction(db, ctx.principal.teamId, input)),
-    update: procedure('transactions.update')
+    update: procedure('transactions.write')
       .input(transactionIdParams.extend({ data: updateTransactionBody }))
+      .output(transactionSchema)
       .mutation(({ ctx, input }) => updateTransaction(db, ctx.principal.teamId, input.id, input.data)),
-    delete: procedure('transactions.delete')
+    delete: procedure('transactions.write')
       .input(transactionIdParams)
+      .output(z.void())
       .mutation(async ({ ctx, input }) => {
         await deleteTransaction(db, ctx.principal.teamId, input.id);
-        return { id: input.id, deleted: true };
       }),
   });

@@ -15,7 +15,10 @@ export function createBankAVerifier(client: Pick<BankAClient, 'getVerificationKe
     let entry = cache.get(kid);
     if (!entry) {
       const { key } = await client.getVerificationKey(kid);
-      entry = { key: await importJWK({ kty: key.kty as string, crv: key.crv as string, x: key.x as string, y: key.y as string }, 'ES256'), expired: key.expired_at !== null };
+      entry = {
+        key: await importJWK({ kty: key.kty as string, crv: key.crv as string, x: key.x as string, y: key.y as string }, 'ES256'),
+        expired: key.expired_at !== null,
+      };
       cache.set(kid, entry);
     }
     return entry;

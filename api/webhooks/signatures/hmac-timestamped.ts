@@ -5,12 +5,19 @@ import { safeEqual } from '../../../shared/domain/crypto/tokens';
  * `t=<unix>,v1=<hex>[,v1=<hex>…]` over `${t}.${rawBody}` with HMAC-SHA256: the scheme of bank-b
  * (Teller) and payments (Stripe). Any listed signature may match any configured secret (rotation).
  */
-export function verifyTimestampedHmac(header: string | undefined, raw: string, secrets: string[], toleranceS: number, now = Date.now()): boolean {
+export function verifyTimestampedHmac(
+  header: string | undefined,
+  raw: string,
+  secrets: string[],
+  toleranceS: number,
+  now = Date.now(),
+): boolean {
   if (!header || secrets.length === 0) return false;
   let t: string | undefined;
   const signatures: string[] = [];
   for (const part of header.split(',')) {
-    const [k, v] = part.split('=', 2).map((s) => s?.trim());
+    // A part without `=` has no value.
+    const [k, v]: (string | undefined)[] = part.split('=', 2).map((s) => s.trim());
     if (k === 't') t = v;
     else if (k === 'v1' && v) signatures.push(v);
   }

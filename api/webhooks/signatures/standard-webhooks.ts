@@ -5,7 +5,13 @@ import { safeEqual } from '../../../shared/domain/crypto/tokens';
  * Standard Webhooks: `webhook-signature: v1,<base64> …` over `${id}.${timestamp}.${rawBody}`,
  * key = base64-decoded secret after `whsec_`, timestamps within ±5 minutes.
  */
-export function verifyStandardWebhook(headers: Record<string, string | string[] | undefined>, raw: string, secret: string | undefined, toleranceS = 300, now = Date.now()): boolean {
+export function verifyStandardWebhook(
+  headers: Record<string, string | string[] | undefined>,
+  raw: string,
+  secret: string | undefined,
+  toleranceS = 300,
+  now = Date.now(),
+): boolean {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signature = headers['webhook-signature'];

@@ -3,6 +3,15 @@ import * as initial from './0001_initial';
 import * as exchangeRates from './0002_exchange_rates';
 import * as documentContent from './0003_document_content';
 import * as uniqueDocuments from './0004_unique_documents';
+import * as teamsUsersInvitations from './0030_teams_users_invitations';
+import * as chatConversations from './0031_chat_conversations';
+import * as rateLimits from './0050_rate_limits';
+import * as idempotencyKeys from './0051_idempotency_keys';
+import * as webhookEventOutbox from './0052_webhook_event_outbox';
+import * as authChangedNotifications from './0053_auth_changed_notifications';
+import * as teamWall from './0054_team_wall';
+import * as notificationReadingAndDelivery from './0055_notification_reading_and_delivery';
+import * as search from './0056_search';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -13,10 +22,19 @@ const migrations: Record<string, Knex.Migration> = {
   '0002_exchange_rates': exchangeRates,
   '0003_document_content': documentContent,
   '0004_unique_documents': uniqueDocuments,
+  '0030_teams_users_invitations': teamsUsersInvitations,
+  '0031_chat_conversations': chatConversations,
+  '0050_rate_limits': rateLimits,
+  '0051_idempotency_keys': idempotencyKeys,
+  '0052_webhook_event_outbox': webhookEventOutbox,
+  '0053_auth_changed_notifications': authChangedNotifications,
+  '0054_team_wall': teamWall,
+  '0055_notification_reading_and_delivery': notificationReadingAndDelivery,
+  '0056_search': search,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations),
+  getMigrations: () => Promise.resolve(Object.keys(migrations)),
   getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name],
+  getMigration: (name) => Promise.resolve(migrations[name]),
 };

@@ -1,3 +1,4 @@
+import type { ACCOUNT_TYPES } from '../../domain/bank-connections/schema';
 import { TeamScopedModel } from './base';
 
 export class BankAccount extends TeamScopedModel {
@@ -6,7 +7,7 @@ export class BankAccount extends TeamScopedModel {
   providerAccountId!: string | null;
   name!: string;
   currency!: string;
-  type!: 'depository' | 'credit' | 'loan' | 'other_asset' | 'other_liability';
+  type!: (typeof ACCOUNT_TYPES)[number];
   subtype!: string | null;
   mask!: string | null;
   balance!: number | null;
@@ -14,5 +15,5 @@ export class BankAccount extends TeamScopedModel {
   creditLimit!: number | null;
   enabled!: boolean;
   manual!: boolean;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

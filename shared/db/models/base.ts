@@ -6,7 +6,7 @@ import { Model } from 'objection';
  */
 export class BaseModel extends Model {
   id!: string;
-  createdAt!: string;
+  createdAt!: Date;
 
   static override get idColumn() {
     return 'id';

@@ -1,3 +1,4 @@
+import type { ChatCitation, ChatToolCall } from '../../domain/chat/schema';
 import { TeamScopedModel } from './base';
 
 export class ChatMessage extends TeamScopedModel {
@@ -6,4 +7,8 @@ export class ChatMessage extends TeamScopedModel {
   chatId!: string;
   role!: 'user' | 'assistant' | 'system';
   content!: string;
+  toolCalls!: ChatToolCall[];
+  citations!: ChatCitation[];
+
+  static override jsonAttributes = ['toolCalls', 'citations'];
 }

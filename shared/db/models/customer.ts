@@ -1,7 +1,11 @@
+import { snakeCaseMappers } from 'objection';
 import { TeamScopedModel } from './base';
 
 export class Customer extends TeamScopedModel {
   static override tableName = 'customers';
+  // The columns are address_line_1 and address_line_2, which the knex-wide mapper would write as
+  // address_line1; this model names them itself (a digit after an underscore), before knex sees them.
+  static override columnNameMappers = snakeCaseMappers({ underscoreBeforeDigits: true });
   name!: string;
   email!: string | null;
   billingEmail!: string | null;
@@ -16,5 +20,5 @@ export class Customer extends TeamScopedModel {
   countryCode!: string | null;
   vatNumber!: string | null;
   note!: string | null;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

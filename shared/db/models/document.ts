@@ -1,3 +1,4 @@
+import type { DOCUMENT_STATUSES } from '../../domain/inbox/schema';
 import { TeamScopedModel } from './base';
 
 export class Document extends TeamScopedModel {
@@ -8,8 +9,10 @@ export class Document extends TeamScopedModel {
   size!: number;
   sha256!: string;
   title!: string | null;
-  processingStatus!: 'pending' | 'processing' | 'completed' | 'failed';
-  deletedAt!: string | null;
+  /** The extracted text, so a document can be found by what it says. */
+  content!: string | null;
+  processingStatus!: (typeof DOCUMENT_STATUSES)[number];
+  deletedAt!: Date | null;
   createdBy!: string | null;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

@@ -1,23 +1,27 @@
+import type { EXTRACTION_METHODS, INBOX_ITEM_STATUSES, INBOX_SOURCES } from '../../domain/inbox/schema';
 import { TeamScopedModel } from './base';
 
 export class InboxItem extends TeamScopedModel {
   static override tableName = 'inbox_items';
   documentId!: string | null;
-  source!: 'messaging' | 'email' | 'upload';
+  source!: (typeof INBOX_SOURCES)[number];
+  /** The source message id: unique per team. */
   reference!: string;
-  status!: 'new' | 'processing' | 'analyzing' | 'pending' | 'suggested_match' | 'no_match' | 'done' | 'archived' | 'deleted';
+  status!: (typeof INBOX_ITEM_STATUSES)[number];
   sender!: string | null;
   fileName!: string | null;
   mimeType!: string | null;
   size!: number | null;
   displayName!: string | null;
+  note!: string | null;
   amount!: number | null;
   currency!: string | null;
   date!: string | null;
   taxAmount!: number | null;
   taxRate!: number | null;
+  extractionMethod!: (typeof EXTRACTION_METHODS)[number] | null;
   transactionId!: string | null;
   workflowId!: string | null;
-  deletedAt!: string | null;
-  updatedAt!: string;
+  deletedAt!: Date | null;
+  updatedAt!: Date;
 }

@@ -1,10 +1,11 @@
+import type { INVOICE_STATUSES } from '../../domain/invoices/schema';
 import { TeamScopedModel } from './base';
 
 export class Invoice extends TeamScopedModel {
   static override tableName = 'invoices';
   customerId!: string | null;
   invoiceNumber!: string;
-  status!: 'draft' | 'scheduled' | 'unpaid' | 'overdue' | 'paid' | 'canceled' | 'refunded';
+  status!: (typeof INVOICE_STATUSES)[number];
   currency!: string;
   subtotal!: number;
   tax!: number;
@@ -14,12 +15,12 @@ export class Invoice extends TeamScopedModel {
   issueDate!: string | null;
   dueDate!: string | null;
   note!: string | null;
-  scheduledAt!: string | null;
-  sentAt!: string | null;
-  paidAt!: string | null;
-  refundedAt!: string | null;
-  canceledAt!: string | null;
+  scheduledAt!: Date | null;
+  sentAt!: Date | null;
+  paidAt!: Date | null;
+  refundedAt!: Date | null;
+  canceledAt!: Date | null;
   paymentReference!: string | null;
   createdBy!: string | null;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

@@ -13,5 +13,5 @@ export class OAuthApplication extends TeamScopedModel {
   scopes!: string[];
   isPublic!: boolean;
   active!: boolean;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

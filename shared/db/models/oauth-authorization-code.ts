@@ -9,6 +9,6 @@ export class OAuthAuthorizationCode extends TeamScopedModel {
   scopes!: string[];
   codeChallenge!: string | null;
   codeChallengeMethod!: 'S256' | null;
-  expiresAt!: string;
-  usedAt!: string | null;
+  expiresAt!: Date;
+  usedAt!: Date | null;
 }

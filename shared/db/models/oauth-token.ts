@@ -9,9 +9,9 @@ export class OAuthToken extends TeamScopedModel {
   accessTokenHash!: string;
   refreshTokenHash!: string | null;
   scopes!: string[];
-  expiresAt!: string;
-  refreshExpiresAt!: string | null;
-  rotatedAt!: string | null;
-  revokedAt!: string | null;
-  lastUsedAt!: string | null;
+  expiresAt!: Date;
+  refreshExpiresAt!: Date | null;
+  rotatedAt!: Date | null;
+  revokedAt!: Date | null;
+  lastUsedAt!: Date | null;
 }

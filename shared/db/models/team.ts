@@ -1,3 +1,4 @@
+import type { SUBSCRIPTION_STATUSES, TEAM_PLANS } from '../../domain/teams/current';
 import { BaseModel } from './base';
 
 export class Team extends BaseModel {
@@ -8,12 +9,17 @@ export class Team extends BaseModel {
   baseCurrency!: string | null;
   countryCode!: string | null;
   logoUrl!: string | null;
-  plan!: 'trial' | 'starter' | 'pro';
-  subscriptionStatus!: 'trialing' | 'active' | 'past_due' | 'canceled' | 'revoked' | null;
+  plan!: (typeof TEAM_PLANS)[number];
+  subscriptionStatus!: (typeof SUBSCRIPTION_STATUSES)[number] | null;
   subscriptionId!: string | null;
   billingCustomerId!: string | null;
-  subscriptionCurrentPeriodEnd!: string | null;
-  canceledAt!: string | null;
+  subscriptionCurrentPeriodEnd!: Date | null;
+  canceledAt!: Date | null;
   autoMatch!: boolean;
-  updatedAt!: string;
+  fiscalYearStartMonth!: number | null;
+  timezone!: string | null;
+  /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
+  deletionRequestedAt!: Date | null;
+  deletionRequestedBy!: string | null;
+  updatedAt!: Date;
 }

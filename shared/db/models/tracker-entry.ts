@@ -6,11 +6,11 @@ export class TrackerEntry extends TeamScopedModel {
   assignedId!: string | null;
   description!: string | null;
   date!: string;
-  start!: string;
-  stop!: string | null;
+  start!: Date;
+  stop!: Date | null;
   duration!: number | null;
   rate!: number | null;
   currency!: string | null;
   billed!: boolean;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

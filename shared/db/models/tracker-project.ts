@@ -1,3 +1,4 @@
+import type { PROJECT_STATUSES } from '../../domain/tracker/schema';
 import { TeamScopedModel } from './base';
 
 export class TrackerProject extends TeamScopedModel {
@@ -5,10 +6,10 @@ export class TrackerProject extends TeamScopedModel {
   customerId!: string | null;
   name!: string;
   description!: string | null;
-  status!: 'in_progress' | 'completed';
+  status!: (typeof PROJECT_STATUSES)[number];
   billable!: boolean;
   rate!: number | null;
   currency!: string | null;
   estimateHours!: number | null;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

@@ -1,3 +1,4 @@
+import type { TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../domain/transactions/schema';
 import { TeamScopedModel } from './base';
 
 export class Transaction extends TeamScopedModel {
@@ -7,10 +8,10 @@ export class Transaction extends TeamScopedModel {
   date!: string;
   name!: string;
   description!: string | null;
-  method!: string;
+  method!: (typeof TRANSACTION_METHODS)[number];
   amount!: number;
   currency!: string;
-  status!: 'posted' | 'pending' | 'excluded' | 'completed' | 'archived';
+  status!: (typeof TRANSACTION_STATUSES)[number];
   categorySlug!: string | null;
   counterpartyName!: string | null;
   merchantName!: string | null;
@@ -18,10 +19,10 @@ export class Transaction extends TeamScopedModel {
   manual!: boolean;
   internal!: boolean;
   recurring!: boolean;
-  frequency!: string | null;
+  frequency!: (typeof TRANSACTION_FREQUENCIES)[number] | null;
   taxAmount!: number | null;
   taxRate!: number | null;
   taxType!: string | null;
   assignedId!: string | null;
-  updatedAt!: string;
+  updatedAt!: Date;
 }

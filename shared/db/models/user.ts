@@ -7,6 +7,10 @@ export class User extends BaseModel {
   avatarUrl!: string | null;
   locale!: string;
   timezone!: string | null;
+  /** The current team: where a session acts unless it names another (`x-team-id`). */
   teamId!: string | null;
-  updatedAt!: string;
+  dateFormat!: 'dd/MM/yyyy' | 'MM/dd/yyyy' | 'yyyy-MM-dd' | 'dd.MM.yyyy' | null;
+  weekStartsOnMonday!: boolean;
+  timeFormat!: 12 | 24 | null;
+  updatedAt!: Date;
 }

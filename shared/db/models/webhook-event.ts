@@ -1,17 +1,27 @@
-import { BaseModel } from './base';
+import { Model } from 'objection';
+import type { WEBHOOK_EVENT_OUTCOMES, WEBHOOK_PROVIDERS } from '../../domain/webhook-events/record';
 
-export type WebhookProvider = 'bank-a' | 'bank-b' | 'messaging' | 'inbox' | 'payments' | 'subscriptions';
+export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 
-/** Not team-scoped at arrival: the team is known only once the event names a known connection. */
-export class WebhookEvent extends BaseModel {
+/**
+ * Not team-scoped at arrival: the team is known only once the event names a known connection.
+ * It has `receivedAt` where other tables have `createdAt`, hence not a BaseModel.
+ */
+export class WebhookEvent extends Model {
   static override tableName = 'webhook_events';
+  static override jsonAttributes = ['payload'];
+  id!: string;
   teamId!: string | null;
   provider!: WebhookProvider;
   eventKey!: string;
   eventType!: string;
-  outcome!: 'received' | 'processed' | 'ignored' | 'failed';
+  outcome!: (typeof WEBHOOK_EVENT_OUTCOMES)[number];
   workflowId!: string | null;
   error!: string | null;
-  receivedAt!: string;
-  processedAt!: string | null;
+  receivedAt!: Date;
+  processedAt!: Date | null;
+  /** What acting on the event needs (never a file's bytes); null when it was too large to keep. */
+  payload!: unknown;
+  attempts!: number;
+  nextAttemptAt!: Date | null;
 }

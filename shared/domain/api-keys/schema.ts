@@ -16,7 +16,10 @@ export const apiKeySchema = z
     keyHint: z.string().meta({ description: 'The last four characters of the key, to tell keys apart.' }),
     lastUsedAt: z.iso.datetime().nullable().meta({ description: 'Last authenticated request (updated at most once a minute).' }),
     createdAt: z.iso.datetime(),
-    user: z.object({ id: z.uuid(), email: z.string(), fullName: z.string().nullable() }).nullable().meta({ description: 'Who created it.' }),
+    user: z
+      .object({ id: z.uuid(), email: z.string(), fullName: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'Who created it.' }),
   })
   .meta({ id: 'ApiKey', description: 'An API key of the team. The secret itself is shown only once, at creation.' });
 
@@ -31,3 +34,8 @@ export const upsertApiKeyInput = z
   .strict();
 
 export const deleteApiKeyInput = z.object({ id: z.uuid() }).strict();
+
+export const upsertApiKeyResultSchema = z.object({
+  key: z.string().optional().meta({ description: 'The full secret: only in the result of a creation, never again.' }),
+  data: apiKeySchema,
+});

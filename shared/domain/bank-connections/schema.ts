@@ -1,12 +1,16 @@
 import { z } from 'zod';
 
+export const BANK_PROVIDERS = ['bank-a', 'bank-b'] as const;
+export const CONNECTION_STATUSES = ['connected', 'disconnected'] as const;
+export const ACCOUNT_TYPES = ['depository', 'credit', 'loan', 'other_asset', 'other_liability'] as const;
+
 export const bankAccountSchema = z
   .object({
     id: z.uuid(),
     connectionId: z.uuid().nullable(),
     name: z.string(),
     currency: z.string(),
-    type: z.enum(['depository', 'credit', 'loan', 'other_asset', 'other_liability']),
+    type: z.enum(ACCOUNT_TYPES),
     subtype: z.string().nullable(),
     mask: z.string().nullable().meta({ description: 'Last digits of the account number.' }),
     balance: z.number().nullable(),
@@ -21,23 +25,34 @@ export const bankAccountSchema = z
 export const bankConnectionSchema = z
   .object({
     id: z.uuid(),
-    provider: z.enum(['bank-a', 'bank-b']),
-    referenceId: z.string().meta({ description: 'The provider\'s item id (bank-a) or enrollment id (bank-b).' }),
-    status: z.enum(['connected', 'disconnected']),
+    provider: z.enum(BANK_PROVIDERS),
+    referenceId: z.string().meta({ description: "The provider's item id (bank-a) or enrollment id (bank-b)." }),
+    status: z.enum(CONNECTION_STATUSES),
     institution: z.object({ id: z.string().nullable(), name: z.string().nullable() }),
-    error: z.object({ code: z.string().nullable(), message: z.string().nullable() }).nullable().meta({ description: 'Why it was disconnected, when it was.' }),
+    error: z
+      .object({ code: z.string().nullable(), message: z.string().nullable() })
+      .nullable()
+      .meta({ description: 'Why it was disconnected, when it was.' }),
     lastSyncedAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     accounts: z.array(bankAccountSchema),
   })
-  .meta({ id: 'BankConnection', description: 'A link to a banking-data provider; its accounts and transactions are kept in sync from the provider\'s webhooks.' });
+  .meta({
+    id: 'BankConnection',
+    description: "A link to a banking-data provider; its accounts and transactions are kept in sync from the provider's webhooks.",
+  });
 
 export type BankConnectionDto = z.infer<typeof bankConnectionSchema>;
 export type BankAccountDto = z.infer<typeof bankAccountSchema>;
 
 export const createBankConnectionBody = z
   .discriminatedUnion('provider', [
-    z.object({ provider: z.literal('bank-a'), publicToken: z.string().min(1).max(500).meta({ description: 'From bank-a Link; exchanged for an access token.' }) }).strict(),
+    z
+      .object({
+        provider: z.literal('bank-a'),
+        publicToken: z.string().min(1).max(500).meta({ description: 'From bank-a Link; exchanged for an access token.' }),
+      })
+      .strict(),
     z.object({ provider: z.literal('bank-b'), accessToken: z.string().min(1).max(500), enrollmentId: z.string().min(1).max(200) }).strict(),
   ])
   .meta({ id: 'CreateBankConnection' });
@@ -49,8 +64,4 @@ export const updateBankAccountBody = z
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
   .meta({ id: 'UpdateBankAccount' });
 
-export const bankConnectionEnvelope = z.object({ data: bankConnectionSchema }).meta({ id: 'BankConnectionEnvelope' });
-export const bankConnectionListSchema = z.object({ data: z.array(bankConnectionSchema) }).meta({ id: 'BankConnectionList' });
-export const bankAccountEnvelope = z.object({ data: bankAccountSchema }).meta({ id: 'BankAccountEnvelope' });
-export const bankAccountListSchema = z.object({ data: z.array(bankAccountSchema) }).meta({ id: 'BankAccountList' });
-export const syncStartedSchema = z.object({ data: z.object({ workflowId: z.string(), status: z.literal('sync_requested') }) }).meta({ id: 'SyncRequested' });
+export const syncStartedSchema = z.object({ workflowId: z.string(), status: z.literal('sync_requested') }).meta({ id: 'SyncRequested' });

@@ -1,18 +1,19 @@
 import type { z } from 'zod';
 import type { Config } from '../../config';
+import { isUniqueViolation } from '../../db/constraint-errors';
 import type { Db } from '../../db/knex';
+import { BankAccount, BankConnection } from '../../db/models';
+import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { AppError, conflict, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import type { BankAClient } from '../../providers/bank-a';
 import { BankAuthError, BankUnavailableError } from '../../providers/bank-errors';
 import type { TemporalGateway } from '../../temporal/client';
+import { requestSync } from '../../temporal/sync-connection/calls';
 import { encrypt } from '../crypto/encryption';
 import type { BankAccountDto, BankConnectionDto, createBankConnectionBody, updateBankAccountBody } from './schema';
-import { requestSync } from './sync';
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
-
-export const accountDto = (a: any): BankAccountDto => ({
+const accountDto = (a: BankAccount): BankAccountDto => ({
   id: a.id,
   connectionId: a.bankConnectionId,
   name: a.name,
@@ -25,32 +26,38 @@ export const accountDto = (a: any): BankAccountDto => ({
   creditLimit: a.creditLimit,
   enabled: a.enabled,
   manual: a.manual,
-  updatedAt: iso(a.updatedAt)!,
+  updatedAt: toIso(a.updatedAt),
 });
 
-async function withAccounts(db: Db, teamId: string, rows: any[]): Promise<BankConnectionDto[]> {
-  const accounts = rows.length ? await db('bank_accounts').where({ teamId }).whereIn('bankConnectionId', rows.map((r) => r.id)).orderBy('name') : [];
-  return rows.map((c) => ({
-    id: c.id,
-    provider: c.provider,
-    referenceId: c.referenceId,
-    status: c.status,
-    institution: { id: c.institutionId, name: c.institutionName },
-    error: c.errorCode || c.errorMessage ? { code: c.errorCode, message: c.errorMessage } : null,
-    lastSyncedAt: iso(c.lastSyncedAt),
-    createdAt: iso(c.createdAt)!,
-    accounts: accounts.filter((a: any) => a.bankConnectionId === c.id).map(accountDto),
-  }));
+const connectionDto = (c: BankConnection): BankConnectionDto => ({
+  id: c.id,
+  provider: c.provider,
+  referenceId: c.referenceId,
+  status: c.status,
+  institution: { id: c.institutionId, name: c.institutionName },
+  error: c.errorCode || c.errorMessage ? { code: c.errorCode, message: c.errorMessage } : null,
+  lastSyncedAt: toIsoOrNull(c.lastSyncedAt),
+  createdAt: toIso(c.createdAt),
+  accounts: (c.accounts ?? []).map(accountDto),
+});
+
+/** The team's connections with their accounts (by name), through the `accounts` relation. */
+const connections = (db: Db, teamId: string) =>
+  BankConnection.query(db)
+    .where({ teamId })
+    .withGraphFetched('accounts')
+    .modifyGraph('accounts', (accounts) => {
+      accounts.orderBy('name');
+    });
+
+export async function listConnections(db: Db, teamId: string): Promise<BankConnectionDto[]> {
+  return (await connections(db, teamId).orderBy('createdAt', 'desc')).map(connectionDto);
 }
 
-export async function listConnections(db: Db, teamId: string) {
-  return withAccounts(db, teamId, await db('bank_connections').where({ teamId }).orderBy('createdAt', 'desc'));
-}
-
-export async function getConnection(db: Db, teamId: string, id: string) {
-  const row = await db('bank_connections').where({ teamId, id }).first();
+export async function getConnection(db: Db, teamId: string, id: string): Promise<BankConnectionDto> {
+  const row = await connections(db, teamId).findById(id);
   if (!row) throw notFound(`Bank connection ${id} not found`);
-  return (await withAccounts(db, teamId, [row]))[0];
+  return connectionDto(row);
 }
 
 export interface ConnectionDeps {
@@ -61,69 +68,91 @@ export interface ConnectionDeps {
   logger: Logger;
 }
 
+/** bank-a's public token exchanged for its access token and item id; bank-b's come with the request. */
+async function providerCredentials(
+  bankA: BankAClient,
+  body: z.infer<typeof createBankConnectionBody>,
+): Promise<{ accessToken: string; referenceId: string }> {
+  if (body.provider === 'bank-b') return { accessToken: body.accessToken, referenceId: body.enrollmentId };
+  try {
+    const exchanged = await bankA.exchangePublicToken(body.publicToken);
+    return { accessToken: exchanged.access_token, referenceId: exchanged.item_id };
+  } catch (err) {
+    if (err instanceof BankAuthError)
+      throw new AppError(400, 'Bad Request', `bank-a refused the public token: ${err.code}`, [
+        { field: 'publicToken', message: 'invalid or expired' },
+      ]);
+    if (err instanceof BankUnavailableError) throw new AppError(502, 'Bad Gateway', 'bank-a is unavailable; try again');
+    throw err;
+  }
+}
+
 /**
  * Links a provider: bank-a's public token is exchanged here (the one provider call in a request,
  * since the connection cannot exist without it); the access token is stored encrypted; the new
  * connection starts `connected` and its first sync is requested.
  */
-export async function createConnection(deps: ConnectionDeps, teamId: string, body: z.infer<typeof createBankConnectionBody>) {
-  let accessToken: string;
-  let referenceId: string;
-  if (body.provider === 'bank-a') {
-    try {
-      const exchanged = await deps.bankA.exchangePublicToken(body.publicToken);
-      accessToken = exchanged.access_token;
-      referenceId = exchanged.item_id;
-    } catch (err) {
-      if (err instanceof BankAuthError) throw new AppError(400, 'Bad Request', `bank-a refused the public token: ${err.code}`, [{ field: 'publicToken', message: 'invalid or expired' }]);
-      if (err instanceof BankUnavailableError) throw new AppError(502, 'Bad Gateway', 'bank-a is unavailable; try again');
-      throw err;
-    }
-  } else {
-    accessToken = body.accessToken;
-    referenceId = body.enrollmentId;
-  }
-  let row: any;
+export async function createConnection(
+  deps: ConnectionDeps,
+  teamId: string,
+  body: z.infer<typeof createBankConnectionBody>,
+): Promise<BankConnectionDto> {
+  const { accessToken, referenceId } = await providerCredentials(deps.bankA, body);
+  let id: string;
   try {
-    [row] = await deps.db('bank_connections')
-      .insert({ teamId, provider: body.provider, referenceId, accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY), status: 'connected' })
-      .returning('*');
+    ({ id } = await BankConnection.query(deps.db).insert({
+      teamId,
+      provider: body.provider,
+      referenceId,
+      accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY),
+      status: 'connected',
+    }));
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw conflict(`This ${body.provider} connection already exists`);
+    if (isUniqueViolation(err)) throw conflict(`This ${body.provider} connection already exists`);
     throw err;
   }
-  await requestSync(deps.temporal, { connectionId: row.id, teamId, manualSync: false }).catch((err) =>
-    deps.logger.error({ err, connectionId: row.id }, 'could not start the initial sync; it will run on the next webhook or manual sync'),
-  );
-  return (await withAccounts(deps.db, teamId, [row]))[0];
+  await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: false }).catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: id }, 'could not start the initial sync; it will run on the next webhook or manual sync');
+  });
+  return getConnection(deps.db, teamId, id);
 }
 
 /** Deleting stops future syncs: webhooks no longer find it and a running sync skips it. Transactions stay. */
-export async function deleteConnection(db: Db, teamId: string, id: string) {
-  const n = await db('bank_connections').where({ teamId, id }).delete();
+export async function deleteConnection(db: Db, teamId: string, id: string): Promise<void> {
+  const n = await BankConnection.query(db).where({ teamId, id }).delete();
   if (!n) throw notFound(`Bank connection ${id} not found`);
 }
 
 export async function manualSync(deps: Pick<ConnectionDeps, 'db' | 'temporal'>, teamId: string, id: string) {
-  const row = await deps.db('bank_connections').where({ teamId, id }).first();
+  const row = await BankConnection.query(deps.db).findOne({ teamId, id }).select('status');
   if (!row) throw notFound(`Bank connection ${id} not found`);
   if (row.status === 'disconnected') throw conflict('The connection is disconnected: reconnect it before syncing');
   const workflowId = await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: true });
   return { workflowId, status: 'sync_requested' as const };
 }
 
-export async function listAccounts(db: Db, teamId: string) {
-  return (await db('bank_accounts').where({ teamId }).orderBy('name')).map(accountDto);
+export async function listAccounts(db: Db, teamId: string): Promise<BankAccountDto[]> {
+  return (await BankAccount.query(db).where({ teamId }).orderBy('name')).map(accountDto);
 }
 
-export async function getAccount(db: Db, teamId: string, id: string) {
-  const row = await db('bank_accounts').where({ teamId, id }).first();
+export async function getAccount(db: Db, teamId: string, id: string): Promise<BankAccountDto> {
+  const row = await BankAccount.query(db).findOne({ teamId, id });
   if (!row) throw notFound(`Bank account ${id} not found`);
   return accountDto(row);
 }
 
-export async function updateAccount(db: Db, teamId: string, id: string, body: z.infer<typeof updateBankAccountBody>) {
-  const [row] = await db('bank_accounts').where({ teamId, id }).update({ ...body, updatedAt: new Date() }).returning('*');
+export async function updateAccount(
+  db: Db,
+  teamId: string,
+  id: string,
+  body: z.infer<typeof updateBankAccountBody>,
+): Promise<BankAccountDto> {
+  const row = (
+    await BankAccount.query(db)
+      .where({ teamId, id })
+      .patch({ ...body, updatedAt: new Date() })
+      .returning('*')
+  ).at(0);
   if (!row) throw notFound(`Bank account ${id} not found`);
   return accountDto(row);
 }

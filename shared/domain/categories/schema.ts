@@ -18,7 +18,11 @@ export const categorySchema = z
 export type CategoryDto = z.infer<typeof categorySchema>;
 
 const fields = {
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour such as #4f46e5').nullable().optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour such as #4f46e5')
+    .nullable()
+    .optional(),
   description: z.string().max(1000).nullable().optional(),
   parentId: z.uuid().nullable().optional(),
   taxRate: z.number().min(0).max(100).nullable().optional(),
@@ -29,7 +33,11 @@ const fields = {
 export const createCategoryBody = z
   .object({
     name: z.string().trim().min(1).max(100),
-    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens').max(100).optional()
+    slug: z
+      .string()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens')
+      .max(100)
+      .optional()
       .meta({ description: 'Defaults to the name in lower case with hyphens.' }),
     ...fields,
   })
@@ -43,5 +51,3 @@ export const updateCategoryBody = z
   .meta({ id: 'UpdateCategory' });
 
 export const categoryIdParams = z.object({ id: z.uuid() });
-export const categoryEnvelope = z.object({ data: categorySchema }).meta({ id: 'CategoryEnvelope' });
-export const categoryListSchema = z.object({ data: z.array(categorySchema) }).meta({ id: 'CategoryList' });

@@ -1,18 +1,22 @@
+import type { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { isUniqueViolation } from '../../db/constraint-errors';
+import { Transaction, TransactionCategory } from '../../db/models';
+import { toIso } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
-import type { CategoryDto } from './schema';
+import type { CategoryDto, createCategoryBody, updateCategoryBody } from './schema';
 
-const toDto = (r: any): CategoryDto => ({
-  id: r.id,
-  name: r.name,
-  slug: r.slug,
-  color: r.color,
-  description: r.description,
-  parentId: r.parentId,
-  taxRate: r.taxRate,
-  taxType: r.taxType,
-  excluded: r.excluded,
-  createdAt: new Date(r.createdAt).toISOString(),
+const toDto = (c: TransactionCategory): CategoryDto => ({
+  id: c.id,
+  name: c.name,
+  slug: c.slug,
+  color: c.color,
+  description: c.description,
+  parentId: c.parentId,
+  taxRate: c.taxRate,
+  taxType: c.taxType,
+  excluded: c.excluded,
+  createdAt: toIso(c.createdAt),
 });
 
 export const slugify = (name: string) =>
@@ -24,32 +28,36 @@ export const slugify = (name: string) =>
     .replace(/^-+|-+$/g, '') || 'category';
 
 export async function listCategories(db: Db, teamId: string): Promise<CategoryDto[]> {
-  return (await db('transaction_categories').where({ teamId }).orderBy('name')).map(toDto);
+  return (await TransactionCategory.query(db).where({ teamId }).orderBy('name')).map(toDto);
 }
 
 async function assertParent(db: Db, teamId: string, parentId: string | null | undefined, selfId?: string) {
   if (!parentId) return;
-  if (parentId === selfId) throw badRequest('A category cannot be its own parent', [{ field: 'parentId', message: 'is the category itself' }]);
-  const parent = await db('transaction_categories').where({ teamId, id: parentId }).first('id');
+  if (parentId === selfId)
+    throw badRequest('A category cannot be its own parent', [{ field: 'parentId', message: 'is the category itself' }]);
+  const parent = await TransactionCategory.query(db).findOne({ teamId, id: parentId }).select('id');
   if (!parent) throw badRequest('Invalid parent', [{ field: 'parentId', message: 'no such category in your team' }]);
 }
 
-export async function createCategory(db: Db, teamId: string, body: Record<string, any> & { name: string; slug?: string }): Promise<CategoryDto> {
+export async function createCategory(db: Db, teamId: string, body: z.infer<typeof createCategoryBody>): Promise<CategoryDto> {
   await assertParent(db, teamId, body.parentId);
   const slug = body.slug ?? slugify(body.name);
   try {
-    const [row] = await db('transaction_categories').insert({ ...body, slug, teamId }).returning('*');
-    return toDto(row);
+    return toDto(
+      await TransactionCategory.query(db)
+        .insert({ ...body, slug, teamId })
+        .returning('*'),
+    );
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw conflict(`A category with slug "${slug}" already exists`);
+    if (isUniqueViolation(err)) throw conflict(`A category with slug "${slug}" already exists`);
     throw err;
   }
 }
 
 /** The slug never changes: transactions refer to it. */
-export async function updateCategory(db: Db, teamId: string, id: string, body: Record<string, any>): Promise<CategoryDto> {
+export async function updateCategory(db: Db, teamId: string, id: string, body: z.infer<typeof updateCategoryBody>): Promise<CategoryDto> {
   await assertParent(db, teamId, body.parentId, id);
-  const [row] = await db('transaction_categories').where({ teamId, id }).update(body).returning('*');
+  const row = (await TransactionCategory.query(db).patch(body).where({ teamId, id }).returning('*')).at(0);
   if (!row) throw notFound(`Category ${id} not found`);
   return toDto(row);
 }
@@ -57,10 +65,10 @@ export async function updateCategory(db: Db, teamId: string, id: string, body: R
 /** Its transactions become uncategorised; its children move up to its parent. */
 export async function deleteCategory(db: Db, teamId: string, id: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row = await trx('transaction_categories').where({ teamId, id }).first();
+    const row = await TransactionCategory.query(trx).findOne({ teamId, id });
     if (!row) throw notFound(`Category ${id} not found`);
-    await trx('transactions').where({ teamId, categorySlug: row.slug }).update({ categorySlug: null });
-    await trx('transaction_categories').where({ teamId, parentId: id }).update({ parentId: row.parentId });
-    await trx('transaction_categories').where({ teamId, id }).delete();
+    await Transaction.query(trx).patch({ categorySlug: null }).where({ teamId, categorySlug: row.slug });
+    await TransactionCategory.query(trx).patch({ parentId: row.parentId }).where({ teamId, parentId: id });
+    await TransactionCategory.query(trx).delete().where({ teamId, id });
   });
 }

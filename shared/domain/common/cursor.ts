@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import { badRequest } from '../../errors';
+import type { Page } from './page';
+
+export type { Page } from './page';
 
 /**
  * Opaque keyset cursors: the sort key of the last row, base64url-encoded JSON. Clients must treat
@@ -11,10 +14,8 @@ export function encodeCursor(key: readonly (string | number)[]): string {
 
 export function decodeCursor(cursor: string, arity: number): (string | number)[] {
   try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === arity && key.every((k) => typeof k === 'string' || typeof k === 'number')) {
-      return key;
-    }
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (isCursorKey(key) && key.length === arity) return key;
   } catch {
     // fall through to the error below
   }
@@ -23,9 +24,14 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
   ]);
 }
 
-export interface Page<T> {
-  data: T[];
-  meta: { cursor: string | null; hasNextPage: boolean };
+const isCursorKey = (key: unknown): key is (string | number)[] =>
+  Array.isArray(key) && key.every((k: unknown) => typeof k === 'string' || typeof k === 'number');
+
+/** The columns a newest-first list reads besides its own: the row's id and its sort key. */
+export interface CursorRow {
+  id: string;
+  /** `<alias>.created_at::text`: full microsecond precision, which a JS Date would round. */
+  cursorCreatedAt: string;
 }
 
 /**
@@ -33,20 +39,28 @@ export interface Page<T> {
  * an opaque cursor. The select must include `<alias>.created_at::text as cursor_created_at` (full
  * microsecond precision; a JS Date would round it and skip rows).
  */
-export async function newestFirstPage<T>(
-  q: Knex.QueryBuilder,
+export async function newestFirstPage<Row extends CursorRow, T, TRecord extends object = object>(
+  q: Knex.QueryBuilder<TRecord, Row[]>,
   alias: string,
   query: { cursor?: string; pageSize: number },
-  toDto: (row: any) => T,
+  toDto: (row: Row) => T,
 ): Promise<Page<T>> {
-  q.orderBy([{ column: `${alias}.created_at`, order: 'desc' }, { column: `${alias}.id`, order: 'desc' }]).limit(query.pageSize + 1);
+  q.orderBy([
+    { column: `${alias}.created_at`, order: 'desc' },
+    { column: `${alias}.id`, order: 'desc' },
+  ]).limit(query.pageSize + 1);
   if (query.cursor) {
     const [createdAt, id] = decodeCursor(query.cursor, 2);
     q.whereRaw(`(${alias}.created_at, ${alias}.id) < (?::timestamptz, ?::uuid)`, [createdAt, id]);
   }
-  const rows: any[] = await q;
+  // Knex resolves its result type through conditional types that stay unresolved for a type
+  // parameter; for any concrete row type the builder resolves to `Row[]`.
+  const rows = (await q) as Row[];
   const hasNextPage = rows.length > query.pageSize;
   const page = rows.slice(0, query.pageSize);
-  const last = page[page.length - 1];
-  return { data: page.map(toDto), meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage } };
+  const last = page.at(-1);
+  return {
+    data: page.map(toDto),
+    meta: { cursor: hasNextPage && last ? encodeCursor([last.cursorCreatedAt, last.id]) : null, hasNextPage },
+  };
 }

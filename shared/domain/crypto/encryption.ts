@@ -12,8 +12,10 @@ export function encrypt(plain: string, hexKey: string): string {
 }
 
 export function decrypt(sealed: string, hexKey: string): string {
-  const [version, iv, tag, data] = sealed.split(':');
-  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed value');
+  const parts = sealed.split(':');
+  const [version, iv, tag, data] = parts;
+  // An empty ciphertext is an empty secret, so only a missing part is refused.
+  if (version !== 'v1' || !iv || !tag || parts.length < 4) throw new Error('not a sealed value');
   const decipher = createDecipheriv('aes-256-gcm', Buffer.from(hexKey, 'hex'), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');

@@ -39,13 +39,20 @@ const fields = {
   city: nullableText(100),
   state: nullableText(100),
   zip: nullableText(20),
-  countryCode: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case').nullable().optional(),
+  countryCode: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case')
+    .nullable()
+    .optional(),
   vatNumber: nullableText(50),
   note: nullableText(5000),
   tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team; replaces the current tags.' }),
 };
 
-export const createCustomerBody = z.object({ name: z.string().trim().min(1).max(200), ...fields }).strict().meta({ id: 'CreateCustomer' });
+export const createCustomerBody = z
+  .object({ name: z.string().trim().min(1).max(200), ...fields })
+  .strict()
+  .meta({ id: 'CreateCustomer' });
 export const updateCustomerBody = z
   .object({ name: z.string().trim().min(1).max(200).optional(), ...fields })
   .strict()
@@ -56,13 +63,8 @@ export type UpdateCustomerBody = z.infer<typeof updateCustomerBody>;
 
 export const customerIdParams = z.object({ id: z.uuid() });
 export const listCustomersQuery = z.object({
-  cursor: z.string().optional().meta({ description: 'Opaque cursor from the previous page\'s `meta.cursor`.' }),
+  cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
   pageSize,
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive search in name, email and contact.' }),
 });
 export type ListCustomersQuery = z.infer<typeof listCustomersQuery>;
-
-export const customerEnvelope = z.object({ data: customerSchema }).meta({ id: 'CustomerEnvelope' });
-export const customerListSchema = z
-  .object({ data: z.array(customerSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
-  .meta({ id: 'CustomerList' });

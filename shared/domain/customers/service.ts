@@ -1,15 +1,21 @@
+import type { Knex } from 'knex';
+import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
-import { containsPattern } from '../common/query';
+import { Customer, CustomerTag, Tag } from '../../db/models';
+import { toIso } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
-import { newestFirstPage, type Page } from '../common/cursor';
+import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import { containsPattern } from '../common/query';
 import type { CreateCustomerBody, CustomerDto, ListCustomersQuery, UpdateCustomerBody } from './schema';
 
-const iso = (v: Date | string) => new Date(v).toISOString();
+/** A customer as the list selects it: its columns, its cursor key and its tags as json. */
+type CustomerRow = ModelObject<Customer> & CursorRow & { tags: CustomerDto['tags'] };
 
+// A list query (keyset, tags as a json aggregate in the same round trip): typed Knex.
 function selectCustomers(db: Db, teamId: string) {
   return db('customers as c')
     .where('c.team_id', teamId)
-    .select(
+    .select<CustomerRow[]>(
       'c.*',
       // Full microsecond precision for the cursor: a JS Date would round it to milliseconds.
       db.raw('c.created_at::text as cursor_created_at'),
@@ -18,22 +24,23 @@ function selectCustomers(db: Db, teamId: string) {
     );
 }
 
-function toDto(r: any): CustomerDto {
-  const { teamId: _team, cursorCreatedAt: _cursor, createdAt, updatedAt, ...rest } = r;
-  return { ...rest, createdAt: iso(createdAt), updatedAt: iso(updatedAt) };
+function toDto({ teamId: _team, cursorCreatedAt: _cursor, createdAt, updatedAt, ...fields }: CustomerRow): CustomerDto {
+  return { ...fields, createdAt: toIso(createdAt), updatedAt: toIso(updatedAt) };
 }
 
 export async function listCustomers(db: Db, teamId: string, query: ListCustomersQuery): Promise<Page<CustomerDto>> {
   const q = selectCustomers(db, teamId);
   if (query.q) {
     const like = containsPattern(query.q);
-    q.where((w) => w.whereILike('c.name', like).orWhereILike('c.email', like).orWhereILike('c.contact', like));
+    q.where((w) => {
+      w.whereILike('c.name', like).orWhereILike('c.email', like).orWhereILike('c.contact', like);
+    });
   }
   return newestFirstPage(q, 'c', query, toDto);
 }
 
 export async function getCustomer(db: Db, teamId: string, id: string): Promise<CustomerDto> {
-  const [row] = await selectCustomers(db, teamId).where('c.id', id);
+  const row = (await selectCustomers(db, teamId).where('c.id', id)).at(0);
   if (!row) throw notFound(`Customer ${id} not found`);
   return toDto(row);
 }
@@ -41,9 +48,9 @@ export async function getCustomer(db: Db, teamId: string, id: string): Promise<C
 export async function createCustomer(db: Db, teamId: string, body: CreateCustomerBody): Promise<CustomerDto> {
   const id = await db.transaction(async (trx) => {
     const { tags, ...fields } = body;
-    const [row] = await trx('customers').insert({ ...fields, teamId }).returning('id');
-    if (tags) await replaceTags(trx, teamId, row.id, tags);
-    return row.id as string;
+    const created = await Customer.query(trx).insert({ ...fields, teamId });
+    if (tags) await replaceTags(trx, teamId, created.id, tags);
+    return created.id;
   });
   return getCustomer(db, teamId, id);
 }
@@ -51,7 +58,9 @@ export async function createCustomer(db: Db, teamId: string, body: CreateCustome
 export async function updateCustomer(db: Db, teamId: string, id: string, body: UpdateCustomerBody): Promise<CustomerDto> {
   await db.transaction(async (trx) => {
     const { tags, ...fields } = body;
-    const n = await trx('customers').where({ teamId, id }).update({ ...fields, updatedAt: new Date() });
+    const n = await Customer.query(trx)
+      .patch({ ...fields, updatedAt: new Date() })
+      .where({ teamId, id });
     if (!n) throw notFound(`Customer ${id} not found`);
     if (tags) await replaceTags(trx, teamId, id, tags);
   });
@@ -60,15 +69,15 @@ export async function updateCustomer(db: Db, teamId: string, id: string, body: U
 
 /** Invoices and projects keep their history: their customer link is cleared, not deleted. */
 export async function deleteCustomer(db: Db, teamId: string, id: string): Promise<void> {
-  const n = await db('customers').where({ teamId, id }).delete();
+  const n = await Customer.query(db).delete().where({ teamId, id });
   if (!n) throw notFound(`Customer ${id} not found`);
 }
 
-async function replaceTags(db: Db, teamId: string, customerId: string, tags: string[]) {
+async function replaceTags(db: Knex, teamId: string, customerId: string, tags: string[]) {
   const unique = [...new Set(tags)];
-  const found = unique.length ? await db('tags').where({ teamId }).whereIn('id', unique).pluck('id') : [];
-  const missing = unique.filter((t) => !found.includes(t));
+  const found = new Set(unique.length ? (await Tag.query(db).where({ teamId }).whereIn('id', unique).select('id')).map((t) => t.id) : []);
+  const missing = unique.filter((t) => !found.has(t));
   if (missing.length) throw badRequest('Invalid tags', [{ field: 'tags', message: `no such tags in your team: ${missing.join(', ')}` }]);
-  await db('customer_tags').where({ teamId, customerId }).delete();
-  if (unique.length) await db('customer_tags').insert(unique.map((tagId) => ({ teamId, customerId, tagId })));
+  await CustomerTag.query(db).delete().where({ teamId, customerId });
+  if (unique.length) await CustomerTag.query(db).insert(unique.map((tagId) => ({ teamId, customerId, tagId })));
 }

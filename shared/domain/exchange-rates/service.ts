@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { ExchangeRate } from '../../db/models';
 import type { ReferenceRate } from '../../providers/exchange-rates';
 
 /** The reference currency every stored rate is quoted against. */
@@ -10,7 +11,10 @@ const MAX_RATE_AGE_DAYS = 7;
 export async function upsertRates(db: Db, rates: ReferenceRate[], source: string): Promise<number> {
   const rows = rates.map((r) => ({ base: RATE_BASE, quote: r.currency, date: r.date, rate: r.rate, source, updatedAt: new Date() }));
   for (let i = 0; i < rows.length; i += 1000) {
-    await db('exchange_rates').insert(rows.slice(i, i + 1000)).onConflict(['base', 'quote', 'date']).merge(['rate', 'source', 'updatedAt']);
+    await ExchangeRate.query(db)
+      .insert(rows.slice(i, i + 1000))
+      .onConflict(['base', 'quote', 'date'])
+      .merge(['rate', 'source', 'updatedAt']);
   }
   return rows.length;
 }
@@ -19,10 +23,14 @@ export async function upsertRates(db: Db, rates: ReferenceRate[], source: string
 export type Rates = ReadonlyMap<string, number>;
 
 export async function ratesOn(db: Db, date: string | null): Promise<Rates> {
-  const q = db('exchange_rates').distinctOn('quote').select('quote', 'rate').where({ base: RATE_BASE }).orderBy([{ column: 'quote' }, { column: 'date', order: 'desc' }]);
+  const q = ExchangeRate.query(db)
+    .distinctOn('quote')
+    .select('quote', 'rate')
+    .where({ base: RATE_BASE })
+    .orderBy([{ column: 'quote' }, { column: 'date', order: 'desc' }]);
   if (date) q.whereRaw('date between ?::date - ?::int and ?::date', [date, MAX_RATE_AGE_DAYS, date]);
-  const rows: Array<{ quote: string; rate: number | string }> = await q;
-  return new Map([[RATE_BASE, 1], ...rows.map((r) => [r.quote, Number(r.rate)] as [string, number])]);
+  const rows = await q;
+  return new Map([[RATE_BASE, 1], ...rows.map((r) => [r.quote, r.rate] as const)]);
 }
 
 /** `amount` in `from` expressed in `to`, or null when a rate is missing. */

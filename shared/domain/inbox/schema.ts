@@ -1,14 +1,23 @@
 import { z } from 'zod';
-import { isoDate, multi, pageSize } from '../common/query';
+import { isoDate, multi, pageSize, searchText } from '../common/query';
+import { moneyAmount } from '../common/money';
 import { currencyCode } from '../common/currency';
 
 export const INBOX_STATUSES = ['new', 'processing', 'analyzing', 'pending', 'suggested_match', 'no_match', 'done', 'archived'] as const;
+/** Every status an item can have: a deleted one is kept but never listed. */
+export const INBOX_ITEM_STATUSES = [...INBOX_STATUSES, 'deleted'] as const;
+export const INBOX_SOURCES = ['messaging', 'email', 'upload'] as const;
+export const EXTRACTION_METHODS = ['pdf_text', 'ocr', 'llm'] as const;
+/** Reading a stored document: `failed` means it could not be read at all. */
+export const DOCUMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export const SUGGESTION_STATUSES = ['pending', 'confirmed', 'declined', 'expired'] as const;
+export const MATCH_TYPES = ['auto_matched', 'suggested', 'manual'] as const;
 
 export const inboxItemSchema = z
   .object({
     id: z.uuid(),
-    status: z.enum([...INBOX_STATUSES, 'deleted']),
-    source: z.enum(['messaging', 'email', 'upload']),
+    status: z.enum(INBOX_ITEM_STATUSES),
+    source: z.enum(INBOX_SOURCES),
     sender: z.string().nullable(),
     fileName: z.string().nullable(),
     mimeType: z.string().nullable(),
@@ -20,12 +29,12 @@ export const inboxItemSchema = z
     date: z.string().nullable(),
     taxAmount: z.number().nullable(),
     taxRate: z.number().nullable(),
-    extractionMethod: z
-      .enum(['pdf_text', 'ocr', 'llm'])
-      .nullable()
-      .meta({ description: 'How the fields were read: the PDF\'s text, OCR of the image, or the configured LLM; null until read, or when the file could not be read.' }),
+    extractionMethod: z.enum(EXTRACTION_METHODS).nullable().meta({
+      description:
+        "How the fields were read: the PDF's text, OCR of the image, or the configured LLM; null until read, or when the file could not be read.",
+    }),
     documentStatus: z
-      .enum(['pending', 'processing', 'completed', 'failed'])
+      .enum(DOCUMENT_STATUSES)
       .nullable()
       .meta({ description: 'Reading the file: `failed` means it could not be read at all; fill in the fields by hand (PATCH).' }),
     transactionId: z.uuid().nullable().meta({ description: 'The transaction it is attached to, once matched.' }),
@@ -43,7 +52,7 @@ export const listInboxQuery = z.object({
   cursor: z.string().optional(),
   pageSize,
   statuses: multi(z.enum(INBOX_STATUSES)).meta({ description: 'Default: everything except deleted.' }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: 'Search in merchant, note, file name and the text of the document (what the receipt says).' }),
+  q: searchText('Search in merchant, note, file name and the text of the document (what the receipt says).'),
   from: isoDate.optional().meta({ description: 'Document date from, inclusive.' }),
   to: isoDate.optional(),
 });
@@ -53,7 +62,10 @@ export const updateInboxBody = z
   .object({
     displayName: z.string().max(200).nullable().optional(),
     note: z.string().max(1000).nullable().optional(),
-    amount: z.number().positive().nullable().optional(),
+    amount: moneyAmount
+      .refine((n) => n > 0, 'must be positive')
+      .nullable()
+      .optional(),
     currency: currencyCode.nullable().optional(),
     date: isoDate.nullable().optional(),
     status: z.enum(['pending', 'archived']).optional().meta({ description: 'Archive an item, or bring it back.' }),
@@ -63,7 +75,10 @@ export const updateInboxBody = z
   .meta({ id: 'UpdateInboxItem' });
 export const decisionBody = z.object({ transactionId: z.uuid() }).strict();
 
-export const inboxEnvelope = z.object({ data: inboxItemSchema }).meta({ id: 'InboxItemEnvelope' });
-export const inboxListSchema = z
-  .object({ data: z.array(inboxItemSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
-  .meta({ id: 'InboxList' });
+export const decisionResultSchema = z
+  .object({
+    outcome: z
+      .enum(['signalled', 'confirmed', 'declined', 'expired', 'already_handled', 'not_found'])
+      .meta({ description: '`signalled`: the waiting workflow applies it and replies in chat; otherwise what was applied here.' }),
+  })
+  .meta({ id: 'DecisionResult' });

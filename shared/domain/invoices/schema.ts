@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, multi, pageSize } from '../common/query';
+import { isoDate, isoTimestamp, multi, pageSize } from '../common/query';
 import { currencyCode } from '../common/currency';
 
 export const INVOICE_STATUSES = ['draft', 'scheduled', 'unpaid', 'overdue', 'paid', 'canceled', 'refunded'] as const;
@@ -21,7 +21,14 @@ export const invoiceSchema = z
     status: z.enum(INVOICE_STATUSES),
     customer: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     currency: z.string(),
-    lineItems: z.array(lineItemSchema.extend({ quantity: z.number(), unit: z.string().nullable(), vatRate: z.number().nullable(), taxRate: z.number().nullable() })),
+    lineItems: z.array(
+      lineItemSchema.extend({
+        quantity: z.number(),
+        unit: z.string().nullable(),
+        vatRate: z.number().nullable(),
+        taxRate: z.number().nullable(),
+      }),
+    ),
     subtotal: z.number().meta({ description: 'Sum of quantity × price.' }),
     vat: z.number(),
     tax: z.number(),
@@ -54,13 +61,22 @@ const editable = {
 
 export const createInvoiceBody = z
   .object({
-    invoiceNumber: z.string().trim().min(1).max(50).optional().meta({ description: 'Unique per team; defaults to the next number (INV-0001, …).' }),
+    invoiceNumber: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .optional()
+      .meta({ description: 'Unique per team; defaults to the next number (INV-0001, …).' }),
     ...editable,
     currency,
     lineItems: z.array(lineItemSchema).min(1).max(500),
   })
   .strict()
-  .refine((b) => !b.issueDate || !b.dueDate || b.issueDate <= b.dueDate, { message: '`dueDate` must not be before `issueDate`', path: ['dueDate'] })
+  .refine((b) => !b.issueDate || !b.dueDate || b.issueDate <= b.dueDate, {
+    message: '`dueDate` must not be before `issueDate`',
+    path: ['dueDate'],
+  })
   .meta({ id: 'CreateInvoice', description: 'Creates a draft.' });
 
 export const updateInvoiceBody = z
@@ -72,7 +88,7 @@ export const updateInvoiceBody = z
 export const INVOICE_ACTIONS = ['finalize', 'mark-paid', 'cancel'] as const;
 export const invoiceActionBody = z
   .object({
-    paidAt: z.iso.datetime().optional().meta({ description: 'mark-paid: when it was paid; default now.' }),
+    paidAt: isoTimestamp.optional().meta({ description: 'mark-paid: when it was paid; default now.' }),
     paymentReference: z.string().max(200).optional().meta({ description: 'mark-paid: e.g. the bank transfer reference.' }),
   })
   .strict()
@@ -83,15 +99,10 @@ export type UpdateInvoiceBody = z.infer<typeof updateInvoiceBody>;
 
 export const invoiceIdParams = z.object({ id: z.uuid() });
 export const listInvoicesQuery = z.object({
-  cursor: z.string().optional().meta({ description: 'Opaque cursor from the previous page\'s `meta.cursor`.' }),
+  cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
   pageSize,
   statuses: multi(z.enum(INVOICE_STATUSES)).meta({ description: 'One or more statuses.' }),
   customers: multi(z.uuid()).meta({ description: 'Customer ids.' }),
   q: z.string().trim().min(1).max(100).optional().meta({ description: 'Search in invoice number and customer name.' }),
 });
 export type ListInvoicesQuery = z.infer<typeof listInvoicesQuery>;
-
-export const invoiceEnvelope = z.object({ data: invoiceSchema }).meta({ id: 'InvoiceEnvelope' });
-export const invoiceListSchema = z
-  .object({ data: z.array(invoiceSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
-  .meta({ id: 'InvoiceList' });

@@ -31,7 +31,13 @@ export const SUGGEST_THRESHOLD = 0.75;
 export const AUTO_THRESHOLD = 0.95;
 
 const DAY = 86_400_000;
-const words = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9 ]+/g, ' ').split(/\s+/).filter((w) => w.length > 1);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 1);
 
 function bigrams(s: string): Set<string> {
   const t = words(s).join(' ');
@@ -62,8 +68,9 @@ export function nameSimilarity(a: string, b: string): number {
  */
 export function scoreMatch(r: ReceiptForMatch, t: TransactionForMatch, rates?: Rates): MatchScore {
   const spent = Math.abs(t.amount);
-  const crossCurrency = r.currency !== null && r.currency !== t.currency;
-  const converted = crossCurrency && r.amount !== null && rates ? convert(r.amount, r.currency!, t.currency, rates) : null;
+  const currency = r.currency;
+  const crossCurrency = currency !== null && currency !== t.currency;
+  const converted = crossCurrency && r.amount !== null && rates ? convert(r.amount, currency, t.currency, rates) : null;
   let amountScore = 0;
   if (converted !== null && converted > 0) {
     const diff = Math.abs(spent - converted) / converted;
@@ -73,22 +80,38 @@ export function scoreMatch(r: ReceiptForMatch, t: TransactionForMatch, rates?: R
     const diff = Math.abs(spent - r.amount) / r.amount;
     amountScore = diff < 0.0001 ? 1 : diff <= 0.02 ? 0.85 : diff <= 0.1 ? 0.5 * (1 - diff / 0.1) : 0;
   }
-  const currencyScore = r.currency === null ? 0.5 : !crossCurrency ? 1 : converted !== null ? 0.6 : 0;
+  const currencyScore = currency === null ? 0.5 : !crossCurrency ? 1 : converted !== null ? 0.6 : 0;
   let dateScore = 0.4;
   if (r.date) {
     const days = Math.abs(new Date(t.date).getTime() - new Date(r.date).getTime()) / DAY;
     dateScore = days < 1 ? 1 : days <= 3 ? 0.8 : days <= 7 ? 0.5 : days <= 30 ? 0.15 : 0;
   }
-  const nameScore = r.merchant ? Math.max(...[t.name, t.merchantName, t.counterpartyName].filter((n): n is string => !!n).map((n) => nameSimilarity(r.merchant!, n)), 0) : 0;
+  const merchant = r.merchant;
+  const nameScore = merchant
+    ? Math.max(...[t.name, t.merchantName, t.counterpartyName].filter((n): n is string => !!n).map((n) => nameSimilarity(merchant, n)), 0)
+    : 0;
   // The amount is the evidence; currency, date and name decide between candidates with the same amount.
   const confidence = amountScore === 0 ? 0 : 0.5 * amountScore + 0.15 * currencyScore + 0.2 * dateScore + 0.15 * nameScore;
-  return { confidence: Math.round(confidence * 10_000) / 10_000, amountScore, currencyScore, dateScore, nameScore: Math.round(nameScore * 10_000) / 10_000 };
+  return {
+    confidence: Math.round(confidence * 10_000) / 10_000,
+    amountScore,
+    currencyScore,
+    dateScore,
+    nameScore: Math.round(nameScore * 10_000) / 10_000,
+  };
 }
 
 /** The best candidate, or null; a near tie between two is not a confident suggestion. */
-export function bestMatch(r: ReceiptForMatch, candidates: TransactionForMatch[], rates?: Rates): { transaction: TransactionForMatch; score: MatchScore } | null {
-  const ranked = candidates.map((t) => ({ transaction: t, score: scoreMatch(r, t, rates) })).sort((a, b) => b.score.confidence - a.score.confidence);
-  const [first, second] = ranked;
+export function bestMatch(
+  r: ReceiptForMatch,
+  candidates: TransactionForMatch[],
+  rates?: Rates,
+): { transaction: TransactionForMatch; score: MatchScore } | null {
+  const ranked = candidates
+    .map((t) => ({ transaction: t, score: scoreMatch(r, t, rates) }))
+    .sort((a, b) => b.score.confidence - a.score.confidence);
+  const first = ranked.at(0);
+  const second = ranked.at(1);
   if (!first || first.score.confidence < SUGGEST_THRESHOLD) return null;
   if (second && first.score.confidence - second.score.confidence < 0.02) return null;
   return first;

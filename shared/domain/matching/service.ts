@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { Transaction } from '../../db/models';
 import { convert, ratesOn, type Rates } from '../exchange-rates/service';
 import { bestMatch, type ReceiptForMatch, type TransactionForMatch } from './score';
 
@@ -9,7 +10,7 @@ import { bestMatch, type ReceiptForMatch, type TransactionForMatch } from './sco
 export async function candidatesFor(db: Db, teamId: string, r: ReceiptForMatch, rates: Rates): Promise<TransactionForMatch[]> {
   if (r.amount === null || r.amount <= 0) return [];
   const amount = r.amount;
-  const q = db('transactions')
+  const q = Transaction.query(db)
     .where({ teamId })
     .whereNotIn('status', ['excluded', 'archived'])
     .where((w) => {
@@ -17,7 +18,10 @@ export async function candidatesFor(db: Db, teamId: string, r: ReceiptForMatch, 
       if (!r.currency) return;
       for (const currency of rates.keys()) {
         const converted = currency === r.currency ? null : convert(amount, r.currency, currency, rates);
-        if (converted) w.orWhere((c) => c.where({ currency }).whereRaw('abs(amount) between ? and ?', [converted * 0.95, converted * 1.05]));
+        if (converted)
+          w.orWhere((c) => {
+            c.where({ currency }).whereRaw('abs(amount) between ? and ?', [converted * 0.95, converted * 1.05]);
+          });
       }
     })
     .select('id', 'amount', 'currency', 'date', 'name', 'merchantName', 'counterpartyName')

@@ -1,36 +1,50 @@
 import type { Db } from '../../db/knex';
+import { Document, InboxItem, MatchSuggestion, TransactionAttachment } from '../../db/models';
+import type { Decision, DecisionOutcome, DecisionVia } from '../../temporal/receipt-ingestion/contract';
 
-export type Decision = 'confirm' | 'decline' | 'expire';
-export type DecisionOutcome = 'confirmed' | 'declined' | 'expired' | 'already_handled' | 'not_found';
+const DECIDED = { confirm: 'confirmed', decline: 'declined', expire: 'expired' } as const satisfies Record<Decision, DecisionOutcome>;
 
 /**
  * Applies a decision on a pending suggestion, once: confirm links the receipt's document to the
  * transaction as an attachment and closes the inbox item; decline and expiry put the item back to
  * `pending` so a later transaction can still match it. Chat, API and the workflow all come here.
  */
-export async function decideSuggestion(db: Db, input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: 'chat' | 'api' | 'timeout' | 'auto' }): Promise<DecisionOutcome> {
+export async function decideSuggestion(
+  db: Db,
+  input: { teamId: string; inboxItemId: string; transactionId: string; decision: Decision; via: DecisionVia },
+): Promise<DecisionOutcome> {
+  const { teamId, inboxItemId, transactionId } = input;
   return db.transaction(async (trx) => {
     // The item first, then its suggestion: the same order as a manual match, so the two never deadlock.
-    const item = await trx('inbox_items').where({ teamId: input.teamId, id: input.inboxItemId }).forUpdate().first();
+    const item = await InboxItem.query(trx).findOne({ teamId, id: inboxItemId }).forUpdate();
     if (!item) return 'not_found';
-    const s = await trx('match_suggestions').where({ teamId: input.teamId, inboxItemId: input.inboxItemId, transactionId: input.transactionId }).forUpdate().first();
+    const s = await MatchSuggestion.query(trx).findOne({ teamId, inboxItemId, transactionId }).forUpdate();
     if (!s) return 'not_found';
     if (s.status !== 'pending') return 'already_handled';
     const now = new Date();
-    const status = input.decision === 'confirm' ? 'confirmed' : input.decision === 'decline' ? 'declined' : 'expired';
-    await trx('match_suggestions').where({ id: s.id }).update({ status, decidedAt: now, decidedVia: input.via });
+    const status = DECIDED[input.decision];
+    await MatchSuggestion.query(trx).findById(s.id).patch({ status, decidedAt: now, decidedVia: input.via });
     if (input.decision === 'confirm') {
-      const doc = item.documentId ? await trx('documents').where({ teamId: input.teamId, id: item.documentId }).first() : null;
+      const doc = item.documentId ? await Document.query(trx).findOne({ teamId, id: item.documentId }) : undefined;
       if (doc) {
         // The same document confirmed twice (sent twice) stays one attachment.
-        await trx('transaction_attachments')
-          .insert({ teamId: input.teamId, transactionId: input.transactionId, documentId: doc.id, inboxItemId: item.id, name: doc.name, mimeType: doc.mimeType, size: doc.size, storageKey: doc.storageKey })
+        await TransactionAttachment.query(trx)
+          .insert({
+            teamId,
+            transactionId,
+            documentId: doc.id,
+            inboxItemId: item.id,
+            name: doc.name,
+            mimeType: doc.mimeType,
+            size: doc.size,
+            storageKey: doc.storageKey,
+          })
           .onConflict()
           .ignore();
       }
-      await trx('inbox_items').where({ id: input.inboxItemId }).update({ status: 'done', transactionId: input.transactionId, updatedAt: now });
+      await InboxItem.query(trx).findById(inboxItemId).patch({ status: 'done', transactionId, updatedAt: now });
     } else {
-      await trx('inbox_items').where({ id: input.inboxItemId }).update({ status: 'pending', updatedAt: now });
+      await InboxItem.query(trx).findById(inboxItemId).patch({ status: 'pending', updatedAt: now });
     }
     return status;
   });

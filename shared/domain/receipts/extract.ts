@@ -54,7 +54,10 @@ const DATE_LABEL = /\b(date|datum)\b/i;
  * being taken from some later line that merely parses.
  */
 export function extractFromText(text: string): ReceiptFields {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const sure = (line: string | undefined) => (line !== undefined && !line.includes(UNSURE) ? line : undefined);
 
   const totalLine = sure(lines.find((l) => TOTAL_LABEL.test(l) && !/sub\s*total/i.test(l)));
@@ -65,8 +68,16 @@ export function extractFromText(text: string): ReceiptFields {
   const taxRate = taxMatch ? parseMoney(taxMatch[2]) : null;
   const taxAmount = taxMatch?.[3] ? parseMoney(taxMatch[3]) : null;
   const dateLine = lines.find((l) => DATE_LABEL.test(l));
-  const date = dateLine !== undefined ? parseDate(sure(dateLine) ?? '') : parseDate(text.includes(UNSURE) ? lines.filter((l) => !l.includes(UNSURE)).join('\n') : text);
+  const date =
+    dateLine !== undefined
+      ? parseDate(sure(dateLine) ?? '')
+      : parseDate(text.includes(UNSURE) ? lines.filter((l) => !l.includes(UNSURE)).join('\n') : text);
   // The merchant is the first line that is not a number, a date or a receipt label.
-  const merchantLine = sure(lines.find((l) => (/[a-z]{3}/i.test(l) || l.includes(UNSURE)) && !/receipt|invoice|quittung|rechnung|date|datum/i.test(l) && !TOTAL_LABEL.test(l)));
+  const merchantLine = sure(
+    lines.find(
+      (l) =>
+        (/[a-z]{3}/i.test(l) || l.includes(UNSURE)) && !/receipt|invoice|quittung|rechnung|date|datum/i.test(l) && !TOTAL_LABEL.test(l),
+    ),
+  );
   return { amount, currency, date, merchant: merchantLine ? merchantLine.slice(0, 200) : null, taxAmount, taxRate };
 }

@@ -64,7 +64,9 @@ export function createReceiptExtractor(deps: { ocr: Ocr; llm?: LlmClient; onLlmF
         try {
           const answer = await deps.llm.completeJson({
             system: LLM_RECEIPT_SYSTEM,
-            text: text ? `Text found on the receipt (words the OCR was unsure of are marked ${UNSURE}):\n${text}` : 'No text could be read; read the image.',
+            text: text
+              ? `Text found on the receipt (words the OCR was unsure of are marked ${UNSURE}):\n${text}`
+              : 'No text could be read; read the image.',
             image,
             schemaName: 'receipt',
             schema: LLM_RECEIPT_SCHEMA,

@@ -1,8 +1,6 @@
-import { PNG } from 'pngjs';
-
 // libheif compiled to WebAssembly: no native build, nothing to install beyond the npm package.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const decodeHeic: (input: { buffer: Buffer }) => Promise<{ width: number; height: number; data: Uint8ClampedArray }> = require('heic-decode');
+import decodeHeic from 'heic-decode';
+import { PNG } from 'pngjs';
 
 export const HEIC_TYPES = new Set(['image/heic', 'image/heif']);
 

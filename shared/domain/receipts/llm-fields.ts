@@ -27,15 +27,24 @@ export const LLM_RECEIPT_SCHEMA = {
   },
 };
 
-const money = z.number().finite().positive().max(1e12).transform((n) => Math.round(n * 100) / 100);
+// zod 4's number() refuses NaN and ±Infinity by itself.
+const money = z
+  .number()
+  .positive()
+  .max(1e12)
+  .transform((n) => Math.round(n * 100) / 100);
 /** Each field on its own: one bad value from the model empties that field, not the whole answer. */
 const llmField = {
   amount: money,
   currency: z.string().trim().toUpperCase().pipe(currencyCode),
   date: isoDate,
   merchant: z.string().trim().min(1).max(200),
-  taxAmount: z.number().finite().min(0).max(1e12).transform((n) => Math.round(n * 100) / 100),
-  taxRate: z.number().finite().min(0).max(100),
+  taxAmount: z
+    .number()
+    .min(0)
+    .max(1e12)
+    .transform((n) => Math.round(n * 100) / 100),
+  taxRate: z.number().min(0).max(100),
 };
 
 /** The model's answer, field by field; anything missing or malformed stays null. */
@@ -45,5 +54,12 @@ export function fieldsFromLlm(answer: unknown): ReceiptFields {
     const r = llmField[k].safeParse(raw[k]);
     return r.success ? (r.data as z.output<(typeof llmField)[K]>) : null;
   };
-  return { amount: read('amount'), currency: read('currency'), date: read('date'), merchant: read('merchant'), taxAmount: read('taxAmount'), taxRate: read('taxRate') };
+  return {
+    amount: read('amount'),
+    currency: read('currency'),
+    date: read('date'),
+    merchant: read('merchant'),
+    taxAmount: read('taxAmount'),
+    taxRate: read('taxRate'),
+  };
 }

@@ -1,9 +1,7 @@
+// The English model ships in an npm package, so OCR runs offline: nothing is downloaded at run time.
+import eng from '@tesseract.js-data/eng';
 import { createWorker, type Worker } from 'tesseract.js';
 import { UNSURE } from './extract';
-
-// The English model ships in an npm package, so OCR runs offline: nothing is downloaded at run time.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const eng: { code: string; langPath: string; gzip: boolean } = require('@tesseract.js-data/eng');
 
 /** Tesseract's per-word confidence (0–100) below which a word is not trusted. */
 export const MIN_WORD_CONFIDENCE = 60;
@@ -36,27 +34,29 @@ export interface Ocr {
  */
 export function createOcr(opts: { minWordConfidence?: number } = {}): Ocr {
   let worker: Promise<Worker> | null = null;
-  const start = () => (worker ??= launch().catch((err) => {
-    worker = null; // the next receipt tries again instead of failing on a dead promise
-    throw err;
-  }));
-  const launch = () => createWorker(eng.code, 1, {
-        langPath: eng.langPath,
-        gzip: eng.gzip,
-        cacheMethod: 'none',
-        // Without a handler tesseract.js rethrows a failed job from its message listener, killing the process.
-        errorHandler: () => undefined,
-      });
+  const start = () =>
+    (worker ??= launch().catch((err: unknown) => {
+      worker = null; // the next receipt tries again instead of failing on a dead promise
+      throw err;
+    }));
+  const launch = () =>
+    createWorker(eng.code, 1, {
+      langPath: eng.langPath,
+      gzip: eng.gzip,
+      cacheMethod: 'none',
+      // Without a handler tesseract.js rethrows a failed job from its message listener, killing the process.
+      errorHandler: () => undefined,
+    });
 
   return {
     async text(image) {
       const w = await start();
       try {
         const { data } = await w.recognize(image, {}, { blocks: true, text: false });
-        return trustedText((data.blocks ?? []) as OcrBlock[], opts.minWordConfidence);
+        return trustedText(data.blocks ?? [], opts.minWordConfidence);
       } catch (err) {
         // An undecodable image (HEIC, a truncated file) is not worth retrying: nothing readable in it.
-        if (/read image|no pix|unknown format/i.test(String((err as Error)?.message ?? err))) return null;
+        if (/read image|no pix|unknown format/i.test(messageOf(err))) return null;
         throw err;
       }
     },
@@ -66,4 +66,10 @@ export function createOcr(opts: { minWordConfidence?: number } = {}): Ocr {
       if (w) await (await w).terminate();
     },
   };
+}
+
+/** tesseract.js rejects with an Error or with the bare message its worker sent. */
+function messageOf(err: unknown): string {
+  const message = typeof err === 'object' && err !== null ? (err as { message?: unknown }).message : undefined;
+  return String(message ?? err);
 }

@@ -1,14 +1,22 @@
+import type { z } from 'zod';
 import type { Db } from '../../db/knex';
-import type { ReportQuery } from './schema';
+import { Team } from '../../db/models';
+import type { profitAndLossSchema, ReportQuery, runwaySchema, spendingSchema } from './schema';
+
+// Reports are aggregation SQL over many rows: Knex, with every selected row typed.
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The report currency: the one asked for, else the team's base currency, else its most used one. */
 async function reportCurrency(db: Db, teamId: string, asked?: string): Promise<string | null> {
   if (asked) return asked;
-  const team = await db('teams').where({ id: teamId }).first('baseCurrency');
+  const team = await Team.query(db).findById(teamId).select('baseCurrency');
   if (team?.baseCurrency) return team.baseCurrency;
-  const top = await db('transactions').where({ teamId }).groupBy('currency').orderByRaw('count(*) desc').first('currency');
+  const top = await db('transactions')
+    .where({ teamId })
+    .groupBy('currency')
+    .orderByRaw('count(*) desc')
+    .first<{ currency: string } | undefined>('currency');
   return top?.currency ?? null;
 }
 
@@ -23,13 +31,15 @@ function reportable(db: Db, teamId: string, q: ReportQuery, currency: string | n
     .whereIn('t.status', ['posted', 'completed'])
     .where('t.internal', false)
     .whereBetween('t.date', [q.from, q.to])
-    .where((w) => w.whereNull('c.id').orWhere('c.excluded', false));
+    .where((w) => {
+      w.whereNull('c.id').orWhere('c.excluded', false);
+    });
 }
 
-export async function profitAndLoss(db: Db, teamId: string, q: ReportQuery) {
+export async function profitAndLoss(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof profitAndLossSchema>> {
   const currency = await reportCurrency(db, teamId, q.currency);
-  const rows: Array<{ month: string; income: number; expenses: number }> = await reportable(db, teamId, q, currency)
-    .select(
+  const rows = await reportable(db, teamId, q, currency)
+    .select<{ month: string; income: number; expenses: number }[]>(
       db.raw(`to_char(t.date, 'YYYY-MM') as month`),
       db.raw('coalesce(sum(t.amount) filter (where t.amount > 0), 0)::float8 as income'),
       db.raw('coalesce(-sum(t.amount) filter (where t.amount < 0), 0)::float8 as expenses'),
@@ -44,33 +54,47 @@ export async function profitAndLoss(db: Db, teamId: string, q: ReportQuery) {
   });
   const income = round2(months.reduce((s, m) => s + m.income, 0));
   const expenses = round2(months.reduce((s, m) => s + m.expenses, 0));
-  return { data: { currency, from: q.from, to: q.to, income, expenses, profit: round2(income - expenses), months } };
+  return { currency, from: q.from, to: q.to, income, expenses, profit: round2(income - expenses), months };
 }
 
-export async function spending(db: Db, teamId: string, q: ReportQuery) {
+export async function spending(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof spendingSchema>> {
   const currency = await reportCurrency(db, teamId, q.currency);
-  const rows: Array<{ slug: string | null; name: string | null; amount: number }> = await reportable(db, teamId, q, currency)
+  const rows = await reportable(db, teamId, q, currency)
     .where('t.amount', '<', 0)
-    .select('t.category_slug as slug', db.raw('max(c.name) as name'), db.raw('(-sum(t.amount))::float8 as amount'))
+    .select<{ slug: string | null; name: string | null; amount: number }[]>(
+      't.category_slug as slug',
+      db.raw('max(c.name) as name'),
+      db.raw('(-sum(t.amount))::float8 as amount'),
+    )
     .groupBy('t.category_slug')
     .orderBy('amount', 'desc');
   const total = rows.reduce((s, r) => s + r.amount, 0);
   return {
-    data: {
-      currency,
-      total: round2(total),
-      categories: rows.map((r) => ({ slug: r.slug, name: r.name ?? 'Uncategorised', amount: round2(r.amount), share: total ? Math.round((r.amount / total) * 10_000) / 10_000 : 0 })),
-    },
+    currency,
+    total: round2(total),
+    categories: rows.map((r) => ({
+      slug: r.slug,
+      name: r.name ?? 'Uncategorised',
+      amount: round2(r.amount),
+      share: total ? Math.round((r.amount / total) * 10_000) / 10_000 : 0,
+    })),
   };
 }
 
-export async function runway(db: Db, teamId: string, q: ReportQuery) {
+export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof runwaySchema>> {
   const currency = await reportCurrency(db, teamId, q.currency);
   const pnl = await profitAndLoss(db, teamId, { ...q, currency: currency ?? undefined });
-  const [{ balance }] = await db('bank_accounts').where({ teamId, enabled: true, currency: currency ?? '' }).select(db.raw('coalesce(sum(balance), 0)::float8 as balance'));
-  const monthCount = pnl.data.months.length || 1;
-  const monthlyBurn = round2(Math.max(0, -pnl.data.profit / monthCount));
-  return { data: { currency, balance: round2(balance), monthlyBurn, runwayMonths: monthlyBurn > 0 ? Math.round((balance / monthlyBurn) * 10) / 10 : null } };
+  const [{ balance }] = await db('bank_accounts')
+    .where({ teamId, enabled: true, currency: currency ?? '' })
+    .select<{ balance: number }[]>(db.raw('coalesce(sum(balance), 0)::float8 as balance'));
+  const monthCount = pnl.months.length || 1;
+  const monthlyBurn = round2(Math.max(0, -pnl.profit / monthCount));
+  return {
+    currency,
+    balance: round2(balance),
+    monthlyBurn,
+    runwayMonths: monthlyBurn > 0 ? Math.round((balance / monthlyBurn) * 10) / 10 : null,
+  };
 }
 
 export function monthsBetween(from: string, to: string): string[] {
@@ -79,7 +103,12 @@ export function monthsBetween(from: string, to: string): string[] {
   const [ty, tm] = to.slice(0, 7).split('-').map(Number);
   while (y < ty || (y === ty && m <= tm)) {
     out.push(`${y}-${String(m).padStart(2, '0')}`);
-    m === 12 ? ((y += 1), (m = 1)) : (m += 1);
+    if (m === 12) {
+      y += 1;
+      m = 1;
+    } else {
+      m += 1;
+    }
   }
   return out;
 }

@@ -11,15 +11,19 @@ export const tagSchema = z
 
 export type TagDto = z.infer<typeof tagSchema>;
 
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour such as #4f46e5').nullable().optional();
+const color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'a hex colour such as #4f46e5')
+  .nullable()
+  .optional();
 
-export const createTagBody = z.object({ name: z.string().trim().min(1).max(100), color }).strict().meta({ id: 'CreateTag' });
+export const createTagBody = z
+  .object({ name: z.string().trim().min(1).max(100), color })
+  .strict()
+  .meta({ id: 'CreateTag' });
 export const updateTagBody = z
   .object({ name: z.string().trim().min(1).max(100).optional(), color })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
   .meta({ id: 'UpdateTag' });
 export const tagIdParams = z.object({ id: z.uuid() });
-
-export const tagEnvelope = z.object({ data: tagSchema }).meta({ id: 'TagEnvelope' });
-export const tagListSchema = z.object({ data: z.array(tagSchema) }).meta({ id: 'TagList' });

@@ -1,40 +1,62 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { Team } from '../../db/models';
+import { toIso } from '../../db/timestamps';
 import { notFound } from '../../errors';
 import { currencyCode } from '../common/currency';
+import { timeZone } from '../common/time-zone';
+
+export const TEAM_PLANS = ['trial', 'starter', 'pro'] as const;
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'revoked'] as const;
 
 export const teamSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    inboxId: z.string().meta({ description: 'Send receipts to this: by chat ("Connect inbox <id>") or by email to `<inboxId>@<inbox domain>`.' }),
+    inboxId: z
+      .string()
+      .meta({ description: 'Send receipts to this: by chat ("Connect inbox <id>") or by email to `<inboxId>@<inbox domain>`.' }),
     inboxEmail: z.string(),
     email: z.string().nullable().meta({ description: 'Contact address of the team.' }),
     baseCurrency: z.string().nullable().meta({ description: 'The currency the team reports in (ISO 4217).' }),
     countryCode: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
-    plan: z.enum(['trial', 'starter', 'pro']),
+    logoUrl: z.string().nullable(),
+    fiscalYearStartMonth: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Month the fiscal year starts (1 = January); null: the calendar year.' }),
+    timezone: z.string().nullable().meta({ description: 'IANA time zone the team reports in.' }),
+    plan: z.enum(TEAM_PLANS),
     subscriptionStatus: z.string().nullable(),
     autoMatch: z.boolean().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Team' });
 
-export async function currentTeam(db: Db, teamId: string, inboxDomain: string): Promise<z.infer<typeof teamSchema>> {
-  const t = await db('teams').where({ id: teamId }).first();
-  if (!t) throw notFound('Team not found');
-  return {
-    id: t.id,
-    name: t.name,
-    inboxId: t.inboxId,
-    inboxEmail: `${t.inboxId}@${inboxDomain}`,
-    email: t.email,
-    baseCurrency: t.baseCurrency,
-    countryCode: t.countryCode,
-    plan: t.plan,
-    subscriptionStatus: t.subscriptionStatus,
-    autoMatch: t.autoMatch,
-    createdAt: new Date(t.createdAt).toISOString(),
-  };
+export type TeamDto = z.infer<typeof teamSchema>;
+
+export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
+  id: t.id,
+  name: t.name,
+  inboxId: t.inboxId,
+  inboxEmail: `${t.inboxId}@${inboxDomain}`,
+  email: t.email,
+  baseCurrency: t.baseCurrency,
+  countryCode: t.countryCode,
+  logoUrl: t.logoUrl,
+  fiscalYearStartMonth: t.fiscalYearStartMonth,
+  timezone: t.timezone,
+  plan: t.plan,
+  subscriptionStatus: t.subscriptionStatus,
+  autoMatch: t.autoMatch,
+  createdAt: toIso(t.createdAt),
+});
+
+export async function currentTeam(db: Db, teamId: string, inboxDomain: string): Promise<TeamDto> {
+  const team = await Team.query(db).findById(teamId);
+  if (!team) throw notFound('Team not found');
+  return toTeamDto(team, inboxDomain);
 }
 
 export const updateTeamBody = z
@@ -42,7 +64,19 @@ export const updateTeamBody = z
     name: z.string().trim().min(1).max(200).optional(),
     email: z.email().nullable().optional(),
     baseCurrency: currencyCode.nullable().optional(),
-    countryCode: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case').nullable().optional(),
+    countryCode: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case')
+      .nullable()
+      .optional(),
+    logoUrl: z
+      .url({ protocol: /^https$/, hostname: z.regexes.domain })
+      .max(2000)
+      .nullable()
+      .optional()
+      .meta({ description: 'https URL of the logo.' }),
+    fiscalYearStartMonth: z.number().int().min(1).max(12).nullable().optional(),
+    timezone: timeZone.nullable().optional(),
     autoMatch: z.boolean().optional().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
   })
   .strict()
@@ -51,8 +85,13 @@ export const updateTeamBody = z
 export type UpdateTeamBody = z.infer<typeof updateTeamBody>;
 
 /** Changes the caller's own team; the inbox id and plan are not the team's to change. */
-export async function updateCurrentTeam(db: Db, teamId: string, inboxDomain: string, body: UpdateTeamBody) {
-  const updated = await db('teams').where({ id: teamId }).update({ ...body, updatedAt: new Date() });
-  if (!updated) throw notFound('Team not found');
-  return currentTeam(db, teamId, inboxDomain);
+export async function updateCurrentTeam(db: Db, teamId: string, inboxDomain: string, body: UpdateTeamBody): Promise<TeamDto> {
+  const team = (
+    await Team.query(db)
+      .patch({ ...body, updatedAt: new Date() })
+      .where({ id: teamId })
+      .returning('*')
+  ).at(0);
+  if (!team) throw notFound('Team not found');
+  return toTeamDto(team, inboxDomain);
 }

@@ -1,15 +1,31 @@
 import type { Db } from '../../db/knex';
+import { isUniqueViolation } from '../../db/constraint-errors';
 import { Team, TeamMember, User } from '../../db/models';
 import { conflict, notFound } from '../../errors';
 import { newInboxId } from './inbox-id';
 
-export async function createTeam(db: Db, input: { name: string; baseCurrency?: string }): Promise<Team> {
+export interface NewTeam {
+  name: string;
+  baseCurrency?: string;
+  countryCode?: string;
+  fiscalYearStartMonth?: number;
+  timezone?: string;
+}
+
+export async function createTeam(db: Db, input: NewTeam): Promise<Team> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await Team.query(db).insertAndFetch({ name: input.name, baseCurrency: input.baseCurrency ?? null, inboxId: newInboxId() });
+      return await Team.query(db).insertAndFetch({
+        name: input.name,
+        baseCurrency: input.baseCurrency ?? null,
+        countryCode: input.countryCode ?? null,
+        fiscalYearStartMonth: input.fiscalYearStartMonth ?? null,
+        timezone: input.timezone ?? null,
+        inboxId: newInboxId(),
+      });
     } catch (err) {
       // 31^10 ids make a clash rare; a clash is a unique violation and simply draws again.
-      if ((err as { code?: string }).code !== '23505' || attempt >= 5) throw err;
+      if (!isUniqueViolation(err, 'teams_inbox_id_key') || attempt >= 5) throw err;
     }
   }
 }
@@ -28,7 +44,9 @@ export async function createUserWithTeam(
     let team: Team | undefined;
     let role: 'owner' | 'member' = 'owner';
     if (input.teamId) {
-      team = await Team.query(trx).findById(input.teamId).catch(() => undefined);
+      team = await Team.query(trx)
+        .findById(input.teamId)
+        .catch(() => undefined);
       if (!team) throw notFound(`Team ${input.teamId} not found`);
       role = 'member';
     } else {

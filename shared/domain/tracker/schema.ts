@@ -1,22 +1,24 @@
 import { z } from 'zod';
-import { isoDate, pageSize } from '../common/query';
+import { isoDate, isoTimestamp, pageSize } from '../common/query';
 import { currencyCode } from '../common/currency';
 
 const currency = currencyCode;
+
+export const PROJECT_STATUSES = ['in_progress', 'completed'] as const;
 
 export const projectSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
     description: z.string().nullable(),
-    status: z.enum(['in_progress', 'completed']),
+    status: z.enum(PROJECT_STATUSES),
     billable: z.boolean(),
     rate: z.number().nullable().meta({ description: 'Hourly rate.' }),
     currency: z.string().nullable(),
     estimateHours: z.number().nullable(),
     customer: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     totalDuration: z.number().meta({ description: 'Seconds tracked on finished entries.' }),
-    totalAmount: z.number().meta({ description: 'Billable value of the tracked time at each entry\'s rate (or the project rate).' }),
+    totalAmount: z.number().meta({ description: "Billable value of the tracked time at each entry's rate (or the project rate)." }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'TrackerProject', description: 'A project time is tracked against.' });
@@ -25,7 +27,7 @@ export type ProjectDto = z.infer<typeof projectSchema>;
 
 const projectFields = {
   description: z.string().max(5000).nullable().optional(),
-  status: z.enum(['in_progress', 'completed']).optional(),
+  status: z.enum(PROJECT_STATUSES).optional(),
   billable: z.boolean().optional(),
   rate: z.number().min(0).max(1e9).nullable().optional(),
   currency: currency.nullable().optional(),
@@ -33,7 +35,10 @@ const projectFields = {
   customerId: z.uuid().nullable().optional(),
 };
 
-export const createProjectBody = z.object({ name: z.string().trim().min(1).max(200), ...projectFields }).strict().meta({ id: 'CreateTrackerProject' });
+export const createProjectBody = z
+  .object({ name: z.string().trim().min(1).max(200), ...projectFields })
+  .strict()
+  .meta({ id: 'CreateTrackerProject' });
 export const updateProjectBody = z
   .object({ name: z.string().trim().min(1).max(200).optional(), ...projectFields })
   .strict()
@@ -62,8 +67,8 @@ export type EntryDto = z.infer<typeof entrySchema>;
 export const createEntryBody = z
   .object({
     projectId: z.uuid(),
-    start: z.iso.datetime({ offset: true }),
-    stop: z.iso.datetime({ offset: true }).nullable().optional().meta({ description: 'Omit to start a timer (a running timer of yours is stopped first).' }),
+    start: isoTimestamp,
+    stop: isoTimestamp.nullable().optional().meta({ description: 'Omit to start a timer (a running timer of yours is stopped first).' }),
     description: z.string().max(2000).nullable().optional(),
     assignedId: z.uuid().nullable().optional().meta({ description: 'Team member who did the work; default you.' }),
     rate: z.number().min(0).max(1e9).nullable().optional(),
@@ -76,8 +81,8 @@ export const createEntryBody = z
 
 export const updateEntryBody = z
   .object({
-    start: z.iso.datetime({ offset: true }).optional(),
-    stop: z.iso.datetime({ offset: true }).nullable().optional(),
+    start: isoTimestamp.optional(),
+    stop: isoTimestamp.nullable().optional(),
     description: z.string().max(2000).nullable().optional(),
     rate: z.number().min(0).max(1e9).nullable().optional(),
     currency: currency.nullable().optional(),
@@ -99,15 +104,14 @@ export const listEntriesQuery = z
 export const listProjectsQuery = z.object({
   cursor: z.string().optional(),
   pageSize,
-  status: z.enum(['in_progress', 'completed']).optional(),
+  status: z.enum(PROJECT_STATUSES).optional(),
 });
 
 export const idParams = z.object({ id: z.uuid() });
-export const projectEnvelope = z.object({ data: projectSchema }).meta({ id: 'TrackerProjectEnvelope' });
-export const projectListSchema = z
-  .object({ data: z.array(projectSchema), meta: z.object({ cursor: z.string().nullable(), hasNextPage: z.boolean() }) })
-  .meta({ id: 'TrackerProjectList' });
-export const entryEnvelope = z.object({ data: entrySchema }).meta({ id: 'TrackerEntryEnvelope' });
-export const entryListSchema = z
-  .object({ data: z.array(entrySchema), meta: z.object({ totalDuration: z.number(), from: z.string(), to: z.string() }) })
-  .meta({ id: 'TrackerEntryList' });
+
+/** An unpaginated range of entries carries its range and the sum of the finished entries' durations. */
+export const entryRangeMetaSchema = z.object({
+  totalDuration: z.number().meta({ description: 'Seconds, finished entries only.' }),
+  from: z.string(),
+  to: z.string(),
+});

@@ -1,9 +1,22 @@
 import { z } from 'zod';
-import { isoDate, multi, pageSize, queryBoolean } from '../common/query';
+import { isoDate, multi, pageSize, queryBoolean, searchText } from '../common/query';
 import { currencyCode } from '../common/currency';
+import { moneyAmount } from '../common/money';
 
 export const TRANSACTION_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived'] as const;
-export const TRANSACTION_METHODS = ['payment', 'card_purchase', 'card_atm', 'transfer', 'ach', 'wire', 'deposit', 'interest', 'fee', 'other', 'unknown'] as const;
+export const TRANSACTION_METHODS = [
+  'payment',
+  'card_purchase',
+  'card_atm',
+  'transfer',
+  'ach',
+  'wire',
+  'deposit',
+  'interest',
+  'fee',
+  'other',
+  'unknown',
+] as const;
 
 const money = z.number().meta({ description: 'Signed amount: negative is an expense, positive is income.', example: -42.5 });
 const currency = currencyCode;
@@ -26,7 +39,7 @@ export const transactionSchema = z
     merchantName: z.string().nullable(),
     note: z.string().nullable(),
     manual: z.boolean().meta({ description: 'Created through the API rather than a bank feed.' }),
-    internal: z.boolean().meta({ description: 'A transfer between the team\'s own accounts.' }),
+    internal: z.boolean().meta({ description: "A transfer between the team's own accounts." }),
     recurring: z.boolean(),
     frequency: z.string().nullable(),
     taxAmount: z.number().nullable(),
@@ -47,12 +60,14 @@ export type TransactionDto = z.infer<typeof transactionSchema>;
 
 export const listTransactionsQuery = z
   .object({
-    cursor: z.string().optional().meta({ description: 'Opaque cursor from the previous page\'s `meta.cursor`.' }),
+    cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
     pageSize: pageSize.meta({ description: 'Rows per page, 1 to 500.', example: 50 }),
-    q: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive search in name, description, counterparty and merchant.' }),
+    q: searchText('Case-insensitive search in name, description, counterparty and merchant.'),
     from: isoDate.optional().meta({ description: 'Earliest date, inclusive.' }),
     to: isoDate.optional().meta({ description: 'Latest date, inclusive.' }),
-    statuses: multi(z.enum(TRANSACTION_STATUSES)).meta({ description: 'One or more statuses (repeat the key or separate by commas). Default: every status except excluded and archived.' }),
+    statuses: multi(z.enum(TRANSACTION_STATUSES)).meta({
+      description: 'One or more statuses (repeat the key or separate by commas). Default: every status except excluded and archived.',
+    }),
     accounts: multi(z.uuid()).meta({ description: 'Bank account ids.' }),
     categories: multi(z.string().min(1)).meta({ description: 'Category slugs.' }),
     tags: multi(z.uuid()).meta({ description: 'Tag ids; a transaction matches when it has any of them.' }),
@@ -70,21 +85,9 @@ export const listTransactionsQuery = z
 
 export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;
 
-export const transactionListSchema = z
-  .object({
-    data: z.array(transactionSchema),
-    meta: z.object({
-      cursor: z.string().nullable().meta({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
-      hasNextPage: z.boolean(),
-    }),
-  })
-  .meta({ id: 'TransactionList' });
-
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
 
-export const transactionEnvelope = z.object({ data: transactionSchema }).meta({ id: 'TransactionEnvelope' });
-
-const FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
+export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
 
 /** Fields a user may set on any transaction, bank-synced or manual. */
 const annotations = {
@@ -94,8 +97,8 @@ const annotations = {
   assignedId: z.uuid().nullable().optional().meta({ description: 'A member of the team responsible for it.' }),
   internal: z.boolean().optional(),
   recurring: z.boolean().optional(),
-  frequency: z.enum(FREQUENCIES).nullable().optional(),
-  taxAmount: z.number().nullable().optional(),
+  frequency: z.enum(TRANSACTION_FREQUENCIES).nullable().optional(),
+  taxAmount: moneyAmount.nullable().optional(),
   taxRate: z.number().min(0).max(100).nullable().optional(),
   taxType: z.string().max(50).nullable().optional(),
 };
@@ -104,7 +107,7 @@ export const createTransactionBody = z
   .object({
     date: isoDate,
     name: z.string().trim().min(1).max(500),
-    amount: money.refine((n) => Number.isFinite(n) && Math.abs(n) < 1e15, 'must be a finite amount below 10^15'),
+    amount: moneyAmount,
     currency,
     description: z.string().max(5000).nullable().optional(),
     method: z.enum(TRANSACTION_METHODS).default('other'),
@@ -121,13 +124,16 @@ export const updateTransactionBody = z
     // Only manual transactions may change these: for bank-synced ones the bank is the source of truth.
     date: isoDate.optional(),
     name: z.string().trim().min(1).max(500).optional(),
-    amount: money.optional(),
+    amount: moneyAmount.optional(),
     currency: currency.optional(),
     description: z.string().max(5000).nullable().optional(),
     method: z.enum(TRANSACTION_METHODS).optional(),
     counterpartyName: z.string().max(500).nullable().optional(),
     bankAccountId: z.uuid().nullable().optional(),
-    status: z.enum(TRANSACTION_STATUSES).optional().meta({ description: '`excluded` hides a bank transaction from lists and reports; `archived` files it away.' }),
+    status: z
+      .enum(TRANSACTION_STATUSES)
+      .optional()
+      .meta({ description: '`excluded` hides a bank transaction from lists and reports; `archived` files it away.' }),
     ...annotations,
   })
   .strict()
@@ -137,4 +143,13 @@ export const updateTransactionBody = z
 export type CreateTransactionBody = z.infer<typeof createTransactionBody>;
 export type UpdateTransactionBody = z.infer<typeof updateTransactionBody>;
 
-export const BANK_OWNED_FIELDS = ['date', 'name', 'amount', 'currency', 'description', 'method', 'counterpartyName', 'bankAccountId'] as const;
+export const BANK_OWNED_FIELDS = [
+  'date',
+  'name',
+  'amount',
+  'currency',
+  'description',
+  'method',
+  'counterpartyName',
+  'bankAccountId',
+] as const;

@@ -1,0 +1,46 @@
+import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { BankConnection, TeamInvitation } from '../../shared/db/models';
+import type { Db } from '../../shared/db/knex';
+
+/**
+ * One kind of work that runs for a team and must stop before its data goes: each stopper ends its
+ * kind and says how many it stopped. A feature that starts schedules or long runs for a team adds
+ * its stopper to STOPPERS; runs carrying the TeamId search attribute are already covered.
+ */
+export type TeamWorkStopper = (ctx: { client: Client; db: Db; teamId: string; exceptWorkflowId: string }) => Promise<number>;
+
+/** Every run of the team still going (syncs, receipts waiting for a decision, invitations), found by its TeamId. */
+const runningWorkflows: TeamWorkStopper = async ({ client, teamId, exceptWorkflowId }) => {
+  let stopped = 0;
+  // teamId is a uuid (validated upstream), so it is safe inside the visibility query.
+  for await (const run of client.workflow.list({ query: `TeamId = "${teamId}" AND ExecutionStatus = "Running"` })) {
+    if (run.workflowId === exceptWorkflowId) continue;
+    try {
+      await client.workflow.getHandle(run.workflowId, run.runId).terminate('the team is being deleted');
+      stopped++;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err; // ended on its own meanwhile
+    }
+  }
+  return stopped;
+};
+
+/** Scheduled bank syncs (`sync-connection-schedule:<connectionId>`, see DESIGN.md), wherever a connection has one. */
+const bankSyncSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
+  let stopped = 0;
+  for (const { id } of await BankConnection.query(db).where({ teamId }).select('id')) {
+    try {
+      await client.schedule.getHandle(`sync-connection-schedule:${id}`).delete();
+      stopped++;
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
+  return stopped;
+};
+
+/** Invitations still waiting can no longer be accepted (their runs are terminated above). */
+const pendingInvitations: TeamWorkStopper = async ({ db, teamId }) =>
+  TeamInvitation.query(db).where({ teamId, status: 'pending' }).patch({ status: 'revoked', decidedAt: new Date() });
+
+export const STOPPERS: Record<string, TeamWorkStopper> = { runningWorkflows, bankSyncSchedules, pendingInvitations };

@@ -1,0 +1,23 @@
+import type { Middleware } from 'koa';
+import type { AppState } from './state';
+
+/**
+ * Headers every response needs: no MIME sniffing anywhere; nothing fetched with a credential is kept
+ * in a shared or browser cache (a handler that sets its own Cache-Control, like public metadata,
+ * overrides it); and no page of ours can be framed (clickjacking of the consent page). Set before the
+ * handler runs, so they also reach responses that tRPC writes itself.
+ */
+export function securityHeaders(): Middleware<AppState> {
+  return async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    const credentialed = Boolean(ctx.get('authorization')) || ctx.path.startsWith('/oauth/') || ctx.path.startsWith('/auth/');
+    if (credentialed) ctx.set('Cache-Control', 'no-store');
+    await next();
+    if (ctx.respond !== false && ctx.response.is('html')) {
+      const csp = ctx.response.get('Content-Security-Policy');
+      if (!csp) ctx.set('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
+      else if (!csp.includes('frame-ancestors')) ctx.set('Content-Security-Policy', `${csp}; frame-ancestors 'none'`);
+      ctx.set('X-Frame-Options', 'DENY');
+    }
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Flat as data grows (issue #15): GET /transactions for teams of 10,000, 100,000 and 1,000,000
+ * transactions (add 10,000,000 with SIZES=…), four shapes each: the first page, a filtered page
+ * (category, date range and amount range), a text search (`q=`) and page 200 reached by cursor.
+ * Prints the p99 curve at a fixed rate and, per shape, the ratio of the largest team's p99 to the
+ * smallest's (budget ≤ 1.5). Teams are seeded once per size and kept on DATABASE_URL's server.
+ *
+ *   npx tsx bench/scaling.ts
+ *   SIZES=10000,100000,1000000,10000000 RATE=100 DURATION=10 npx tsx bench/scaling.ts
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Team, User } from '../shared/db/models';
+import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
+import { createUserWithTeam } from '../shared/domain/teams/service';
+import { PROJECT_ROOT } from '../shared/paths';
+import { freePort } from '../scripts/lib/ports';
+import type { Db } from '../shared/db/knex';
+import { benchDatabase } from './lib/database';
+import { reportFigure } from './lib/figures';
+import { ms } from './lib/latency';
+import { load, waitForPort } from './lib/load';
+
+const SIZES = (process.env.SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const RATE = Number(process.env.RATE ?? 100);
+const DURATION = Number(process.env.DURATION ?? 8);
+const CATEGORIES = ['travel', 'software', 'office-supplies', 'meals', 'rent'];
+
+const SHAPES: Record<string, string> = {
+  'first page': '/transactions?pageSize=50',
+  filtered: '/transactions?pageSize=50&categories=software&from=2025-01-01&to=2026-06-30&amountMin=-500&amountMax=-10',
+  'text search': '/transactions?pageSize=50&q=merchant%20417',
+  'page 200': '', // found by following cursors
+};
+
+async function seededTeam(db: Db, rows: number): Promise<{ teamId: string; userId: string }> {
+  const name = `bench-scaling-${rows}`;
+  let team = await Team.query(db).findOne({ name });
+  if (!team) ({ team } = await createUserWithTeam(db, { email: `${name}@example.com`, teamName: name }));
+  const user = await User.query(db).findOne({ teamId: team.id });
+  if (!user) throw new Error(`the bench team ${team.id} has no user`);
+  const [{ n }] = await db('transactions').where({ teamId: team.id }).count<Array<{ n: string }>>('* as n');
+  if (Number(n) !== rows) {
+    console.log(`seeding ${rows.toLocaleString()} transactions for ${name} (once)…`);
+    await db('transactions').where({ teamId: team.id }).delete();
+    for (const slug of CATEGORIES) {
+      await db('transaction_categories')
+        .insert({ teamId: team.id, slug, name: slug })
+        .onConflict(['teamId', 'slug'])
+        .ignore()
+        .catch(() => undefined);
+    }
+    // In slices, so 10,000,000 rows do not become one transaction of several GB.
+    for (let from = 1; from <= rows; from += 1_000_000) {
+      const to = Math.min(rows, from + 999_999);
+      await db.raw(
+        `insert into transactions (team_id, date, name, amount, currency, provider_transaction_id, method, category_slug)
+         select ?, date '2026-11-01' - (g % 1500), 'Merchant ' || (g % 5000), -((g % 100000) / 100.0), 'EUR', 'bench-' || g,
+                'card_purchase', (array['travel','software','office-supplies','meals','rent'])[1 + g % 5]
+         from generate_series(?::int, ?::int) g`,
+        [team.id, from, to],
+      );
+    }
+    await db.raw('analyze transactions');
+  }
+  return { teamId: team.id, userId: user.id };
+}
+
+async function main() {
+  const bench = await benchDatabase('finops_bench_scaling');
+  const { db } = bench;
+  const teams = [];
+  for (const size of SIZES) teams.push({ size, ...(await seededTeam(db, size)) });
+  const keys = teams.map((t) => ({ ...t, key: newApiKey() }));
+  await db('api_keys').insert(
+    keys.map((t) => ({
+      teamId: t.teamId,
+      userId: t.userId,
+      name: 'bench',
+      keyHash: sha256Hex(t.key),
+      keyHint: t.key.slice(-4),
+      scopes: ['transactions.read'],
+    })),
+  );
+
+  const port = await freePort();
+  const api = spawn(
+    process.execPath,
+    [path.join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(PROJECT_ROOT, 'api', 'main.ts')],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        AUTH_JWT_SECRET: 'x'.repeat(32),
+        ENCRYPTION_KEY: '1'.repeat(64),
+        DATABASE_URL: bench.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        TEMPORAL_ADDRESS: '127.0.0.1:1',
+      },
+      stdio: 'inherit',
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const curve: Record<string, Record<number, number>> = {};
+  try {
+    await waitForPort(`127.0.0.1:${port}`);
+    for (const t of keys) {
+      const headers = { authorization: `Bearer ${t.key}` };
+      // Page 200, reached the way a client does: 199 cursors followed.
+      let url = SHAPES['first page'];
+      for (let page = 1; page < 200; page++) {
+        const res = await fetch(`${base}${url}`, { headers });
+        const body = (await res.json()) as { meta: { cursor: string | null } };
+        if (!body.meta.cursor) break;
+        url = `/transactions?pageSize=50&cursor=${encodeURIComponent(body.meta.cursor)}`;
+      }
+      const shapes: Record<string, string> = { ...SHAPES, 'page 200': url };
+      await load({ url: `${base}${shapes['first page']}`, headers, duration: 2, connections: 10 }); // warm-up
+      for (const [shape, path] of Object.entries(shapes)) {
+        const r = await load({ url: `${base}${path}`, headers, duration: DURATION, connections: 10, overallRate: RATE });
+        if (r.non2xx || r.errors) throw new Error(`${shape} at ${t.size}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        (curve[shape] ??= {})[t.size] = r.latency.p99;
+        console.log(
+          `  ${t.size.toLocaleString().padStart(12)} rows  ${shape.padEnd(12)} p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}`,
+        );
+      }
+    }
+  } finally {
+    api.kill('SIGTERM');
+    await db('api_keys')
+      .whereIn(
+        'keyHash',
+        keys.map((k) => sha256Hex(k.key)),
+      )
+      .delete();
+    await bench.close();
+  }
+
+  const smallest = Math.min(...SIZES);
+  const largest = Math.max(...SIZES);
+  console.log(`\np99 at ${RATE} req/s, by team size`);
+  console.log(['shape', ...SIZES.map((s) => s.toLocaleString()), `${largest.toLocaleString()} ÷ ${smallest.toLocaleString()}`].join(' | '));
+  for (const [shape, bySize] of Object.entries(curve)) {
+    const ratio = bySize[largest] / bySize[smallest];
+    console.log([shape, ...SIZES.map((s) => ms(bySize[s])), ratio.toFixed(2)].join(' | '));
+    reportFigure({
+      name: `GET /transactions ${shape}: p99 at ${largest.toLocaleString()} rows vs ${smallest.toLocaleString()}`,
+      value: bySize[largest],
+      unit: 'ms',
+      comparator: { name: `p99 at ${smallest.toLocaleString()} rows`, value: bySize[smallest] },
+      budget: { on: 'ratio', atMost: 1.5 },
+    });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,74 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Knex } from 'knex';
+
+/**
+ * The second wall between teams (the first is the `where team_id` every service writes). Code that
+ * acts for one team runs inside `withinTeam(teamId, …)`; every connection it takes from the pool is
+ * switched to the `finops_app` role with `app.team_id` set, and PostgreSQL's row-level security
+ * (migration 0054) then shows and accepts only that team's rows on every team-owned table. A query
+ * that forgot its `where team_id` returns the caller's rows, never another team's.
+ *
+ * Outside such a scope (webhooks, OAuth, authentication itself, workers, migrations, operations on
+ * a user across their teams) connections act as the session user, whom row-level security does not
+ * restrict, because those paths legitimately read across teams and are scoped by their own keys.
+ * A connection is switched only when the scope differs from its last one, so a process that serves
+ * one team pays nothing per query.
+ */
+export const APP_ROLE = 'finops_app';
+
+const scope = new AsyncLocalStorage<string>();
+const ACROSS = '';
+const ANY = '*';
+const CURRENT = Symbol('teamWall');
+
+// Awaited inside the scope: a knex builder is lazy and runs its query only when awaited.
+export const withinTeam = <T>(teamId: string, fn: () => T | PromiseLike<T>): Promise<T> => scope.run(teamId, async () => await fn());
+
+/** For a user's own operations that span their teams (list my teams, accept an invitation). */
+export const acrossTeams = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scope.run(ACROSS, async () => await fn());
+
+/**
+ * For queries on tables no team owns (the rate-limit counters), which run before a request knows
+ * its team: they take a connection as it is, so a request does not switch its connection away from
+ * its team and back.
+ */
+export const anyScope = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scope.run(ANY, async () => await fn());
+
+export const currentTeamScope = (): string | undefined => {
+  const current = scope.getStore();
+  return current === ANY ? undefined : current || undefined;
+};
+
+interface PooledConnection {
+  [CURRENT]?: string;
+}
+interface PoolClient {
+  query(connection: PooledConnection, query: { sql: string; bindings: unknown[] }): Promise<unknown>;
+  acquireConnection(): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<unknown>;
+}
+
+/** Makes every connection this knex instance hands out follow the caller's scope. Idempotent. */
+export function installTeamWall(db: Knex): void {
+  const client = db.client as PoolClient & { [CURRENT]?: true };
+  if (client[CURRENT]) return;
+  client[CURRENT] = true;
+  const acquire = client.acquireConnection.bind(client);
+  client.acquireConnection = async () => {
+    const connection = await acquire();
+    const want = scope.getStore() ?? ACROSS;
+    if (want === ANY || (connection[CURRENT] ?? ACROSS) === want) return connection;
+    try {
+      // Through knex, so the switch shows among the process's queries (debug log, query events).
+      await client.query(connection, {
+        sql: `select set_config('role', ?, false), set_config('app.team_id', ?, false)`,
+        bindings: [want === ACROSS ? 'none' : APP_ROLE, want],
+      });
+      connection[CURRENT] = want;
+      return connection;
+    } catch (err) {
+      await client.releaseConnection(connection);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,62 @@
+import type { Db } from '../../db/knex';
+import { BankConnection, Transaction } from '../../db/models';
+import type { TemporalGateway } from '../../temporal/client';
+import { requestSync } from '../../temporal/sync-connection/calls';
+import { markDisconnected, markReconnected } from './status';
+import type { WebhookOutcome } from '../webhook-events/record';
+
+/** What a bank's webhook says about a connection, in our terms (each provider's webhook maps its own codes). */
+export type ConnectionEvent =
+  | { kind: 'new-data' }
+  /** The provider's first full history: only worth a sync right after linking. */
+  | { kind: 'initial-history' }
+  | { kind: 'transactions-removed'; providerTransactionIds: string[] }
+  | { kind: 'disconnected'; error: { code: string; message: string | null } }
+  | { kind: 'repaired' }
+  | { kind: 'other' };
+
+export interface WebhookEffectDeps {
+  db: Db;
+  temporal: TemporalGateway;
+}
+
+const ONE_DAY_MS = 86_400_000;
+
+/**
+ * The small, immediate effects of a bank webhook on the connection it names; fetching data is
+ * SyncConnection's job, so anything that needs the provider becomes a sync request.
+ */
+export async function applyConnectionEvent(
+  deps: WebhookEffectDeps,
+  connection: { provider: BankConnection['provider']; referenceId: string },
+  event: ConnectionEvent,
+): Promise<WebhookOutcome> {
+  const conn = await BankConnection.query(deps.db).findOne(connection);
+  if (!conn) return { outcome: 'ignored' };
+  const { teamId } = conn;
+  const sync = async (): Promise<WebhookOutcome> => ({
+    outcome: 'processed',
+    teamId,
+    workflowId: await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false }),
+  });
+
+  switch (event.kind) {
+    case 'new-data':
+      return sync();
+    case 'initial-history':
+      // Later, the provider's regular update webhooks already cover the same data.
+      return Date.now() - conn.createdAt.getTime() < ONE_DAY_MS ? sync() : { outcome: 'ignored', teamId };
+    case 'transactions-removed':
+      if (event.providerTransactionIds.length)
+        await Transaction.query(deps.db).where({ teamId }).whereIn('providerTransactionId', event.providerTransactionIds).delete();
+      return { outcome: 'processed', teamId };
+    case 'disconnected':
+      await markDisconnected(deps.db, conn, event.error);
+      return { outcome: 'processed', teamId };
+    case 'repaired':
+      await markReconnected(deps.db, conn);
+      return sync(); // catch up on what was missed while disconnected
+    case 'other':
+      return { outcome: 'ignored', teamId };
+  }
+}

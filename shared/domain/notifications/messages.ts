@@ -1,0 +1,55 @@
+import type { NotificationMetadata, NotificationType } from './types';
+
+/** What a notification says to a person: one line for the list and the mail's subject, and a longer text for the mail. */
+export interface NotificationMessage {
+  title: string;
+  body: string;
+}
+
+type Writers = { [T in NotificationType]: (m: NotificationMetadata[T]) => NotificationMessage };
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const bank = (name: string | null) => name ?? 'your bank';
+
+const writers: Writers = {
+  transactions_created: (m) => ({
+    title: `${plural(m.count, 'new transaction', 'new transactions')} from the bank`,
+    body: `A ${m.manualSync ? 'sync you asked for' : 'bank sync'} brought ${plural(m.count, 'new transaction', 'new transactions')}. Categorise them and attach their receipts.`,
+  }),
+  inbox_needs_review: () => ({
+    title: 'A receipt needs your review',
+    body: 'A receipt in the inbox has a suggested transaction. Confirm or decline the match.',
+  }),
+  invoice_paid: (m) => ({
+    title: `Invoice ${m.invoiceNumber} was paid`,
+    body: `The payment provider reports invoice ${m.invoiceNumber} paid.`,
+  }),
+  invoice_refunded: (m) => ({
+    title: `Invoice ${m.invoiceNumber} was refunded`,
+    body: `The payment provider reports a refund of invoice ${m.invoiceNumber}.`,
+  }),
+  invoice_payment_failed: (m) => ({
+    title: `A payment for invoice ${m.invoiceNumber} failed`,
+    body: `The payment provider reports a failed payment for invoice ${m.invoiceNumber}${m.reason ? `: ${m.reason}` : '.'}`,
+  }),
+  invoice_payment_unapplied: (m) => ({
+    title: `A ${m.event} for invoice ${m.invoiceNumber} was not applied`,
+    body: `The payment provider reports a ${m.event} for invoice ${m.invoiceNumber}, which is ${m.invoiceStatus}. It was recorded but did not change the invoice; check it with the provider.`,
+  }),
+  team_member_joined: (m) => ({
+    title: `A new ${m.role} joined the team`,
+    body: `An invitation was accepted: a new ${m.role} is now part of the team.`,
+  }),
+  bank_connection_disconnected: (m) => ({
+    title: `The connection to ${bank(m.institutionName)} needs attention`,
+    body: `${bank(m.institutionName)} stopped sharing data (${m.reason ?? m.code}). Reconnect it to keep transactions coming.`,
+  }),
+  bank_connection_reconnected: (m) => ({
+    title: `The connection to ${bank(m.institutionName)} works again`,
+    body: `${bank(m.institutionName)} is connected again; a sync is catching up on what was missed.`,
+  }),
+};
+
+export function messageOf<T extends NotificationType>(type: T, metadata: NotificationMetadata[T]): NotificationMessage {
+  return (writers[type] as (m: NotificationMetadata[T]) => NotificationMessage)(metadata);
+}

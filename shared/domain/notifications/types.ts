@@ -1,0 +1,49 @@
+/** Ids that tie a payment provider's event to the invoice it names. */
+// A type, not an interface: metadata must be assignable to the jsonb column's Record<string, unknown>.
+type InvoicePaymentRef = {
+  invoiceId: string;
+  invoiceNumber: string;
+  /** The provider's event id, to find the event at the provider and in webhook_events. */
+  paymentEventId: string;
+};
+
+/** Every notification the system writes, with what its metadata holds; readers switch on `type`. */
+export interface NotificationMetadata {
+  /** A bank sync brought new transactions. */
+  transactions_created: { connectionId: string; count: number; manualSync: boolean };
+  /** A receipt waiting for its transaction got a match suggestion to review. */
+  inbox_needs_review: { inboxItemId: string; transactionId: string };
+  invoice_paid: InvoicePaymentRef;
+  invoice_refunded: InvoicePaymentRef;
+  invoice_payment_failed: InvoicePaymentRef & { reason: string | null };
+  /** The provider reports a payment or refund the invoice's status does not allow; it was recorded, not applied. */
+  invoice_payment_unapplied: InvoicePaymentRef & { event: 'payment' | 'refund'; invoiceStatus: string };
+  /** Someone accepted an invitation and joined the team. */
+  team_member_joined: { userId: string; invitationId: string; role: 'owner' | 'member' };
+  /** The bank reports the connection broken (login changed, consent withdrawn): it needs a reconnect. */
+  bank_connection_disconnected: { connectionId: string; institutionName: string | null; code: string; reason: string | null };
+  /** A disconnected connection works again; a sync catches up on what was missed. */
+  bank_connection_reconnected: { connectionId: string; institutionName: string | null };
+}
+
+export type NotificationType = keyof NotificationMetadata;
+
+/**
+ * What each type is about, as the settings list shows it, in that order. A Record: a type added to
+ * NotificationMetadata without a line here fails to compile.
+ */
+export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = {
+  transactions_created: 'A bank sync brought new transactions (one notice per sync).',
+  inbox_needs_review: 'A receipt has a suggested transaction to confirm or decline.',
+  invoice_paid: 'An invoice was paid through the payment provider.',
+  invoice_refunded: 'An invoice was refunded through the payment provider.',
+  invoice_payment_failed: 'A payment for an invoice failed.',
+  invoice_payment_unapplied: 'The payment provider reported a payment the invoice could not take.',
+  team_member_joined: 'Someone accepted an invitation to the team.',
+  bank_connection_disconnected: 'A bank connection broke and needs a reconnect.',
+  bank_connection_reconnected: 'A broken bank connection works again.',
+};
+export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];
+
+export const NOTIFICATION_STATUSES = ['unread', 'read', 'archived'] as const;
+export const NOTIFICATION_SOURCES = ['system', 'user'] as const;

@@ -1,0 +1,92 @@
+import type { Scope } from '../auth/scopes';
+import type { SearchType } from './schema';
+
+/**
+ * How each kind of result is searched: its table, the scope that lets a caller see it, the columns
+ * its words come from (the same list, in the same order, as migration 0056's `search_words_<table>`
+ * function and index, so the planner uses the index), the name trigrams match, and how it shows.
+ */
+export interface SearchSource {
+  type: SearchType;
+  scope: Scope;
+  table: string;
+  columns: readonly string[];
+  name: string;
+  title: string;
+  date: string;
+  amount: string | null;
+  currency: string | null;
+  /** Rows that are not results (soft-deleted). */
+  where?: string;
+}
+
+export const SEARCH_SOURCES: readonly SearchSource[] = [
+  {
+    type: 'transaction',
+    scope: 'transactions.read',
+    table: 'transactions',
+    columns: ['name', 'description', 'counterparty_name', 'merchant_name', 'note'],
+    name: 'name',
+    title: 'x.name',
+    date: 'x.date',
+    amount: 'x.amount',
+    currency: 'x.currency',
+  },
+  {
+    type: 'customer',
+    scope: 'customers.read',
+    table: 'customers',
+    columns: ['name', 'email', 'contact', 'city', 'vat_number', 'note'],
+    name: 'name',
+    title: 'x.name',
+    date: 'x.created_at::date',
+    amount: null,
+    currency: null,
+  },
+  {
+    type: 'invoice',
+    scope: 'invoices.read',
+    table: 'invoices',
+    columns: ['invoice_number', 'payment_reference', 'note'],
+    name: 'invoice_number',
+    title: `'Invoice ' || x.invoice_number`,
+    date: 'coalesce(x.issue_date, x.created_at::date)',
+    amount: 'x.amount',
+    currency: 'x.currency',
+  },
+  {
+    type: 'document',
+    scope: 'documents.read',
+    table: 'documents',
+    columns: ['name', 'title', 'content'],
+    name: 'name',
+    title: 'coalesce(x.title, x.name)',
+    date: 'x.created_at::date',
+    amount: null,
+    currency: null,
+    where: 'x.deleted_at is null',
+  },
+  {
+    type: 'inbox',
+    scope: 'inbox.read',
+    table: 'inbox_items',
+    columns: ['display_name', 'file_name', 'sender', 'note'],
+    name: 'display_name',
+    title: `coalesce(x.display_name, x.file_name, 'Receipt')`,
+    date: 'coalesce(x.date, x.created_at::date)',
+    amount: 'x.amount',
+    currency: 'x.currency',
+    where: 'x.deleted_at is null',
+  },
+  {
+    type: 'tracker_project',
+    scope: 'tracker-projects.read',
+    table: 'tracker_projects',
+    columns: ['name', 'description'],
+    name: 'name',
+    title: 'x.name',
+    date: 'x.created_at::date',
+    amount: null,
+    currency: null,
+  },
+];

@@ -1,0 +1,15 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+// Only @temporalio/common here: workflows import these keys inside the sandbox (`upsertSearchAttributes([{ key: Stage, value }])`).
+
+/** The team a run works for: `TeamId = "<team id>"` in the Temporal UI. */
+export const TeamId = defineSearchAttributeKey('TeamId', SearchAttributeType.KEYWORD);
+export const ConnectionId = defineSearchAttributeKey('ConnectionId', SearchAttributeType.KEYWORD);
+export const InboxId = defineSearchAttributeKey('InboxId', SearchAttributeType.KEYWORD);
+/** A team invitation's id: `InvitationId = "<id>"`. */
+export const InvitationId = defineSearchAttributeKey('InvitationId', SearchAttributeType.KEYWORD);
+/** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
+export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
+
+/** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
+export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId };

@@ -1,0 +1,190 @@
+import { startTestApi } from '../support/api';
+import { insertApiKey } from '../support/fixtures';
+import { chatEvents, streamedText } from '../support/sse';
+import { trpcAs, trpcError } from '../support/trpc';
+import { withTwoTeams } from '../support/two-teams';
+
+const { ctx, send } = withTwoTeams();
+
+const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
+const now = new Date();
+const [Y, M] = [now.getUTCFullYear(), now.getUTCMonth()];
+const lastMonth = { from: day(Y, M - 1, 1), to: day(Y, M, 0) };
+
+beforeAll(async () => {
+  const { db } = ctx.tdb;
+  const acme = ctx.acme.team.id;
+  await db('teams').where({ id: acme }).update({ baseCurrency: 'EUR' });
+  await db('transaction_categories').insert([
+    { teamId: acme, name: 'Software', slug: 'software' },
+    { teamId: acme, name: 'Travel', slug: 'travel' },
+    { teamId: ctx.other.team.id, name: 'Software', slug: 'software' },
+  ]);
+  const tx = (teamId: string, date: string, name: string, amount: number, categorySlug: string | null) => ({
+    teamId,
+    date,
+    name,
+    amount,
+    currency: 'EUR',
+    categorySlug,
+  });
+  await db('transactions').insert([
+    tx(acme, day(Y, M - 1, 5), 'Figma', -100, 'software'),
+    tx(acme, day(Y, M - 1, 20), 'GitHub', -23.45, 'software'),
+    tx(acme, day(Y, M - 1, 12), 'Rail', -50, 'travel'),
+    tx(acme, day(Y, M - 1, 25), 'Client payment', 4000, null),
+    tx(acme, day(Y, M - 2, 15), 'Figma', -100, 'software'), // the month before: not last month
+    tx(acme, day(Y, M, 1), 'Figma', -999, 'software'), // this month
+    tx(ctx.other.team.id, day(Y, M - 1, 5), 'Figma', -777, 'software'), // another team
+  ]);
+  await db('invoices').insert([
+    { teamId: acme, invoiceNumber: 'INV-1', status: 'overdue', currency: 'EUR', amount: 1500, dueDate: day(Y, M - 1, 1) },
+    { teamId: acme, invoiceNumber: 'INV-2', status: 'unpaid', currency: 'EUR', amount: 250, dueDate: day(Y, M + 1, 1) },
+    { teamId: acme, invoiceNumber: 'INV-3', status: 'paid', currency: 'EUR', amount: 999 },
+  ]);
+});
+
+describe('POST /chat offline (the intent parser, no model)', () => {
+  it('answers "how much did we spend on software last month?" with the figure from the spending report, streamed and cited', async () => {
+    const events = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: 'How much did we spend on software last month?' });
+    expect(events.map((e) => e.event).filter((e) => e !== 'token')).toEqual(['conversation', 'tool_call', 'tool_result', 'message']);
+    const call = events.find((e) => e.event === 'tool_call')!.data;
+    expect(call).toEqual({ id: 'call_1', ref: 1, name: 'spending', arguments: { ...lastMonth, category: 'software' } });
+    const result = events.find((e) => e.event === 'tool_result')!.data;
+    expect(result.result).toMatchObject({
+      currency: 'EUR',
+      from: lastMonth.from,
+      to: lastMonth.to,
+      matched: [{ slug: 'software', amount: 123.45 }],
+    });
+
+    const answer = events.at(-1)!.data;
+    expect(answer.content).toBe(`You spent 123.45 EUR on Software from ${lastMonth.from} to ${lastMonth.to} [1].`);
+    expect(streamedText(events)).toBe(answer.content);
+    expect(answer.citations).toEqual([{ ref: 1, toolCallId: 'call_1', tool: 'spending' }]);
+    expect(answer.toolCalls).toEqual([{ ...call, result: result.result, error: null }]);
+
+    // Both sides are stored, in the caller's own conversation.
+    const conversationId = events[0].data.conversationId;
+    const stored = await send('GET', `/chat/conversations/${conversationId}`, ctx.acme.sessionToken);
+    expect(stored.status).toBe(200);
+    const body = await stored.json();
+    expect(body.data.title).toBe('How much did we spend on software last month?');
+    expect(body.data.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'How much did we spend on software last month?'],
+      ['assistant', answer.content],
+    ]);
+    expect((await send('GET', `/chat/conversations/${conversationId}`, ctx.other.sessionToken)).status).toBe(404);
+  });
+
+  it('gives a token without report or transaction scopes no figures: those tools are not even offered', async () => {
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, [
+      'chat.write',
+      'chat.read',
+      'invoices.read',
+    ]);
+    const events = await chatEvents(ctx.api, key, { message: 'How much did we spend on software last month?' });
+    const answer = events.at(-1)!.data;
+    expect(events.some((e) => e.event === 'tool_call')).toBe(false);
+    expect(answer.content).toBe('I cannot answer that with this access: spending by category needs the reports.read scope.');
+    expect(answer.content).not.toMatch(/\d/);
+    const paid = await chatEvents(ctx.api, key, { message: 'How much did we pay Figma?' });
+    expect(paid.at(-1)!.data.content).toBe(
+      'I cannot answer that with this access: payments to a merchant needs the transactions.read scope.',
+    );
+
+    // What it may see, it gets.
+    const invoices = await chatEvents(ctx.api, key, { message: 'Which invoices are unpaid?' });
+    expect(invoices.at(-1)!.data.content).toBe(
+      `2 invoices are unpaid, 1 of them overdue, 1,750.00 EUR in total [1]: INV-1 1,500.00 EUR due ${day(Y, M - 1, 1)}, overdue; INV-2 250.00 EUR due ${day(Y, M + 1, 1)}.`,
+    );
+
+    const reader = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['reports.read']);
+    expect((await send('POST', '/chat', reader, { message: 'hi' })).status).toBe(403);
+  });
+
+  it.each([
+    ['What was our revenue last month?', `Revenue was 4,000.00 EUR from ${lastMonth.from} to ${lastMonth.to} [1].`],
+    [
+      'What was our profit last month?',
+      `Profit was 3,826.55 EUR from ${lastMonth.from} to ${lastMonth.to} [1]: income 4,000.00 EUR, expenses 173.45 EUR.`,
+    ],
+    ['How much did we pay Figma last month?', `You paid Figma 100.00 EUR in 1 payment from ${lastMonth.from} to ${lastMonth.to} [1].`],
+    ['How much have we paid Figma in total?', 'You paid Figma 1,199.00 EUR in 3 payments'],
+    [
+      'Which invoices are overdue?',
+      `1 invoice is overdue, 1,500.00 EUR in total [1]: INV-1 1,500.00 EUR due ${day(Y, M - 1, 1)}, overdue.`,
+    ],
+    ['Do we have receipts waiting?', 'No receipts are waiting in the inbox [1].'],
+  ])('answers %j', async (question, expected) => {
+    const events = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: question });
+    expect(events.at(-1)!.data.content).toContain(expected);
+  });
+
+  it('says plainly when it does not understand, with questions it can answer', async () => {
+    const events = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: 'Write me a poem about the sea' });
+    expect(events.at(-1)!.data).toMatchObject({ toolCalls: [], citations: [] });
+    expect(events.at(-1)!.data.content).toMatch(/^Sorry, I did not understand that question\. I can answer questions such as "/);
+  });
+
+  it("continues only the caller's own conversations, and validates the message", async () => {
+    const first = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: 'What is our runway?' });
+    const conversationId = first[0].data.conversationId;
+    const next = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: 'And revenue last month?', conversationId });
+    expect(next[0].data.conversationId).toBe(conversationId);
+    expect(first.at(-1)!.data.content).toMatch(/\[1\]\.$/);
+
+    const foreign = await send('POST', '/chat', ctx.other.sessionToken, { message: 'hi', conversationId });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: 'Not Found', description: `Conversation ${conversationId} not found` });
+    const empty = await send('POST', '/chat', ctx.acme.sessionToken, { message: '  ' });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).details[0].field).toBe('message');
+    const count = await ctx.tdb.db('chat_messages').where({ chatId: conversationId }).count<{ n: number }[]>('* as n');
+    expect(count[0].n).toBe(4);
+  });
+
+  it('works over the typed tRPC client: send, list, get, delete', async () => {
+    const trpc = trpcAs(ctx.api, ctx.other.sessionToken);
+    const sent = await trpc.chat.send.mutate({ message: 'How much did we spend on software last month?', timezone: 'UTC' });
+    expect(sent.answer.content).toBe(`You spent 777.00 EUR on Software from ${lastMonth.from} to ${lastMonth.to} [1].`);
+    const list = await trpc.chat.conversations.query({ pageSize: 10 });
+    expect(list.data.map((c) => c.id)).toEqual([sent.conversationId]);
+    expect((await trpc.chat.get.query({ id: sent.conversationId })).messages).toHaveLength(2);
+    expect(await trpcError(trpcAs(ctx.api, ctx.acme.sessionToken).chat.delete.mutate({ id: sent.conversationId }))).toMatchObject({
+      httpStatus: 404,
+    });
+    await trpc.chat.delete.mutate({ id: sent.conversationId });
+    expect(await trpcError(trpc.chat.get.query({ id: sent.conversationId }))).toMatchObject({ httpStatus: 404 });
+    expect(await ctx.tdb.db('chat_messages').where({ chatId: sent.conversationId })).toEqual([]);
+  });
+
+  it('limits messages per user (429 with Retry-After), and lists conversations newest first', async () => {
+    const limited = await startTestApi(ctx.tdb.db, { env: { CHAT_RATE_LIMIT: '2', CHAT_RATE_LIMIT_WINDOW: '1m' } });
+    try {
+      const ask = () =>
+        limited.fetch('/chat', {
+          method: 'POST',
+          token: ctx.other.sessionToken,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'What is our runway?' }),
+        });
+      for (let i = 0; i < 2; i++) await (await ask()).text();
+      const third = await ask();
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await third.json()).description).toMatch(/^Chat limit of 2 messages reached; retry in \d+ s$/);
+      expect(await trpcError(trpcAs(limited, ctx.other.sessionToken).chat.send.mutate({ message: 'hi' }))).toMatchObject({
+        httpStatus: 429,
+      });
+      // Another user has their own budget.
+      expect((await limited.fetch('/chat/conversations', { token: ctx.acme.sessionToken })).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+    const page = await (await send('GET', '/chat/conversations?pageSize=2', ctx.other.sessionToken)).json();
+    expect(page.data).toHaveLength(2);
+    expect(page.meta.hasNextPage).toBe(false);
+    expect(page.data[0].createdAt >= page.data[1].createdAt).toBe(true);
+  });
+});

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { AnyRouter } from '@trpc/server';
+import { z } from 'zod';
+import { restRoutes } from '../../api/app';
+import type { ApiDeps } from '../../api/deps';
+import { createAppRouter } from '../../api/trpc/app-router';
+import { webhooks } from '../../api/webhooks';
+import { startBankAFake, type BankAFake } from '../fakes/bank-a';
+import { dbFingerprint } from '../support/db-fingerprint';
+import { hostileBody } from '../support/fuzz';
+import { withTwoTeams } from '../support/two-teams';
+import { signedDelivery, WEBHOOK_SECRETS } from '../support/webhook-signers';
+
+/**
+ * Property-based fuzzing of every REST write route, every tRPC mutation and every webhook (signed
+ * correctly, so the fuzz reaches the parser and what is behind it). Each input is plausible but wrong
+ * in one way, or wholly hostile. The properties: never a 5xx, and a rejected request writes nothing
+ * (every table's rows are the same before and after). FUZZ_RUNS sets the inputs per operation here;
+ * `bench/fuzz.ts` runs the same properties long.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
+
+let bankA: BankAFake;
+// Before the gateway starts: it fetches bank-a's verification keys from the fake.
+beforeAll(async () => {
+  bankA = await startBankAFake();
+});
+afterAll(async () => {
+  await bankA?.close();
+});
+const env = { ...WEBHOOK_SECRETS, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' };
+const { ctx } = withTwoTeams({ env: () => ({ ...env, BANK_A_API_URL: bankA.url }) });
+
+const fakeDeps = {} as ApiDeps;
+
+/** Real ids of the caller's team by the first path segment, so the fuzz reaches handlers, not only 404s. */
+const realIds = new Map<string, string>();
+beforeAll(async () => {
+  const post = async (path: string, body: unknown) =>
+    (
+      await (
+        await ctx.api.fetch(path, {
+          method: 'POST',
+          token: ctx.acme.sessionToken,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()
+    ).data as { id: string };
+  realIds.set('transactions', (await post('/transactions', { date: '2026-01-05', name: 'Seed', amount: -10, currency: 'EUR' })).id);
+  realIds.set('tags', (await post('/tags', { name: 'seed' })).id);
+  realIds.set('categories', (await post('/categories', { name: 'Seed' })).id);
+  const customer = await post('/customers', { name: 'Seed customer' });
+  realIds.set('customers', customer.id);
+  realIds.set(
+    'invoices',
+    (await post('/invoices', { currency: 'EUR', customerId: customer.id, lineItems: [{ name: 'Work', quantity: 1, price: 100 }] })).id,
+  );
+  const project = await post('/tracker-projects', { name: 'Seed project' });
+  realIds.set('tracker-projects', project.id);
+  realIds.set(
+    'tracker-entries',
+    (await post('/tracker-entries', { projectId: project.id, start: '2026-01-05T09:00:00Z', stop: '2026-01-05T10:00:00Z' })).id,
+  );
+});
+
+/** A path with each parameter filled by a real id of its resource or by a fresh one. */
+const pathFor = (template: string) =>
+  fc.boolean().map((real) => template.replace(/:(\w+)/g, () => (real && realIds.get(template.split('/')[1])) || randomUUID()));
+const found: string[] = [];
+let sent = 0;
+
+/** Sends one input and checks the two properties; the request is described in any failure. */
+async function probe(describeRequest: string, send: () => Promise<Response>): Promise<void> {
+  const before = await dbFingerprint(ctx.tdb.db);
+  sent += 1;
+  const res = await send();
+  const text = await res.text();
+  if (res.status >= 500) {
+    found.push(`${describeRequest} → ${res.status} ${text.slice(0, 300)}`);
+    throw new Error(`${res.status} for ${describeRequest}: ${text.slice(0, 300)}`);
+  }
+  if (res.status >= 400) {
+    const after = await dbFingerprint(ctx.tdb.db);
+    const changed = Object.keys(before).filter((t) => before[t] !== after[t]);
+    if (changed.length) throw new Error(`rejected with ${res.status} yet wrote to ${changed.join(', ')}: ${describeRequest}`);
+  }
+}
+
+const short = (v: unknown) => JSON.stringify(v)?.slice(0, 200) ?? String(v);
+
+describe('fuzzing every write operation', () => {
+  afterAll(() => {
+    // One line bench/fuzz.ts reads back.
+    console.log(`FUZZ-RESULT ${JSON.stringify({ runs: RUNS, seed: SEED, requests: sent, fiveHundreds: found.length })}`);
+    if (found.length) console.log(`fuzz found ${found.length} 5xx:\n${found.join('\n')}`);
+  });
+
+  it.each(
+    restRoutes(fakeDeps)
+      .filter((r) => r.body)
+      .map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const),
+  )('REST %s', async (_name, route) => {
+    await fc.assert(
+      fc.asyncProperty(hostileBody(route.body!), pathFor(route.path), async (body, path) => {
+        await probe(`${route.method.toUpperCase()} ${path} ${short(body)}`, () =>
+          ctx.api.fetch(path, {
+            method: route.method.toUpperCase(),
+            token: ctx.acme.sessionToken,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        );
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  const router: AnyRouter = createAppRouter(fakeDeps);
+  const mutations = Object.entries(router._def.procedures as Record<string, { _def: { type: string; inputs: z.ZodType[] } }>).filter(
+    ([, p]) => p._def.type === 'mutation' && p._def.inputs[0],
+  );
+
+  it.each(mutations.map(([path, p]) => [path, p._def.inputs[0]] as const))('tRPC %s', async (path, input) => {
+    await fc.assert(
+      fc.asyncProperty(hostileBody(input), async (body) => {
+        await probe(`tRPC ${path} ${short(body)}`, () =>
+          ctx.api.fetch(`/trpc/${path}`, {
+            method: 'POST',
+            token: ctx.acme.sessionToken,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        );
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+  });
+
+  it('webhooks, signed as each provider signs them', async () => {
+    for (const webhook of webhooks(ctx.api.deps)) {
+      await fc.assert(
+        fc.asyncProperty(hostileBody(webhook.schema), async (payload) => {
+          const delivery = await signedDelivery(webhook.provider, payload, bankA);
+          await probe(`webhook ${webhook.provider} ${short(payload)}`, () =>
+            ctx.api.fetch(`/webhook/${webhook.provider}`, { method: 'POST', headers: delivery.headers, body: delivery.raw }),
+          );
+        }),
+        { numRuns: RUNS * 3, seed: SEED, endOnFailure: true },
+      );
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { insertApiKey } from '../support/fixtures';
+import { oauthAccessToken } from '../support/oauth';
+import { withTwoTeams } from '../support/two-teams';
+
+const { ctx } = withTwoTeams();
+
+const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
+const now = new Date();
+const [Y, M] = [now.getUTCFullYear(), now.getUTCMonth()];
+const lastMonth = { from: day(Y, M - 1, 1), to: day(Y, M, 0) };
+
+/** The SDK's own client over streamable HTTP, as an AI agent connects, with a bearer token. */
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${ctx.api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
+  return client;
+}
+
+beforeAll(async () => {
+  const acme = ctx.acme.team.id;
+  await ctx.tdb.db('teams').where({ id: acme }).update({ baseCurrency: 'EUR' });
+  await ctx.tdb.db('transaction_categories').insert({ teamId: acme, name: 'Software', slug: 'software' });
+  await ctx.tdb.db('transactions').insert([
+    { teamId: acme, date: day(Y, M - 1, 4), name: 'Figma', amount: -60, currency: 'EUR', categorySlug: 'software' },
+    { teamId: ctx.other.team.id, date: day(Y, M - 1, 4), name: 'Figma', amount: -9, currency: 'EUR' },
+  ]);
+  await ctx.tdb.db('invoices').insert({ teamId: acme, invoiceNumber: 'INV-9', status: 'unpaid', currency: 'EUR', amount: 300 });
+});
+
+describe('MCP at /mcp', () => {
+  it('lists the tools an OAuth access token (from the authorization-code flow) may use, and calls one', async () => {
+    const { access_token: token } = await oauthAccessToken(ctx.api, ctx.acme.sessionToken, ctx.acme.sessionToken, [
+      'reports.read',
+      'invoices.read',
+    ]);
+    const client = await connect(token);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'burn_rate',
+        'cash_flow',
+        'profit_and_loss',
+        'revenue',
+        'runway',
+        'spending',
+        'unpaid_invoices',
+      ]);
+      const spending = tools.find((t) => t.name === 'spending')!;
+      expect(spending.inputSchema).toMatchObject({
+        type: 'object',
+        properties: { from: { type: 'string' }, category: { type: 'string' } },
+      });
+
+      const result = await client.callTool({ name: 'spending', arguments: { ...lastMonth, category: 'software' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ currency: 'EUR', total: 60, matched: [{ slug: 'software', amount: 60 }] });
+      expect(JSON.parse((result.content as { text: string }[])[0].text)).toEqual(result.structuredContent);
+
+      const invoices = await client.callTool({ name: 'unpaid_invoices', arguments: {} });
+      expect(invoices.structuredContent).toMatchObject({ count: 1, totals: [{ currency: 'EUR', amount: 300 }] });
+
+      // A tool beyond its scopes does not exist for it; bad arguments are a readable tool error.
+      const hidden = await client.callTool({ name: 'transactions_search', arguments: {} });
+      expect(hidden).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: expect.stringContaining('transactions_search not found') }],
+      });
+      const bad = await client.callTool({ name: 'spending', arguments: { from: 'last week' } });
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('from');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers with the token's own team only", async () => {
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.other.team.id, userId: ctx.other.user.id }, ['reports.read']);
+    const client = await connect(key);
+    try {
+      const result = await client.callTool({ name: 'spending', arguments: lastMonth });
+      expect(result.structuredContent).toMatchObject({ total: 9 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a request without a token with 401 pointing at the RFC 9728 metadata, which names our OAuth server', async () => {
+    const res = await ctx.api.fetch('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: 'Unauthorized', description: 'Authorization header required' });
+    const pointer = /resource_metadata="([^"]+)"/.exec(res.headers.get('www-authenticate') ?? '')?.[1];
+    expect(pointer).toBe(`${ctx.api.url}/.well-known/oauth-protected-resource/mcp`);
+
+    const metadata = await (await ctx.api.fetch(new URL(pointer!).pathname)).json();
+    expect(metadata).toMatchObject({
+      resource: `${ctx.api.url}/mcp`,
+      authorization_servers: [ctx.api.url],
+      bearer_methods_supported: ['header'],
+    });
+    expect(metadata.scopes_supported).toContain('reports.read');
+    const server = await (await ctx.api.fetch('/.well-known/oauth-authorization-server')).json();
+    expect(server.issuer).toBe(metadata.authorization_servers[0]);
+  });
+});

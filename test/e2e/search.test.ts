@@ -1,0 +1,165 @@
+import { SEARCH_SOURCES } from '../../shared/domain/search/sources';
+import { insertApiKey, insertTransactions } from '../support/fixtures';
+import { trpcAs, trpcError } from '../support/trpc';
+import { withTwoTeams } from '../support/two-teams';
+import type { UntypedJson } from '../support/untyped-json';
+
+const { ctx, send } = withTwoTeams();
+
+const ids: Record<string, string> = {};
+const hits = async (query: string, token = ctx.acme.sessionToken) => {
+  const res = await send('GET', `/search?${query}`, token);
+  expect(res.status).toBe(200);
+  return (await res.json()).data as UntypedJson[];
+};
+const found = (list: UntypedJson[]) => list.map((h) => `${h.type}:${h.id}`);
+
+beforeAll(async () => {
+  const db = ctx.tdb.db;
+  const teamId = ctx.acme.team.id;
+  await insertTransactions(db, teamId, 30); // noise: "Merchant n"
+  const [tx] = await db('transactions')
+    .insert({
+      teamId,
+      date: '2026-05-04',
+      name: 'Figma Inc',
+      note: 'annual design tools',
+      amount: -49.99,
+      currency: 'EUR',
+      providerTransactionId: 'search-1',
+    })
+    .returning('id');
+  ids.transaction = tx.id;
+  const [xss] = await db('transactions')
+    .insert({
+      teamId,
+      date: '2026-05-05',
+      name: '<img src=x onerror=alert(1)> Zanzibar',
+      amount: -3,
+      currency: 'EUR',
+      providerTransactionId: 'search-2',
+    })
+    .returning('id');
+  ids.xss = xss.id;
+  const [customer] = await db('customers')
+    .insert({ teamId, name: 'Globex Corporation', email: 'ap@globex.example', city: 'Springfield' })
+    .returning('id');
+  ids.customer = customer.id;
+  const [invoice] = await db('invoices')
+    .insert({ teamId, customerId: customer.id, invoiceNumber: 'INV-2042', currency: 'EUR', amount: 49.99, issueDate: '2026-05-01' })
+    .returning('id');
+  ids.invoice = invoice.id;
+  const [doc] = await db('documents')
+    .insert({
+      teamId,
+      name: 'lease.pdf',
+      storageKey: 'k/lease.pdf',
+      mimeType: 'application/pdf',
+      size: 1000,
+      sha256: 'a'.repeat(64),
+      content: `${'Preamble words. '.repeat(200)}This lease agreement covers the office at Baker Street for twelve months.`,
+    })
+    .returning('id');
+  ids.document = doc.id;
+  const [inbox] = await db('inbox_items')
+    .insert({ teamId, source: 'email', reference: 'r1', displayName: 'Figma', amount: 49.99, currency: 'EUR', date: '2026-05-04' })
+    .returning('id');
+  ids.inbox = inbox.id;
+  const [project] = await db('tracker_projects').insert({ teamId, name: 'Website redesign', description: 'for Globex' }).returning('id');
+  ids.project = project.id;
+  // The other team has the same words: never in Acme's results.
+  await db('transactions').insert({
+    teamId: ctx.other.team.id,
+    date: '2026-05-04',
+    name: 'Figma Inc',
+    amount: -49.99,
+    currency: 'EUR',
+    providerTransactionId: 'search-other',
+  });
+  await db('customers').insert({ teamId: ctx.other.team.id, name: 'Globex Corporation' });
+});
+
+describe('GET /search', () => {
+  it('finds words across kinds, ranked, with a highlighted snippet, only in the caller’s team', async () => {
+    const figma = await hits('q=figma');
+    expect(found(figma).sort()).toEqual([`inbox:${ids.inbox}`, `transaction:${ids.transaction}`].sort());
+    const tx = figma.find((h) => h.type === 'transaction')!;
+    expect(tx).toMatchObject({ title: 'Figma Inc', date: '2026-05-04', amount: -49.99, currency: 'EUR' });
+    expect(tx.snippet).toContain('<mark>Figma</mark>');
+    expect(tx.rank).toBeGreaterThan(0);
+    expect(figma.map((h) => h.rank)).toEqual([...figma.map((h) => h.rank)].sort((a, b) => b - a));
+
+    const globex = await hits('q=globex');
+    expect(found(globex)).toEqual(expect.arrayContaining([`customer:${ids.customer}`, `tracker_project:${ids.project}`]));
+    expect(globex.filter((h) => h.type === 'customer')).toHaveLength(1);
+  });
+
+  it('finds a partial name, an exact amount of either sign, and words deep in a document’s text', async () => {
+    expect(found(await hits('q=figm'))).toEqual(expect.arrayContaining([`transaction:${ids.transaction}`, `inbox:${ids.inbox}`]));
+    const partial = (await hits('q=figm')).find((h) => h.type === 'transaction')!;
+    expect(partial.snippet).toContain('<mark>Figm</mark>a');
+
+    const byAmount = await hits('q=49.99');
+    expect(found(byAmount).sort()).toEqual([`inbox:${ids.inbox}`, `invoice:${ids.invoice}`, `transaction:${ids.transaction}`].sort());
+    expect(byAmount.find((h) => h.type === 'invoice')).toMatchObject({ title: 'Invoice INV-2042', amount: 49.99, date: '2026-05-01' });
+
+    const lease = await hits(`q=${encodeURIComponent('"baker street"')}`);
+    expect(found(lease)).toEqual([`document:${ids.document}`]);
+    expect(lease[0].snippet).toContain('<mark>Baker</mark> <mark>Street</mark>');
+    expect(lease[0].snippet.length).toBeLessThan(400); // a fragment, not the whole text
+  });
+
+  it('filters by type, escapes stored text, and limits', async () => {
+    expect(found(await hits('q=globex&type=tracker_project'))).toEqual([`tracker_project:${ids.project}`]);
+    expect((await hits('q=figma&type=inbox,customer')).map((h) => h.type)).toEqual(['inbox']);
+    const xss = await hits('q=zanzibar');
+    expect(found(xss)).toEqual([`transaction:${ids.xss}`]);
+    // Stored text is escaped: the only tags are our <mark>s.
+    expect(xss[0].snippet.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+    expect(xss[0].snippet).toContain('&#62; <mark>Zanzibar</mark>');
+    expect(await hits('q=merchant&limit=5')).toHaveLength(5);
+  });
+
+  it('shows each kind only with its read scope; 403 for a kind asked for without it, 400 for bad input', async () => {
+    const db = ctx.tdb.db;
+    const owner = { teamId: ctx.acme.team.id, userId: ctx.acme.user.id };
+    const txOnly = await insertApiKey(db, owner, ['search.read', 'transactions.read']);
+    expect((await hits('q=49.99', txOnly)).map((h) => h.type)).toEqual(['transaction']);
+    expect((await send('GET', '/search?q=49.99&type=invoice', txOnly)).status).toBe(403);
+    const noSearch = await insertApiKey(db, owner, ['transactions.read']);
+    expect((await send('GET', '/search?q=figma', noSearch)).status).toBe(403);
+
+    for (const bad of ['', 'q=', `q=${'x'.repeat(201)}`, 'q=a&limit=0', 'q=a&limit=51', 'q=a&type=planet']) {
+      const res = await send('GET', `/search?${bad}`, ctx.acme.sessionToken);
+      expect(res.status).toBe(400);
+      expect((await res.json()).details.length).toBeGreaterThan(0);
+    }
+    // Query syntax a user may type never fails.
+    for (const odd of ['"unclosed', '-', 'or or', '!!!', "o'brien", '%_\\']) {
+      expect((await send('GET', `/search?q=${encodeURIComponent(odd)}`, ctx.acme.sessionToken)).status).toBe(200);
+    }
+  });
+
+  it('serves the same over the typed tRPC client', async () => {
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const result = await trpc.search.query.query({ q: 'globex', type: ['customer'] });
+    expect(result.map((h) => h.id)).toEqual([ids.customer]);
+    expect((await trpcError(trpc.search.query.query({ q: '' }))).httpStatus).toBe(400);
+  });
+
+  it('reads every kind through its indexes (the words function and the name trigrams match migration 0056)', async () => {
+    await ctx.tdb.db.transaction(async (trx) => {
+      await trx.raw('set local enable_seqscan = off');
+      for (const s of SEARCH_SOURCES) {
+        // A GIN index serves a condition on any of its columns: each condition alone must find its index.
+        const words = `search_words_${s.table}(${s.columns.map((c) => `x.${c}`).join(', ')})`;
+        const plan = async (condition: string) =>
+          (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain select x.id from ${s.table} x where ${condition}`)).rows
+            .map((r) => r['QUERY PLAN'])
+            .join('\n');
+        expect(await plan(`${words} @@ websearch_to_tsquery('simple', 'figma')`)).toContain(`${s.table}_search_idx`);
+        expect(await plan(`'figma' <% x.${s.name}`)).toContain(`${s.table}_name_trgm_idx`);
+      }
+    });
+  });
+});

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { AnyRouter } from '@trpc/server';
+import type { z } from 'zod';
+import { restRoutes } from '../../api/app';
+import type { ApiDeps } from '../../api/deps';
+import type { Route } from '../../api/rest/define';
+import { createAppRouter } from '../../api/trpc/app-router';
+import { plausibleFor } from '../support/fuzz';
+import { insertApiKey } from '../support/fixtures';
+import { trpcAs } from '../support/trpc';
+import { withTwoTeams } from '../support/two-teams';
+
+/**
+ * Tenancy, proven from outside: team A owns one of every resource, each named with a marker; team B,
+ * with each kind of credential, calls every REST route and every tRPC procedure with A's ids in every
+ * place an id goes (path, filters, body). Nothing of A's may come back, and none of A's rows may
+ * change. The routers are enumerated: a route or an id field this test does not know how to aim at
+ * A fails it, so a new resource cannot arrive without its probe.
+ */
+const { ctx } = withTwoTeams({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
+const MARKER = 'ACME-PRIVATE';
+
+/** A's ids by resource, and which resource each path segment, tRPC router and id field names. */
+const ids: Record<string, string> = {};
+const RESOURCE_BY_SEGMENT: Record<string, string> = {
+  transactions: 'transaction',
+  tags: 'tag',
+  categories: 'category',
+  customers: 'customer',
+  invoices: 'invoice',
+  'tracker-projects': 'project',
+  'tracker-entries': 'entry',
+  'bank-connections': 'connection',
+  'bank-accounts': 'account',
+  inbox: 'inboxItem',
+  teams: 'team',
+  users: 'invitation',
+  chat: 'conversation',
+};
+const RESOURCE_BY_ROUTER: Record<string, string> = {
+  transactions: 'transaction',
+  tags: 'tag',
+  categories: 'category',
+  customers: 'customer',
+  invoices: 'invoice',
+  trackerProjects: 'project',
+  trackerEntries: 'entry',
+  bankConnections: 'connection',
+  bankAccounts: 'account',
+  inbox: 'inboxItem',
+  apiKeys: 'apiKey',
+  oauthApplications: 'oauthApplication',
+  reports: 'none',
+  team: 'none',
+  teams: 'team',
+  user: 'none',
+  chat: 'conversation',
+};
+/** Fields that carry an id (or list of ids) anywhere in a query or body, and whose. */
+const RESOURCE_BY_FIELD: Record<string, string> = {
+  projectId: 'project',
+  customerId: 'customer',
+  transactionId: 'transaction',
+  bankAccountId: 'account',
+  applicationId: 'oauthApplication',
+  assignedId: 'user',
+  categorySlug: 'categorySlug',
+  parentId: 'category',
+  enrollmentId: 'enrollment',
+  userId: 'user',
+  teamId: 'team',
+  invitationId: 'invitation',
+  conversationId: 'conversation',
+  tags: 'tag',
+  accounts: 'account',
+  customers: 'customer',
+  categories: 'categorySlug',
+};
+const ID_FIELD = /^(id|\w+Id|\w+Ids)$/;
+
+beforeAll(async () => {
+  const a = ctx.acme;
+  const post = async (path: string, body: unknown) => {
+    const res = await ctx.api.fetch(path, {
+      method: 'POST',
+      token: a.sessionToken,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`seeding ${path}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: { id: string; slug?: string } }).data;
+  };
+  ids.user = a.user.id;
+  ids.team = a.team.id;
+  ids.tag = (await post('/tags', { name: `${MARKER} tag` })).id;
+  const category = await post('/categories', { name: `${MARKER} category`, slug: 'acme-private' });
+  ids.category = category.id;
+  ids.categorySlug = 'acme-private';
+  const [account] = await ctx.tdb
+    .db('bank_accounts')
+    .insert({ teamId: a.team.id, name: `${MARKER} account`, currency: 'EUR', balance: 1234.56, manual: true })
+    .returning('id');
+  ids.account = (account as { id: string }).id;
+  const [connection] = await ctx.tdb
+    .db('bank_connections')
+    .insert({
+      teamId: a.team.id,
+      provider: 'bank-b',
+      referenceId: 'enr_acme_private',
+      institutionName: `${MARKER} bank`,
+      status: 'connected',
+    })
+    .returning('id');
+  ids.connection = (connection as { id: string }).id;
+  ids.enrollment = 'enr_acme_private';
+  ids.transaction = (
+    await post('/transactions', {
+      date: '2026-04-01',
+      name: `${MARKER} transaction`,
+      amount: -99.5,
+      currency: 'EUR',
+      bankAccountId: ids.account,
+      categorySlug: ids.categorySlug,
+      tags: [ids.tag],
+    })
+  ).id;
+  ids.customer = (await post('/customers', { name: `${MARKER} customer`, email: 'private@acme.example' })).id;
+  ids.invoice = (
+    await post('/invoices', {
+      currency: 'EUR',
+      customerId: ids.customer,
+      note: MARKER,
+      lineItems: [{ name: `${MARKER} work`, quantity: 1, price: 500 }],
+    })
+  ).id;
+  ids.project = (await post('/tracker-projects', { name: `${MARKER} project`, customerId: ids.customer })).id;
+  ids.entry = (
+    await post('/tracker-entries', {
+      projectId: ids.project,
+      start: '2026-04-01T09:00:00Z',
+      stop: '2026-04-01T10:00:00Z',
+      description: MARKER,
+    })
+  ).id;
+  const [inboxItem] = await ctx.tdb
+    .db('inbox_items')
+    .insert({
+      teamId: a.team.id,
+      source: 'email',
+      reference: 'acme-private-receipt',
+      status: 'pending',
+      displayName: `${MARKER} receipt`,
+      amount: 12,
+    })
+    .returning('id');
+  ids.inboxItem = (inboxItem as { id: string }).id;
+  const [invitation] = await ctx.tdb
+    .db('team_invitations')
+    .insert({
+      teamId: a.team.id,
+      email: 'someone-else@acme.example',
+      role: 'member',
+      invitedBy: a.user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning('id');
+  ids.invitation = (invitation as { id: string }).id;
+  const [conversation] = await ctx.tdb
+    .db('chat_conversations')
+    .insert({ teamId: a.team.id, userId: a.user.id, title: `${MARKER} conversation` })
+    .returning('id');
+  ids.conversation = (conversation as { id: string }).id;
+  const trpc = trpcAs(ctx.api, a.sessionToken);
+  ids.apiKey = (await trpc.apiKeys.upsert.mutate({ name: `${MARKER} key`, scopes: ['apis.read'] })).data.id;
+  ids.oauthApplication = (
+    await trpc.oauthApplications.create.mutate({ name: `${MARKER} app`, redirectUris: ['https://acme.example/cb'], scopes: ['apis.read'] })
+  ).id;
+});
+
+const secretsOfA = () => [MARKER, ...Object.values(ids).filter((v) => v !== ids.categorySlug)];
+
+/** Every row A owns, as one digest per table (and A's team row): equal before and after means untouched. */
+async function rowsOfA(): Promise<Record<string, string>> {
+  const tables = await ctx.tdb
+    .db('information_schema.columns')
+    .where({ table_schema: 'public', column_name: 'team_id' })
+    .pluck<string[]>('table_name');
+  const parts = [
+    ...tables.map(
+      (t) => `select '${t}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${t}" x where team_id = :team`,
+    ),
+    `select 'teams' as t, md5(x::text) as h from teams x where id = :team`,
+  ];
+  const { rows } = await ctx.tdb.db.raw<{ rows: { t: string; h: string }[] }>(parts.join(' union all '), { team: ctx.acme.team.id });
+  return Object.fromEntries(rows.map((r) => [r.t, r.h]));
+}
+
+/** Aims every id-carrying field at A's resource; a field this test cannot aim is a missing probe. */
+function aimAtA(value: unknown, owner: string, where: string, missing: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => aimAtA(v, owner, where, missing));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const resource = k === 'id' ? owner : RESOURCE_BY_FIELD[k];
+      if (resource) {
+        const id = ids[resource];
+        if (!id) missing.add(`${where}: ${k} → ${resource}`);
+        return [k, Array.isArray(v) ? [id] : id];
+      }
+      if (ID_FIELD.test(k)) missing.add(`${where}: ${k}`);
+      return [k, aimAtA(v, owner, where, missing)];
+    }),
+  );
+}
+
+const sample = (schema: z.ZodType | undefined): unknown =>
+  schema ? fc.sample(plausibleFor(schema), { numRuns: 1, seed: 7 })[0] : undefined;
+
+function restProbe(route: Route, missing: Set<string>) {
+  const name = `${route.method.toUpperCase()} ${route.path}`;
+  const segment = route.path.split('/')[1];
+  const owner = RESOURCE_BY_SEGMENT[segment] ?? '';
+  const path = route.path.replace(/:(\w+)/g, (_m, param: string) => {
+    const resource = param === 'id' ? owner : RESOURCE_BY_FIELD[param];
+    if (!resource || !ids[resource]) missing.add(`${name}: path parameter ${param}`);
+    return (resource && ids[resource]) || randomUUID();
+  });
+  const query = new URLSearchParams();
+  const q = aimAtA(sample(route.query), owner, name, missing);
+  if (q && typeof q === 'object') {
+    for (const [k, v] of Object.entries(q))
+      for (const item of Array.isArray(v) ? v : [v]) if (item !== undefined) query.append(k, String(item));
+  }
+  const body = aimAtA(sample(route.body), owner, name, missing);
+  return { name, url: `${path}${query.size ? `?${query.toString()}` : ''}`, body };
+}
+
+describe('tenancy: team B aims every operation at team A', () => {
+  const routes = restRoutes({} as ApiDeps);
+  const router: AnyRouter = createAppRouter({} as ApiDeps);
+  const procedures = Object.entries(router._def.procedures as Record<string, { _def: { type: string; inputs: z.ZodType[] } }>);
+
+  it('knows how to aim every route and procedure at A', () => {
+    const missing = new Set<string>();
+    for (const route of routes) restProbe(route, missing);
+    for (const [path, p] of procedures) {
+      const routerName = path.split('.')[0];
+      if (!(routerName in RESOURCE_BY_ROUTER)) missing.add(`tRPC ${path}: router ${routerName}`);
+      aimAtA(sample(p._def.inputs[0]), RESOURCE_BY_ROUTER[routerName] ?? '', `tRPC ${path}`, missing);
+    }
+    expect([...missing]).toEqual([]);
+  });
+
+  it.each(['session', 'API key (apis.all)', 'OAuth token (apis.all)'] as const)(
+    'leaks and changes nothing of A, as B with a %s',
+    async (kind) => {
+      const b = ctx.other;
+      const token =
+        kind === 'session'
+          ? b.sessionToken
+          : kind === 'API key (apis.all)'
+            ? await insertApiKey(ctx.tdb.db, { teamId: b.team.id, userId: b.user.id }, ['apis.all'])
+            : await oauthTokenFor(b.sessionToken);
+      const before = await rowsOfA();
+      const leaks: string[] = [];
+      const unused = new Set<string>();
+      // What came back is a leak only if it is A's and the request did not carry it (a 404 names the id it was given).
+      const check = (name: string, sent: string, status: number, text: string) => {
+        const leaked = secretsOfA().filter((s) => text.includes(s) && !sent.includes(s));
+        if (leaked.length) leaks.push(`${name} → ${status} carried ${leaked.join(', ')}`);
+        if (status >= 500) leaks.push(`${name} → ${status}`);
+      };
+
+      for (const route of routes) {
+        const probe = restProbe(route, unused);
+        const res = await ctx.api.fetch(probe.url, {
+          method: route.method.toUpperCase(),
+          token,
+          headers: { 'content-type': 'application/json' },
+          body: probe.body === undefined ? undefined : JSON.stringify(probe.body),
+        });
+        check(probe.name, probe.url + JSON.stringify(probe.body ?? null), res.status, await res.text());
+      }
+      for (const [path, p] of procedures) {
+        const input = aimAtA(sample(p._def.inputs[0]), RESOURCE_BY_ROUTER[path.split('.')[0]] ?? '', path, unused);
+        const res =
+          p._def.type === 'query'
+            ? await ctx.api.fetch(`/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, {
+                token,
+              })
+            : await ctx.api.fetch(`/trpc/${path}`, {
+                method: 'POST',
+                token,
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(input ?? null),
+              });
+        check(`tRPC ${path}`, JSON.stringify(input ?? null), res.status, await res.text());
+      }
+
+      expect(leaks).toEqual([]);
+      expect(await rowsOfA()).toEqual(before);
+    },
+  );
+});
+
+/** An OAuth access token for B through the real authorization-code flow (confidential client). */
+async function oauthTokenFor(sessionToken: string): Promise<string> {
+  const app = await trpcAs(ctx.api, sessionToken).oauthApplications.create.mutate({
+    name: 'B tool',
+    redirectUris: ['https://b.example/cb'],
+    scopes: ['apis.all'],
+  });
+  const consent = await ctx.api.fetch('/oauth/authorize', {
+    method: 'POST',
+    token: sessionToken,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      response_type: 'code',
+      client_id: app.client_id,
+      redirect_uri: 'https://b.example/cb',
+      scope: 'apis.all',
+      state: 's',
+      decision: 'allow',
+    }),
+  });
+  const code = new URL(((await consent.json()) as { redirect_url: string }).redirect_url).searchParams.get('code');
+  const res = await ctx.api.fetch('/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://b.example/cb',
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+    }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}

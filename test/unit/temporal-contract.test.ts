@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as workflows from '../../workflows';
+import { apiKeyNotificationContract } from '../../shared/temporal/api-key-notification/contract';
+import { notificationDeliveryContract } from '../../shared/temporal/notification-delivery/contract';
+import { invitationContract } from '../../shared/temporal/invitation/contract';
+import { teamDeletionContract } from '../../shared/temporal/team-deletion/contract';
+import { buttonReply, receiptIngestionContract, stageQuery } from '../../shared/temporal/receipt-ingestion/contract';
+import { sendChatMessageContract } from '../../shared/temporal/send-chat-message/contract';
+import { syncConnectionContract, syncRequested, syncStatus } from '../../shared/temporal/sync-connection/contract';
+import { syncExchangeRatesContract } from '../../shared/temporal/sync-exchange-rates/contract';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
+
+const contracts = {
+  'api-key-notification': apiKeyNotificationContract,
+  'receipt-ingestion': receiptIngestionContract,
+  'send-chat-message': sendChatMessageContract,
+  'sync-connection': syncConnectionContract,
+  'sync-exchange-rates': syncExchangeRatesContract,
+  invitation: invitationContract,
+  'team-deletion': teamDeletionContract,
+  'notification-delivery': notificationDeliveryContract,
+};
+
+const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
+}
+
+describe('the Temporal contract (shared/temporal)', () => {
+  it('lists every workflow folder here', () => {
+    const folders = readdirSync(TEMPORAL, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(Object.keys(contracts).sort()).toEqual(folders.sort());
+  });
+
+  // The worker registers workflows by export name: a contract naming a type the worker lacks starts runs that never progress.
+  it.each(Object.entries(contracts))('%s: workflows/index.ts exports its workflow type', (_folder, contract) => {
+    expect(typeof (workflows as Record<string, unknown>)[contract.workflowType]).toBe('function');
+  });
+
+  // Recorded histories and running workflows carry these names: renaming one breaks them.
+  it('keeps the signal and query names that running workflows know', () => {
+    expect([buttonReply.name, stageQuery.name, syncRequested.name, syncStatus.name]).toEqual([
+      'buttonReply',
+      'stage',
+      'syncRequested',
+      'syncStatus',
+    ]);
+  });
+
+  // What workflows import must be safe in the sandbox: definitions and types only.
+  it('keeps contract files free of anything but the workflow SDK', () => {
+    for (const folder of Object.keys(contracts)) {
+      const allowed = ['@temporalio/workflow', '../contract', '../search-attribute-keys'];
+      expect(importsOf(path.join(TEMPORAL, folder, 'contract.ts')).filter((i) => !allowed.includes(i))).toEqual([]);
+    }
+    for (const file of ['contract.ts', 'search-attribute-keys.ts']) {
+      expect(importsOf(path.join(TEMPORAL, file)).filter((i) => i !== '@temporalio/common')).toEqual([]);
+    }
+  });
+
+  it('is the only way into workflows/: shared/ and activities/ never import workflow code', () => {
+    const offenders = ['shared', 'activities', 'api'].flatMap((dir) =>
+      tsFiles(path.join(ROOT, dir)).filter((f) => importsOf(f).some((i) => /(^|\/)workflows(\/|$)/.test(i))),
+    );
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+});
