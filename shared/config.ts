@@ -141,6 +141,14 @@ const schema = z
     S3_REGION: z.string().default('us-east-1'),
     S3_ACCESS_KEY_ID: z.string().optional(),
     S3_SECRET_ACCESS_KEY: z.string().optional(),
+    // Documents (POST /documents): the largest file, the most files in one request, how long a signed upload URL lives.
+    DOCUMENT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(25 * 1024 * 1024),
+    DOCUMENT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
+    DOCUMENT_UPLOAD_URL_TTL: duration.default(10 * 60_000),
     LLM_API_URL: url.optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().default('gpt-4o-mini'),

@@ -1,6 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 import { PROJECT_ROOT } from '../paths';
 
@@ -9,6 +11,12 @@ export interface Storage {
   put(key: string, bytes: Buffer): Promise<void>;
   /** Rejects with StorageNotFoundError when nothing is stored under the key. */
   get(key: string): Promise<Buffer>;
+  /** Stores a file from disk without reading it into memory (uploads are spooled to a temporary file first). */
+  putFile(key: string, filePath: string, size: number): Promise<void>;
+  /** The stored bytes as a stream, with their length; rejects with StorageNotFoundError like get. */
+  open(key: string): Promise<{ stream: Readable; size: number }>;
+  /** Removes the object; nothing stored under the key is not an error. */
+  remove(key: string): Promise<void>;
 }
 
 /** One error for "no such object" whatever the backend, so callers need not know ENOENT from NoSuchKey. */
@@ -42,6 +50,22 @@ export function createDiskStorage(dir: string): Storage {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key, { cause: err });
         throw err;
       }
+    },
+    async putFile(key, filePath) {
+      await mkdir(path.dirname(full(key)), { recursive: true });
+      await copyFile(filePath, full(key));
+    },
+    async open(key) {
+      try {
+        const { size } = await stat(full(key));
+        return { stream: createReadStream(full(key)), size };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StorageNotFoundError(key, { cause: err });
+        throw err;
+      }
+    },
+    async remove(key) {
+      await rm(full(key), { force: true });
     },
   };
 }
@@ -81,6 +105,23 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
         if ((err as Error).name === 'NoSuchKey') throw new StorageNotFoundError(key, { cause: err });
         throw err;
       }
+    },
+    async putFile(key, filePath, size) {
+      // A known length lets the SDK send the file as one streamed PUT instead of buffering it.
+      await client.send(new PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: createReadStream(filePath), ContentLength: size }));
+    },
+    async open(key) {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: key }));
+        if (!res.Body) throw new Error(`S3 answered without a body for ${key}`);
+        return { stream: res.Body as Readable, size: res.ContentLength ?? 0 };
+      } catch (err) {
+        if ((err as Error).name === 'NoSuchKey') throw new StorageNotFoundError(key, { cause: err });
+        throw err;
+      }
+    },
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: opts.bucket, Key: key }));
     },
   };
 }

@@ -6,6 +6,7 @@ import { restRoutes } from '../../api/app';
 import type { ApiDeps } from '../../api/deps';
 import type { Route } from '../../api/rest/define';
 import { createAppRouter } from '../../api/trpc/app-router';
+import { notify } from '../../shared/domain/notifications/service';
 import { plausibleFor } from '../support/fuzz';
 import { insertApiKey } from '../support/fixtures';
 import { trpcAs } from '../support/trpc';
@@ -37,6 +38,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   teams: 'team',
   users: 'invitation',
   chat: 'conversation',
+  notifications: 'notification',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -56,7 +58,11 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   teams: 'team',
   user: 'none',
   chat: 'conversation',
+  notifications: 'notification',
+  search: 'none',
 };
+/** Path parameters that are not ids, and what they name. */
+const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
 /** Fields that carry an id (or list of ids) anywhere in a query or body, and whose. */
 const RESOURCE_BY_FIELD: Record<string, string> = {
   projectId: 'project',
@@ -171,6 +177,13 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, userId: a.user.id, title: `${MARKER} conversation` })
     .returning('id');
   ids.conversation = (conversation as { id: string }).id;
+  ids.notification = await notify(ctx.tdb.db, {
+    teamId: a.team.id,
+    type: 'transactions_created',
+    metadata: { connectionId: ids.connection, count: 3, manualSync: false },
+  });
+  // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
+  ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);
   ids.apiKey = (await trpc.apiKeys.upsert.mutate({ name: `${MARKER} key`, scopes: ['apis.read'] })).data.id;
   ids.oauthApplication = (
@@ -178,7 +191,7 @@ beforeAll(async () => {
   ).id;
 });
 
-const secretsOfA = () => [MARKER, ...Object.values(ids).filter((v) => v !== ids.categorySlug)];
+const secretsOfA = () => [MARKER, ...Object.values(ids).filter((v) => v !== ids.categorySlug && v !== ids.notificationType)];
 
 /** Every row A owns, as one digest per table (and A's team row): equal before and after means untouched. */
 async function rowsOfA(): Promise<Record<string, string>> {
@@ -222,7 +235,7 @@ function restProbe(route: Route, missing: Set<string>) {
   const segment = route.path.split('/')[1];
   const owner = RESOURCE_BY_SEGMENT[segment] ?? '';
   const path = route.path.replace(/:(\w+)/g, (_m, param: string) => {
-    const resource = param === 'id' ? owner : RESOURCE_BY_FIELD[param];
+    const resource = param === 'id' ? owner : (RESOURCE_BY_FIELD[param] ?? RESOURCE_BY_PARAM[param]);
     if (!resource || !ids[resource]) missing.add(`${name}: path parameter ${param}`);
     return (resource && ids[resource]) || randomUUID();
   });

@@ -11,7 +11,7 @@ export interface S3Request {
 }
 
 /**
- * An S3-compatible object store on loopback, path-style (`/{bucket}/{key}`): PUT, GET and HEAD of
+ * An S3-compatible object store on loopback, path-style (`/{bucket}/{key}`): PUT, GET, HEAD and DELETE of
  * objects in one bucket, answering with S3's XML errors. Every request must carry a SigV4
  * Authorization header for our access key, and its signature is checked against the secret, so a
  * client that signs wrongly fails here as it would against MinIO or AWS.
@@ -61,6 +61,12 @@ export async function startS3Fake(opts: { bucket?: string; region?: string; acce
           'x-amz-request-id': requestId(),
         });
         return res.end(req.method === 'HEAD' ? undefined : stored);
+      }
+      if (req.method === 'DELETE') {
+        // S3 answers 204 whether or not the key existed.
+        objects.delete(key);
+        res.writeHead(204, { 'x-amz-request-id': requestId() });
+        return res.end();
       }
       fail(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
     });

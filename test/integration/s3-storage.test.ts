@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,25 @@ describe('S3-compatible storage', () => {
       ['PUT', s3.bucket, 200],
       ['GET', s3.bucket, 200],
     ]);
+  });
+
+  it('streams a file in and out and removes it, in the bucket and on disk alike', async () => {
+    const source = path.join(dir, 'upload.bin');
+    const bytes = Buffer.alloc(3 * 1024 * 1024 + 17, 7);
+    await writeFile(source, bytes);
+    for (const storage of [createS3Storage(options()), createDiskStorage(dir)]) {
+      const key = 'team-1/documents/streamed.bin';
+      await storage.putFile(key, source, bytes.length);
+      const opened = await storage.open(key);
+      expect(opened.size).toBe(bytes.length);
+      const chunks: Buffer[] = [];
+      for await (const chunk of opened.stream) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+      await storage.remove(key);
+      await expect(storage.open(key)).rejects.toBeInstanceOf(StorageNotFoundError);
+      await storage.remove(key); // nothing there is not an error
+    }
+    expect(s3.objects.has('team-1/documents/streamed.bin')).toBe(false);
   });
 
   it('rejects a missing key with StorageNotFoundError, as the disk storage does', async () => {

@@ -12,6 +12,7 @@ import * as authChangedNotifications from './0053_auth_changed_notifications';
 import * as teamWall from './0054_team_wall';
 import * as notificationReadingAndDelivery from './0055_notification_reading_and_delivery';
 import * as search from './0056_search';
+import * as documentLibrary from './0057_document_library';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0054_team_wall': teamWall,
   '0055_notification_reading_and_delivery': notificationReadingAndDelivery,
   '0056_search': search,
+  '0057_document_library': documentLibrary,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
