@@ -1,5 +1,6 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
+import { documentActivities } from './documents/process';
 import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...invitationActivities(deps),
     ...teamDeletionActivities(deps),
     ...notificationActivities(deps),
+    ...documentActivities(deps),
   };
 }
 

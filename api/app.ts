@@ -27,6 +27,7 @@ import { invoiceRoutes } from './rest/invoices';
 import { notificationRoutes } from './rest/notifications';
 import { reportRoutes } from './rest/reports';
 import { searchRoutes } from './rest/search';
+import { documentRoutes } from './rest/documents';
 import { teamRoutes } from './rest/teams';
 import { trackerRoutes } from './rest/tracker';
 import { transactionRoutes } from './rest/transactions';
@@ -51,6 +52,7 @@ export const restRoutes = (deps: ApiDeps): Route[] => [
   ...chatRoutes(deps),
   ...notificationRoutes(deps),
   ...searchRoutes(deps),
+  ...documentRoutes(deps),
 ];
 
 /**

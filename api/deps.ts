@@ -8,6 +8,7 @@ import { createStorage, type Storage } from '../shared/providers/storage';
 import type { TemporalGateway } from '../shared/temporal/client';
 import { createLimiterStore, type LimiterStore } from './http/limiters';
 import { createCredentialCache, type CredentialCache } from './auth/credential-cache';
+import { createUploadTokens, type UploadTokens } from './auth/upload-token';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
 export interface ApiDeps {
@@ -23,6 +24,8 @@ export interface ApiDeps {
   limiters: LimiterStore;
   /** Found credentials, reused until a change to them is notified (AUTH_CACHE_TTL). */
   credentials: CredentialCache;
+  /** Signed upload URLs for documents (tRPC documents.uploadUrl → POST /documents). */
+  uploads: UploadTokens;
   /** The assistant: its model (LLM_API_URL, else none: the offline intent parser) and its per-user limit. */
   assistant: { llm?: LlmChatClient; limiter: ChatLimiter };
 }
@@ -35,6 +38,7 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     storage: createStorage(config),
     limiters: createLimiterStore(config, base.db),
+    uploads: createUploadTokens({ encryptionKey: config.ENCRYPTION_KEY, ttlMs: config.DOCUMENT_UPLOAD_URL_TTL, db: base.db }),
     credentials: createCredentialCache(base.db, { ttlMs: config.AUTH_CACHE_TTL, logger: base.logger }),
     assistant: {
       llm: config.LLM_API_URL

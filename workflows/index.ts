@@ -7,3 +7,4 @@ export { syncExchangeRates } from './sync-exchange-rates';
 export { invitation } from './invitation';
 export { teamDeletion } from './team-deletion';
 export { notificationDelivery } from './notification-delivery';
+export { documentProcessing } from './document-processing';

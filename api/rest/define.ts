@@ -61,6 +61,20 @@ interface RouteDescription<P extends z.ZodType, Q extends z.ZodType, B extends z
   reply: R;
   /** For `one` replies: 201 for a creation, 202 for work that continues in the background. */
   status?: 200 | 201 | 202;
+  /**
+   * A `multipart/form-data` body the handler streams itself (from `ctx.req`), described here for
+   * the OpenAPI document. Such a route takes no JSON body and no Idempotency-Key: what it stores is
+   * keyed by content, so a retry finds what the first attempt stored.
+   */
+  multipart?: MultipartDescription;
+  /** A credential this route takes besides a bearer token (a signed upload URL); null when the request has none. */
+  credential?: (ctx: Context) => Promise<Caller | null>;
+}
+
+export interface MultipartDescription {
+  /** The form's parts: file parts as `z.string().meta({ format: 'binary' })` (or arrays of them), text parts as strings. */
+  form: z.ZodObject;
+  description: string;
 }
 
 /** A route with its types settled: what the router mounts and the OpenAPI document lists. */
@@ -76,6 +90,8 @@ export interface Route {
   body?: z.ZodType;
   reply: Reply;
   status: number;
+  multipart?: MultipartDescription;
+  credential?: (ctx: Context) => Promise<Caller | null>;
   /** False for operations on the caller themselves, which a session user without a team may use. */
   needsTeam: boolean;
   /** Validates the input and runs the handler for a caller whose scopes were checked. */
@@ -144,7 +160,7 @@ export function mountRoutes(router: Router<AppState>, routes: Route[], authentic
   for (const route of routes) {
     const schema = bodySchema(route.reply);
     router[route.method](route.path, async (ctx) => {
-      const caller = await authenticate(ctx);
+      const caller = (await route.credential?.(ctx)) ?? (await authenticate(ctx));
       if (hasTeam(caller)) ctx.state.principal = caller;
       assertScopes(caller, route.scopes);
       if (!route.needsTeam) return serve(ctx, caller);
@@ -171,7 +187,7 @@ export function mountRoutes(router: Router<AppState>, routes: Route[], authentic
         }
         return { status: route.status, body };
       };
-      const key = route.method === 'post' ? ctx.get('idempotency-key') : '';
+      const key = route.method === 'post' && !route.multipart ? ctx.get('idempotency-key') : '';
       const { status, body, replayed } =
         key && hasTeam(caller) ? await idempotently(options.db, ctx, caller, key, respond) : { ...(await respond()), replayed: false };
       ctx.status = status;
@@ -246,8 +262,16 @@ export function registerRoutes(registry: OpenAPIRegistry, routes: Route[]): void
       request: {
         params: route.params as z.ZodObject | undefined,
         query: route.query as z.ZodObject | undefined,
-        body: route.body ? { content: { 'application/json': { schema: route.body } }, required: true } : undefined,
-        headers: route.method === 'post' ? idempotencyHeader : undefined,
+        body: route.multipart
+          ? {
+              description: route.multipart.description,
+              content: { 'multipart/form-data': { schema: route.multipart.form } },
+              required: true,
+            }
+          : route.body
+            ? { content: { 'application/json': { schema: route.body } }, required: true }
+            : undefined,
+        headers: route.method === 'post' && !route.multipart ? idempotencyHeader : undefined,
       },
       responses: {
         [route.status]: success,

@@ -8,6 +8,7 @@ import { inboxRouter } from './routers/inbox';
 import { invoicesRouter } from './routers/invoices';
 import { notificationsRouter } from './routers/notifications';
 import { searchRouter } from './routers/search';
+import { documentsRouter } from './routers/documents';
 import { oauthApplicationsRouter } from './routers/oauth-applications';
 import { reportsRouter } from './routers/reports';
 import { teamRouter } from './routers/team';
@@ -38,6 +39,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     chat: chatRouter(deps),
     notifications: notificationsRouter(deps),
     search: searchRouter(deps),
+    documents: documentsRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -8,8 +8,10 @@ export const ConnectionId = defineSearchAttributeKey('ConnectionId', SearchAttri
 export const InboxId = defineSearchAttributeKey('InboxId', SearchAttributeType.KEYWORD);
 /** A team invitation's id: `InvitationId = "<id>"`. */
 export const InvitationId = defineSearchAttributeKey('InvitationId', SearchAttributeType.KEYWORD);
+/** A document's id (DocumentProcessing): `DocumentId = "<id>"`. */
+export const DocumentId = defineSearchAttributeKey('DocumentId', SearchAttributeType.KEYWORD);
 /** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
 
 /** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
-export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId };
+export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId };

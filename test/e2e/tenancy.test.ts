@@ -39,6 +39,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   users: 'invitation',
   chat: 'conversation',
   notifications: 'notification',
+  documents: 'document',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -60,6 +61,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   chat: 'conversation',
   notifications: 'notification',
   search: 'none',
+  documents: 'document',
 };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
@@ -177,6 +179,21 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, userId: a.user.id, title: `${MARKER} conversation` })
     .returning('id');
   ids.conversation = (conversation as { id: string }).id;
+  const [document] = await ctx.tdb
+    .db('documents')
+    .insert({
+      teamId: a.team.id,
+      name: `${MARKER} contract.pdf`,
+      storageKey: `${a.team.id}/acme-private.pdf`,
+      mimeType: 'application/pdf',
+      size: 10,
+      sha256: 'a'.repeat(64),
+      content: MARKER,
+      processingStatus: 'completed',
+    })
+    .returning('id');
+  ids.document = (document as { id: string }).id;
+  await ctx.tdb.db('document_tags').insert({ teamId: a.team.id, documentId: ids.document, tagId: ids.tag });
   ids.notification = await notify(ctx.tdb.db, {
     teamId: a.team.id,
     type: 'transactions_created',

@@ -48,6 +48,10 @@ const writers: Writers = {
     title: `The connection to ${bank(m.institutionName)} works again`,
     body: `${bank(m.institutionName)} is connected again; a sync is catching up on what was missed.`,
   }),
+  document_unreadable: (m) => ({
+    title: `${m.name} could not be read`,
+    body: `The file is kept, but its text could not be read (${m.reason}). Upload a clearer copy, or fill in what it says by hand.`,
+  }),
 };
 
 export function messageOf<T extends NotificationType>(type: T, metadata: NotificationMetadata[T]): NotificationMessage {

@@ -24,6 +24,8 @@ export interface NotificationMetadata {
   bank_connection_disconnected: { connectionId: string; institutionName: string | null; code: string; reason: string | null };
   /** A disconnected connection works again; a sync catches up on what was missed. */
   bank_connection_reconnected: { connectionId: string; institutionName: string | null };
+  /** An uploaded document could not be read (a broken PDF, an image that does not decode). */
+  document_unreadable: { documentId: string; name: string; reason: string };
 }
 
 export type NotificationType = keyof NotificationMetadata;
@@ -42,6 +44,7 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   team_member_joined: 'Someone accepted an invitation to the team.',
   bank_connection_disconnected: 'A bank connection broke and needs a reconnect.',
   bank_connection_reconnected: 'A broken bank connection works again.',
+  document_unreadable: 'An uploaded document could not be read.',
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];
 

@@ -1,0 +1,97 @@
+import type { ModelObject } from 'objection';
+import type { Db } from '../../db/knex';
+import { Document } from '../../db/models';
+import { AppError } from '../../errors';
+import type { Storage } from '../../providers/storage';
+import type { TemporalGateway } from '../../temporal/client';
+import { startDocumentProcessing } from '../../temporal/document-processing/calls';
+import { detectDocumentType, extensionOf, type DocumentMimeType } from './file-types';
+import type { UploadedDocumentDto } from './schema';
+import { assertTeamTags, getDocument, tagDocument } from './service';
+
+/** A received file, already on local disk (spooled by the gateway), with its hash and first bytes. */
+export interface ReceivedFile {
+  path: string;
+  fileName: string;
+  size: number;
+  sha256: string;
+  head: Buffer;
+}
+
+export interface UploadDeps {
+  db: Db;
+  storage: Storage;
+  temporal: TemporalGateway;
+  /** How long a receipt's match suggestion waits for a decision (RECEIPT_DECISION_TIMEOUT). */
+  decisionTimeoutMs: number;
+}
+
+const unsupportedType = (names: string[]) =>
+  new AppError(
+    415,
+    'Unsupported Media Type',
+    `Not a type of document we keep (by its content, whatever its name): ${names.join(', ')}. Upload PDFs, images, office files, or plain text and CSV.`,
+  );
+
+/**
+ * Stores uploaded files as the team's documents and starts processing each new one. Every file is
+ * checked first, so a request with one refused file stores none. The same bytes again (by this
+ * upload or an earlier one, or a receipt) are the document the team has, returned as a duplicate;
+ * a document still waiting is started again, which a retried request needs and costs nothing.
+ */
+export async function uploadDocuments(
+  deps: UploadDeps,
+  who: { teamId: string; userId: string },
+  files: readonly ReceivedFile[],
+  tags: readonly string[] = [],
+): Promise<UploadedDocumentDto[]> {
+  const { db, storage, temporal } = deps;
+  const types = await Promise.all(files.map((f) => detectDocumentType(f.head, f.fileName)));
+  const refused = files.filter((_, i) => !types[i]).map((f) => f.fileName);
+  if (refused.length) throw unsupportedType(refused);
+  await assertTeamTags(db, who.teamId, tags);
+
+  const results: UploadedDocumentDto[] = [];
+  for (const [i, file] of files.entries()) {
+    const mimeType = types[i] as DocumentMimeType;
+    const { doc, duplicate } = await storeOnce(db, storage, who, file, mimeType);
+    if (tags.length) await tagDocument(db, who.teamId, doc.id, tags, false);
+    if (doc.processingStatus === 'pending')
+      await startDocumentProcessing(temporal, { teamId: who.teamId, documentId: doc.id, decisionTimeoutMs: deps.decisionTimeoutMs });
+    results.push({ ...(await getDocument(db, who.teamId, doc.id)), duplicate });
+  }
+  return results;
+}
+
+async function storeOnce(
+  db: Db,
+  storage: Storage,
+  who: { teamId: string; userId: string },
+  file: ReceivedFile,
+  mimeType: DocumentMimeType,
+): Promise<{ doc: ModelObject<Document>; duplicate: boolean }> {
+  const live = () => Document.query(db).findOne({ teamId: who.teamId, sha256: file.sha256 }).whereNull('deletedAt');
+  const existing = await live();
+  if (existing) return { doc: existing, duplicate: true };
+  // Same bytes, same key: storing again is harmless, and a concurrent upload of this file loses the
+  // insert below (unique per team and content) and takes the winner's row.
+  const storageKey = `${who.teamId}/${file.sha256}.${extensionOf(mimeType)}`;
+  await storage.putFile(storageKey, file.path, file.size);
+  const inserted = await db<ModelObject<Document>>('documents')
+    .insert({
+      teamId: who.teamId,
+      name: file.fileName,
+      storageKey,
+      mimeType,
+      size: file.size,
+      sha256: file.sha256,
+      processingStatus: 'pending',
+      createdBy: who.userId,
+    })
+    .onConflict()
+    .ignore()
+    .returning('*');
+  const doc = inserted.at(0) ?? (await live());
+  if (!doc) throw new Error(`document ${file.sha256} neither inserted nor found`);
+  return { doc, duplicate: inserted.length === 0 };
+}

@@ -1,0 +1,214 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../shared/paths';
+import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
+import { receiptIngestionId, stageQuery } from '../../shared/temporal/receipt-ingestion/contract';
+import { eventually } from '../support/eventually';
+import { pdfReceipt } from '../fixtures/receipts';
+import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
+import { withStack } from '../support/stack';
+import { trpcAs } from '../support/trpc';
+
+/**
+ * Documents over REST and tRPC with a real multipart client (undici's FormData), a real worker
+ * processing what is uploaded, and the gateway's default limits (DOCUMENT_MAX_BYTES 25 MB).
+ */
+const MAX_BYTES = 25 * 1024 * 1024;
+const stack = withStack('documents', () => ({ RECEIPT_DECISION_TIMEOUT: '30s' }));
+
+type Doc = {
+  id: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  kind: string | null;
+  processingStatus: string;
+  duplicate?: boolean;
+  tags: { id: string; name: string }[];
+  inboxItemId: string | null;
+};
+
+const form = (...files: [name: string, bytes: Buffer | string][]) => {
+  const f = new FormData();
+  for (const [name, bytes] of files) f.append('file', new Blob([bytes]), name);
+  return f;
+};
+const upload = (body: FormData, token = stack.acme.sessionToken, query = '') =>
+  stack.api.fetch(`/documents${query}`, { method: 'POST', token, body });
+const json = (method: string, p: string, body?: unknown, token = stack.acme.sessionToken) =>
+  stack.api.fetch(p, {
+    method,
+    token,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+const storedFiles = async () => {
+  const dir = path.resolve(PROJECT_ROOT, stack.env.STORAGE_DIR, stack.acme.team.id);
+  return readdir(dir).catch(() => [] as string[]);
+};
+const processed = (id: string) => stack.worker.client.workflow.getHandle<DocumentProcessingWorkflow>(documentProcessingId(id)).result();
+
+describe('documents', () => {
+  it('stores an upload once by content, processes it, and serves it back byte for byte', async () => {
+    const text = 'Mutual non-disclosure agreement between the parties, hereinafter the Discloser. Effective date 2026-05-01.\n';
+    const res = await upload(form(['NDA – Müller.txt', text]));
+    expect(res.status).toBe(201);
+    const [doc] = ((await res.json()) as { data: Doc[] }).data;
+    expect(doc).toMatchObject({ name: 'NDA – Müller.txt', mimeType: 'text/plain', size: Buffer.byteLength(text), duplicate: false });
+
+    const progress = await processed(doc.id);
+    expect(progress).toMatchObject({ stage: 'completed', kind: 'contract', receiptWorkflowId: null });
+    const got = (await (await json('GET', `/documents/${doc.id}`)).json()) as { data: Doc };
+    expect(got.data).toMatchObject({ processingStatus: 'completed', kind: 'contract' });
+
+    const again = await upload(form(['copy.txt', text]));
+    expect(((await again.json()) as { data: Doc[] }).data[0]).toMatchObject({ id: doc.id, duplicate: true, name: 'NDA – Müller.txt' });
+    expect(
+      await stack.tdb.db('documents').where({ teamId: stack.acme.team.id, sha256: (got.data as unknown as { sha256: string }).sha256 }),
+    ).toHaveLength(1);
+
+    const file = await json('GET', `/documents/${doc.id}/file`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(file.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    // RFC 6266: an ISO-8859-1 fallback and the UTF-8 name.
+    expect(file.headers.get('content-disposition')).toBe(
+      `attachment; filename="NDA ? Müller.txt"; filename*=UTF-8''NDA%20%E2%80%93%20M%C3%BCller.txt`,
+    );
+    expect(await file.text()).toBe(text);
+  });
+
+  it('refuses a 30 MB file with 413 and stores nothing of the request', async () => {
+    const before = await storedFiles();
+    const rows = await stack.tdb.db('documents').where({ teamId: stack.acme.team.id }).count<{ count: string }[]>();
+    const res = await upload(
+      form(['small.txt', 'fine\n'], ['big.pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(30 * 1024 * 1024)])]),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: 'Payload Too Large', description: `big.pdf is larger than ${MAX_BYTES} bytes` });
+    expect(await storedFiles()).toEqual(before);
+    expect(await stack.tdb.db('documents').where({ teamId: stack.acme.team.id }).count()).toEqual(rows);
+  });
+
+  it('detects the type from the content: an executable named .pdf is 415, and nothing is stored', async () => {
+    const exe = Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00', 'latin1'), Buffer.alloc(200)]);
+    const before = await storedFiles();
+    const res = await upload(form(['ok.csv', 'date,amount\n2026-01-01,3\n'], ['invoice.pdf', exe]));
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ error: 'Unsupported Media Type', description: expect.stringContaining('invoice.pdf') });
+    expect(await storedFiles()).toEqual(before);
+    // JSON where a form belongs is 415 as well.
+    expect((await json('POST', '/documents', { file: 'x' })).status).toBe(415);
+  });
+
+  it('a PDF receipt uploaded here lands in the inbox matched to its transaction, as an emailed one does', async () => {
+    const [tx] = await stack.tdb
+      .db('transactions')
+      .insert({ teamId: stack.acme.team.id, date: '2026-05-03', name: 'FIGMA', amount: -45, currency: 'EUR' })
+      .returning('*');
+    const pdf = await pdfReceipt({ merchant: 'Figma', date: '2026-05-03', items: [['Professional', 45]], vatRate: 19, currency: 'EUR' });
+    const res = await upload(form(['figma.pdf', pdf]));
+    const [doc] = ((await res.json()) as { data: Doc[] }).data;
+    expect(doc.mimeType).toBe('application/pdf');
+    const progress = await processed(doc.id);
+    expect(progress).toMatchObject({
+      stage: 'completed',
+      kind: 'receipt',
+      receiptWorkflowId: receiptIngestionId(stack.acme.team.id, `document:${doc.id}`),
+    });
+    const receipt = stack.worker.client.workflow.getHandle(progress.receiptWorkflowId!);
+    await eventually(async () => (await receipt.query(stageQuery)).stage === 'awaiting_decision', 20_000, 'the receipt awaits a decision');
+    const item = await stack.tdb.db('inbox_items').where({ teamId: stack.acme.team.id, documentId: doc.id }).first();
+    expect(item).toMatchObject({ source: 'upload', amount: 45, currency: 'EUR' });
+    const suggestion = await stack.tdb.db('match_suggestions').where({ inboxItemId: item.id }).first();
+    expect(suggestion).toMatchObject({ transactionId: tx.id, status: 'pending' });
+    const got = (await (await json('GET', `/documents/${doc.id}`)).json()) as { data: Doc };
+    expect(got.data).toMatchObject({ kind: 'receipt', inboxItemId: item.id });
+  });
+
+  it('lists with search, filters and keyset pages, renames, retags and deletes', async () => {
+    const tag = ((await (await json('POST', '/tags', { name: 'Legal' })).json()) as { data: { id: string } }).data.id;
+    const uploaded: Doc[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await upload(form([`lease-${n}.txt`, `Lease contract number ${n} for the office, the parties agree.\n`]), undefined, '');
+      uploaded.push(((await res.json()) as { data: Doc[] }).data[0]);
+    }
+    await Promise.all(uploaded.map((d) => processed(d.id)));
+    const tagged = await json('PATCH', `/documents/${uploaded[0].id}`, { name: 'Office lease.txt', tags: [tag] });
+    expect(((await tagged.json()) as { data: Doc }).data).toMatchObject({ name: 'Office lease.txt', tags: [{ id: tag, name: 'Legal' }] });
+
+    const list = async (query: string) =>
+      (await (await json('GET', `/documents?${query}`)).json()) as { data: Doc[]; meta: { cursor: string | null; hasNextPage: boolean } };
+    expect((await list(`tags=${tag}`)).data.map((d) => d.id)).toEqual([uploaded[0].id]);
+    expect((await list('q=legal')).data.map((d) => d.id)).toEqual([uploaded[0].id]); // by tag name
+    expect((await list('q=lease')).data.map((d) => d.id).sort()).toEqual(uploaded.map((d) => d.id).sort()); // by text
+    expect((await list('kinds=contract&mimeTypes=text/plain')).data.length).toBeGreaterThanOrEqual(3);
+    expect((await list('statuses=failed')).data).toEqual([]);
+    expect((await list('from=2999-01-01')).data).toEqual([]);
+
+    // Pages of one: a document added between pages is not seen twice, and none is skipped.
+    const first = await list('q=lease&pageSize=1');
+    expect(first.meta.hasNextPage).toBe(true);
+    await upload(form(['lease-4.txt', 'Lease contract number 4, added between pages.\n']));
+    const seen = [...first.data.map((d) => d.id)];
+    let cursor = first.meta.cursor;
+    while (cursor) {
+      const next = await list(`q=lease&pageSize=1&cursor=${cursor}`);
+      seen.push(...next.data.map((d) => d.id));
+      cursor = next.meta.cursor;
+    }
+    expect(seen.slice().sort()).toEqual(uploaded.map((d) => d.id).sort());
+
+    expect((await json('PATCH', `/documents/${uploaded[1].id}`, { tags: ['00000000-0000-4000-8000-000000000000'] })).status).toBe(400);
+    expect((await json('PATCH', `/documents/${uploaded[1].id}`, {})).status).toBe(400);
+    expect((await json('GET', '/documents?kinds=poster')).status).toBe(400);
+
+    const deleted = await json('DELETE', `/documents/${uploaded[2].id}`);
+    expect(deleted.status).toBe(204);
+    expect((await json('GET', `/documents/${uploaded[2].id}`)).status).toBe(404);
+    expect((await json('GET', `/documents/${uploaded[2].id}/file`)).status).toBe(404);
+  });
+
+  it("another team's document is 404 everywhere; without the scope it is 403; tRPC serves the same service", async () => {
+    const mine = ((await (await upload(form(['mine.txt', 'just a note\n']))).json()) as { data: Doc[] }).data[0];
+    const other = await createTeamAndOwner(stack.tdb.db, 'Other');
+    for (const [method, p] of [
+      ['GET', `/documents/${mine.id}`],
+      ['GET', `/documents/${mine.id}/file`],
+      ['PATCH', `/documents/${mine.id}`],
+      ['DELETE', `/documents/${mine.id}`],
+    ] as const)
+      expect((await json(method, p, method === 'PATCH' ? { name: 'x.txt' } : undefined, other.sessionToken)).status).toBe(404);
+    expect(((await (await json('GET', '/documents', undefined, other.sessionToken)).json()) as { data: Doc[] }).data).toEqual([]);
+
+    const readOnly = await insertApiKey(stack.tdb.db, { teamId: stack.acme.team.id, userId: stack.acme.user.id }, ['documents.read']);
+    expect((await upload(form(['a.txt', 'a\n']), readOnly)).status).toBe(403);
+    expect((await json('GET', `/documents/${mine.id}`, undefined, readOnly)).status).toBe(200);
+
+    const trpc = trpcAs(stack.api, stack.acme.sessionToken);
+    expect((await trpc.documents.getById.query({ id: mine.id })).name).toBe('mine.txt');
+    const renamed = await trpc.documents.update.mutate({ id: mine.id, data: { name: 'renamed.txt' } });
+    expect(renamed.name).toBe('renamed.txt');
+    expect((await trpc.documents.get.query({ q: 'renamed' })).data.map((d) => d.id)).toContain(mine.id);
+    await expect(trpcAs(stack.api, other.sessionToken).documents.getById.query({ id: mine.id })).rejects.toMatchObject({
+      data: { httpStatus: 404 },
+    });
+  });
+
+  it('tRPC hands out a short-lived signed URL that uploads without a bearer, for that team only', async () => {
+    const trpc = trpcAs(stack.api, stack.acme.sessionToken);
+    const signed = await trpc.documents.uploadUrl.mutate();
+    expect(signed).toMatchObject({ method: 'POST', maxBytes: MAX_BYTES });
+    const res = await stack.api.fetch(signed.url, { method: 'POST', body: form(['via-url.txt', 'uploaded through a signed URL\n']) });
+    expect(res.status).toBe(201);
+    const [doc] = ((await res.json()) as { data: Doc[] }).data;
+    expect(await stack.tdb.db('documents').where({ id: doc.id }).first()).toMatchObject({
+      teamId: stack.acme.team.id,
+      createdBy: stack.acme.user.id,
+    });
+    const tampered = signed.url.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect((await stack.api.fetch(tampered, { method: 'POST', body: form(['x.txt', 'x\n']) })).status).toBe(401);
+    // The URL only uploads: it is no credential for anything else.
+    expect((await stack.api.fetch(signed.url.replace('/documents?', '/documents/' + doc.id + '?'), {})).status).toBe(401);
+  });
+});
