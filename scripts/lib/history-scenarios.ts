@@ -12,6 +12,7 @@ import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../..
 import { invitationContract, type InvitationWorkflow } from '../../shared/temporal/invitation/contract';
 import { teamDeletionContract, type TeamDeletionWorkflow } from '../../shared/temporal/team-deletion/contract';
 import { notificationDeliveryContract, type NotificationDeliveryWorkflow } from '../../shared/temporal/notification-delivery/contract';
+import { documentProcessingContract, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 
 /**
  * One scenario per workflow path worth pinning: mocked activities (a history records only their
@@ -168,6 +169,20 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ notificationId: 'n1', teamId: 't1' }],
+      }),
+  },
+  {
+    // A receipt: read, classified, handed to ReceiptIngestion as an abandoned child.
+    name: 'document-processing',
+    activities: {
+      extractDocument: async () => ({ readable: true, chars: 180 }),
+      classifyStoredDocument: async () => ({ kind: 'receipt', storageKey: 't1/abc.pdf', mimeType: 'application/pdf', name: 'receipt.pdf' }),
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<DocumentProcessingWorkflow>(documentProcessingContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ documentId: 'd1', teamId: 't1', decisionTimeoutMs: 600_000 }],
       }),
   },
 ];
