@@ -193,6 +193,11 @@ describe('documents', () => {
     await expect(trpcAs(stack.api, other.sessionToken).documents.getById.query({ id: mine.id })).rejects.toMatchObject({
       data: { httpStatus: 404 },
     });
+    await expect(trpcAs(stack.api, other.sessionToken).documents.delete.mutate({ id: mine.id })).rejects.toMatchObject({
+      data: { httpStatus: 404 },
+    });
+    await trpc.documents.delete.mutate({ id: mine.id });
+    await expect(trpc.documents.getById.query({ id: mine.id })).rejects.toMatchObject({ data: { httpStatus: 404 } });
   });
 
   it('tRPC hands out a short-lived signed URL that uploads without a bearer, for that team only', async () => {

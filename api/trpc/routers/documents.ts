@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { pageOf } from '../../../shared/domain/common/page';
 import {
   documentIdParams,
@@ -28,9 +29,9 @@ export const documentsRouter = (deps: Pick<ApiDeps, 'db' | 'storage' | 'config' 
       .mutation(({ ctx, input }) => updateDocument(deps.db, ctx.principal.teamId, input.id, input.data)),
     delete: procedure('documents.write')
       .input(documentIdParams)
+      .output(z.void())
       .mutation(async ({ ctx, input }) => {
         await deleteDocument(deps.db, deps.storage, ctx.principal.teamId, input.id);
-        return { id: input.id, deleted: true as const };
       }),
     /** A URL to POST the multipart form to, good for DOCUMENT_UPLOAD_URL_TTL, standing for this caller in this team. */
     uploadUrl: procedure('documents.write')
