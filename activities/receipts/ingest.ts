@@ -12,6 +12,7 @@ import { notify } from '../../shared/domain/notifications/service';
 import { AUTO_THRESHOLD } from '../../shared/domain/matching/score';
 import type { Decision, DecisionOutcome, IngestInput } from '../../shared/temporal/receipt-ingestion/contract';
 import type { ActivityDeps } from '../deps';
+import { sendOnce } from '../messaging/send-once';
 
 export type MatchOutcome =
   | { outcome: 'suggested'; transactionId: string; confidence: number; amount: number; currency: string; date: string; name: string }
@@ -239,7 +240,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
     },
 
     async sendMessage(input: { to: string; text: string }) {
-      await messaging.sendText(input.to, input.text);
+      await sendOnce(db, () => messaging.sendText(input.to, input.text));
     },
 
     async sendReaction(input: { to: string; messageId: string; emoji: string }) {
@@ -257,10 +258,12 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
       name: string;
     }) {
       const body = `Receipt${input.receiptName ? ` from ${input.receiptName}` : ''} matches "${input.name}", ${Math.abs(input.amount).toFixed(2)} ${input.currency} on ${input.date}. Is this right?`;
-      await messaging.sendButtons(input.to, body, [
-        { id: decisionButtonId({ action: 'confirm', ...input }), title: 'Confirm' },
-        { id: decisionButtonId({ action: 'decline', ...input }), title: 'Decline' },
-      ]);
+      await sendOnce(db, () =>
+        messaging.sendButtons(input.to, body, [
+          { id: decisionButtonId({ action: 'confirm', ...input }), title: 'Confirm' },
+          { id: decisionButtonId({ action: 'decline', ...input }), title: 'Decline' },
+        ]),
+      );
     },
   };
 }

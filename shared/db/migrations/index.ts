@@ -13,6 +13,7 @@ import * as teamWall from './0054_team_wall';
 import * as notificationReadingAndDelivery from './0055_notification_reading_and_delivery';
 import * as search from './0056_search';
 import * as documentLibrary from './0057_document_library';
+import * as sentMessages from './0058_sent_messages';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -33,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0055_notification_reading_and_delivery': notificationReadingAndDelivery,
   '0056_search': search,
   '0057_document_library': documentLibrary,
+  '0058_sent_messages': sentMessages,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,49 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createActivityDeps } from '../../activities/deps';
+import { receiptActivities } from '../../activities/receipts/ingest';
+import { startMessagingFake } from '../fakes/messaging';
+import { testConfig } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+let tdb: TestDatabase;
+let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  messaging = await startMessagingFake('tok');
+});
+afterAll(async () => {
+  await messaging?.close();
+  await tdb?.drop();
+});
+
+/** An attempt of one activity of one run, as Temporal describes it to the activity. */
+const attempt = (activityId: string, attemptNo: number) =>
+  new MockActivityEnvironment({
+    activityId,
+    attempt: attemptNo,
+    workflowExecution: { workflowId: 'chat-reply:wamid.once', runId: 'run-1' },
+  });
+
+describe('chat messages go out once per activity, whatever Temporal retries', () => {
+  it('a retry of an attempt that sent (but whose completion was lost) sends nothing; another activity sends', async () => {
+    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+    const { sendMessage } = receiptActivities(deps);
+    const message = { to: '4917000000042', text: 'Receipt saved to your inbox.' };
+    await attempt('1', 1).run(sendMessage, message);
+    await attempt('1', 2).run(sendMessage, message);
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
+    await attempt('2', 1).run(sendMessage, message);
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(2);
+  });
+
+  it('a failed send is not recorded, so its retry sends', async () => {
+    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+    const { sendMessage } = receiptActivities(deps);
+    const message = { to: '4917000000043', text: 'Match confirmed.' };
+    messaging.setUnavailable(true);
+    await expect(attempt('7', 1).run(sendMessage, message)).rejects.toThrow();
+    messaging.setUnavailable(false);
+    await attempt('7', 2).run(sendMessage, message);
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
+  });
+});
