@@ -27,7 +27,7 @@ const attempt = (activityId: string, attemptNo: number) =>
 describe('chat messages go out once per activity, whatever Temporal retries', () => {
   it('a retry of an attempt that sent (but whose completion was lost) sends nothing; another activity sends', async () => {
     const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const { sendMessage } = receiptActivities(deps);
+    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
     const message = { to: '4917000000042', text: 'Receipt saved to your inbox.' };
     await attempt('1', 1).run(sendMessage, message);
     await attempt('1', 2).run(sendMessage, message);
@@ -38,7 +38,7 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
 
   it('a failed send is not recorded, so its retry sends', async () => {
     const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const { sendMessage } = receiptActivities(deps);
+    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
     const message = { to: '4917000000043', text: 'Match confirmed.' };
     messaging.setUnavailable(true);
     await expect(attempt('7', 1).run(sendMessage, message)).rejects.toThrow();
