@@ -57,6 +57,30 @@ describe('time tracking', () => {
     expect((await send('GET', `/tracker-projects/${project.id}`, ctx.other.sessionToken)).status).toBe(404);
     expect((await send('GET', '/tracker-entries?from=2026-01-01&to=2027-06-01', ctx.acme.sessionToken)).status).toBe(400);
   });
+
+  it('refuses an entry longer than a year, on create and on change, and changes nothing', async () => {
+    const project = (await send('POST', '/tracker-projects', ctx.acme.sessionToken, { name: 'Decades' })).body.data;
+    const tooLong = await send('POST', '/tracker-entries', ctx.acme.sessionToken, {
+      projectId: project.id,
+      start: '1990-01-01T10:00:00Z',
+      stop: '2099-12-31T10:00:00Z',
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.details[0]).toMatchObject({ field: 'stop', message: 'an entry spans at most 366 days' });
+
+    const entry = (
+      await send('POST', '/tracker-entries', ctx.acme.sessionToken, {
+        projectId: project.id,
+        start: '2026-07-01T10:00:00Z',
+        stop: '2026-07-01T11:00:00Z',
+      })
+    ).body.data;
+    const stretched = await send('PATCH', `/tracker-entries/${entry.id}`, ctx.acme.sessionToken, { start: '1990-01-01T10:00:00Z' });
+    expect(stretched.status).toBe(400);
+    expect(stretched.body.details[0].field).toBe('stop');
+    const row = await ctx.tdb.db('tracker_entries').where({ id: entry.id }).first();
+    expect(row.duration).toBe(3600);
+  });
 });
 
 describe('time tracking over tRPC', () => {

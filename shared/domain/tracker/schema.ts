@@ -45,6 +45,10 @@ export const updateProjectBody = z
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
   .meta({ id: 'UpdateTrackerProject' });
 
+/** One entry spans at most a year: longer spans are typing mistakes (and would not fit the stored seconds). */
+export const MAX_ENTRY_DAYS = 366;
+const withinMaxSpan = (start: string, stop: string) => new Date(stop).getTime() - new Date(start).getTime() <= MAX_ENTRY_DAYS * 86_400_000;
+
 export const entrySchema = z
   .object({
     id: z.uuid(),
@@ -77,6 +81,7 @@ export const createEntryBody = z
   })
   .strict()
   .refine((b) => !b.stop || new Date(b.stop) >= new Date(b.start), { message: '`stop` must not be before `start`', path: ['stop'] })
+  .refine((b) => !b.stop || withinMaxSpan(b.start, b.stop), { message: `an entry spans at most ${MAX_ENTRY_DAYS} days`, path: ['stop'] })
   .meta({ id: 'CreateTrackerEntry' });
 
 export const updateEntryBody = z

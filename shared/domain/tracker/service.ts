@@ -16,6 +16,7 @@ import type {
   updateEntryBody,
   updateProjectBody,
 } from './schema';
+import { MAX_ENTRY_DAYS } from './schema';
 
 /** A project as the list selects it: its columns, its cursor key, its customer and its tracked totals. */
 type ProjectRow = ModelObject<TrackerProject> &
@@ -147,7 +148,8 @@ export async function createEntry(db: Db, teamId: string, userId: string, body: 
       const running = await TrackerEntry.query(trx).where({ teamId, assignedId }).whereNull('stop').forUpdate();
       const now = new Date();
       for (const r of running) {
-        const end = now < r.start ? r.start : now;
+        // A timer forgotten for more than a year stops at the longest span an entry may have.
+        const end = new Date(Math.min(Math.max(now.getTime(), r.start.getTime()), r.start.getTime() + MAX_ENTRY_DAYS * 86_400_000));
         await TrackerEntry.query(trx)
           .patch({ stop: end, duration: seconds(r.start, end), updatedAt: now })
           .where({ teamId, id: r.id });
@@ -179,6 +181,9 @@ export async function updateEntry(db: Db, teamId: string, id: string, body: z.in
     const start = body.start ? new Date(body.start) : current.start;
     const stop = body.stop === undefined ? current.stop : body.stop ? new Date(body.stop) : null;
     if (stop && stop < start) throw badRequest('Invalid times', [{ field: 'stop', message: 'before start' }]);
+    if (stop && seconds(start, stop) > MAX_ENTRY_DAYS * 86_400) {
+      throw badRequest('Invalid times', [{ field: 'stop', message: `an entry spans at most ${MAX_ENTRY_DAYS} days` }]);
+    }
     const { start: _s, stop: _t, ...rest } = body;
     const [row] = await TrackerEntry.query(trx)
       .patch({
