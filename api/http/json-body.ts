@@ -10,8 +10,8 @@ const unsupportedMediaType = () =>
 /**
  * Reads a JSON request body for a route that takes one, after the caller was authenticated: an
  * anonymous client cannot make us read a megabyte. Refuses other content types (415), bodies that
- * are not JSON (400), larger ones (413), and NUL characters in strings (400: PostgreSQL cannot
- * store them, and no legitimate client sends them).
+ * are not JSON (400), larger ones (413), and NUL characters or lone surrogates in strings (400:
+ * PostgreSQL cannot store them, and no legitimate client sends them).
  */
 export async function readJsonBody(ctx: Context, limitBytes = JSON_BODY_LIMIT_BYTES): Promise<unknown> {
   const hasBody = Boolean(ctx.get('transfer-encoding')) || Number(ctx.get('content-length') || 0) > 0;
@@ -31,26 +31,32 @@ export async function readJsonBody(ctx: Context, limitBytes = JSON_BODY_LIMIT_BY
   } catch {
     throw badRequest('Invalid JSON body', [{ field: '(root)', message: 'not valid JSON' }]);
   }
-  assertNoNul(value, 'request body');
+  assertStorableText(value, 'request body');
   return value;
 }
 
-/** 400 when a string anywhere in `value` (keys included) holds a NUL character. */
-export function assertNoNul(value: unknown, where: string): void {
+/** Half of a UTF-16 pair without its other half: JSON can carry it (`"\ud800"`), UTF-8 and jsonb cannot. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** 400 when a string anywhere in `value` (keys included) holds a NUL character or a lone surrogate. */
+export function assertStorableText(value: unknown, where: string): void {
   const found: FieldProblem[] = [];
   const walk = (v: unknown, path: string) => {
     if (found.length) return;
     if (typeof v === 'string') {
       if (v.includes('\u0000')) found.push({ field: path || '(root)', message: 'must not contain NUL characters' });
+      else if (v.search(LONE_SURROGATE) >= 0)
+        found.push({ field: path || '(root)', message: 'must be well-formed Unicode (a lone surrogate)' });
     } else if (Array.isArray(v)) {
       v.forEach((x, i) => walk(x, path ? `${path}.${i}` : String(i)));
     } else if (typeof v === 'object' && v !== null) {
       for (const [k, x] of Object.entries(v)) {
-        if (k.includes('\u0000')) found.push({ field: path || '(root)', message: 'keys must not contain NUL characters' });
+        if (k.includes('\u0000') || k.search(LONE_SURROGATE) >= 0)
+          found.push({ field: path || '(root)', message: 'keys must not contain NUL characters or lone surrogates' });
         walk(x, path ? `${path}.${k}` : k);
       }
     }
   };
   walk(value, '');
-  if (found.length) throw badRequest(`Invalid ${where}: NUL characters are not allowed`, found);
+  if (found.length) throw badRequest(`Invalid ${where}: NUL characters and lone surrogates are not allowed`, found);
 }

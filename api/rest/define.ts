@@ -9,7 +9,7 @@ import type { ResourceScope } from '../../shared/domain/auth/scopes';
 import { AppError, validationError } from '../../shared/errors';
 import { assertScopes, requireTeam } from '../auth/guard';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
-import { assertNoNul, readJsonBody } from '../http/json-body';
+import { assertStorableText, readJsonBody } from '../http/json-body';
 import { idempotently } from './idempotency';
 import type { Db } from '../../shared/db/knex';
 import { withinTeam } from '../../shared/db/team-wall';
@@ -169,7 +169,7 @@ export function mountRoutes(router: Router<AppState>, routes: Route[], authentic
     });
 
     async function serve(ctx: Context, caller: Caller) {
-      assertNoNul(ctx.query, 'query parameters');
+      assertStorableText(ctx.query, 'query parameters');
       // Only now, for a caller with the right to this operation, is a body read.
       if (route.body) (ctx.request as { body?: unknown }).body = await readJsonBody(ctx);
       if (route.reply.kind === 'events') {

@@ -4,7 +4,7 @@ import { ZodError } from 'zod';
 import type { Caller, Principal } from '../../shared/domain/auth/principal';
 import { AppError, validationError } from '../../shared/errors';
 import { assertScopes, requireTeam } from '../auth/guard';
-import { assertNoNul } from '../http/json-body';
+import { assertStorableText } from '../http/json-body';
 import type { ResourceScope } from '../../shared/domain/auth/scopes';
 import { withinTeam } from '../../shared/db/team-wall';
 
@@ -24,6 +24,7 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
 };
 
 /**
@@ -77,7 +78,7 @@ async function authenticate(ctx: TrpcContext, meta: ProcedureMeta | undefined, g
     if (!meta?.scopes.length) throw new Error('tRPC procedure without scopes');
     assertScopes(caller, meta.scopes);
     // As over REST: PostgreSQL cannot store NUL, so no input carrying one gets past the gateway.
-    assertNoNul(await getRawInput(), 'input');
+    assertStorableText(await getRawInput(), 'input');
     return caller;
   } catch (err) {
     throw asTrpcError(err);

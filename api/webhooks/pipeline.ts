@@ -13,6 +13,7 @@ import {
 import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiDeps } from '../deps';
+import { LONE_SURROGATE } from '../http/json-body';
 import type { AppState } from '../http/state';
 
 export interface RawWebhook {
@@ -59,12 +60,16 @@ export interface WebhookSpec<P, E> {
 
 const invalidPayload = (details?: { field: string; message: string }[]) => new AppError(400, 'Bad Request', 'Invalid payload', details);
 
-/** PostgreSQL cannot store NUL in text, and no provider means one: dropped before validation. */
-function withoutNul(value: unknown): unknown {
-  if (typeof value === 'string') return value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
-  if (Array.isArray(value)) return value.map(withoutNul);
+/**
+ * PostgreSQL cannot store NUL in text nor a lone surrogate in jsonb, and no provider means either: NUL
+ * is dropped and a lone surrogate becomes U+FFFD (as UTF-8 encoding would) before validation, so the
+ * event is still recorded and acted on.
+ */
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(storable);
   if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)]));
   return value;
 }
 
@@ -102,7 +107,7 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, fai
     } catch {
       throw invalidPayload([{ field: '(root)', message: 'body is not JSON' }]);
     }
-    const parsed = spec.schema.safeParse(withoutNul(json));
+    const parsed = spec.schema.safeParse(storable(json));
     if (!parsed.success) {
       throw invalidPayload(parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message })));
     }

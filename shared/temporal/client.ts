@@ -40,6 +40,10 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
     return connecting;
   };
 
+  // Health pings still retrying when the gateway closes: their next attempt would find the channel
+  // shut and throw from a timer, where nothing can catch it. close() lets them end first.
+  const pings = new Set<Promise<unknown>>();
+
   return {
     options,
     async client() {
@@ -51,9 +55,14 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
         setTimeout(() => reject(new Error(`no answer from Temporal at ${options.address} within ${timeoutMs} ms`)), timeoutMs).unref(),
       );
       const { connection } = await Promise.race([connect(), timer]);
-      await connection.withDeadline(deadline, () => connection.workflowService.getSystemInfo({}));
+      const call = connection.withDeadline(deadline, () => connection.workflowService.getSystemInfo({}));
+      const settled = call.catch(() => undefined);
+      pings.add(settled);
+      void settled.finally(() => pings.delete(settled));
+      await Promise.race([call, timer]);
     },
     async close() {
+      await Promise.all(pings);
       const c = connecting;
       connecting = undefined;
       if (c) await c.then(({ connection }) => connection.close()).catch(() => undefined);

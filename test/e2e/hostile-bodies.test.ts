@@ -48,6 +48,12 @@ describe('hostile request bodies on every REST write route', () => {
     }
   });
 
+  it('refuses a lone surrogate (JSON can carry one, UTF-8 and jsonb cannot), naming the field', async () => {
+    const res = await raw('POST', '/tags', '{"name":"a\\ud800b"}', { authorization: `Bearer ${ctx.acme.sessionToken}` });
+    expect(res.status).toBe(400);
+    expect((await res.json()).details).toEqual([{ field: 'name', message: 'must be well-formed Unicode (a lone surrogate)' }]);
+  });
+
   it('refuses NUL characters anywhere in a body, naming the field', async () => {
     const res = await raw('POST', '/tags', JSON.stringify({ name: 'a\u0000b' }), { authorization: `Bearer ${ctx.acme.sessionToken}` });
     expect(res.status).toBe(400);

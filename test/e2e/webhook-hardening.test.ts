@@ -40,6 +40,24 @@ describe('provider webhooks under hostile or broken conditions', () => {
     });
   });
 
+  it('stores a lone surrogate in a signed payload as U+FFFD instead of failing on it', async () => {
+    const conn = await connection();
+    const res = await postBankB(ctx.api, {
+      id: 'evt_surrogate',
+      type: 'enrollment.disconnected',
+      timestamp: new Date().toISOString(),
+      payload: { enrollment_id: conn.referenceId, reason: 'user\ud800_action' },
+    });
+    expect(res.status).toBe(200);
+    expect(await ctx.tdb.db('bank_connections').where({ id: conn.id }).first()).toMatchObject({
+      status: 'disconnected',
+      errorCode: 'user\ufffd_action',
+    });
+    expect(await ctx.tdb.db('webhook_events').where({ provider: 'bank-b', eventKey: 'evt_surrogate' }).first()).toMatchObject({
+      outcome: 'processed',
+    });
+  });
+
   it('records an event whose id is too large for an index, once', async () => {
     const huge = `evt_${'x'.repeat(900_000)}`;
     const body = { id: huge, type: 'webhook.test', timestamp: new Date().toISOString(), payload: {} };
