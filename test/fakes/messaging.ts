@@ -19,11 +19,14 @@ export async function startMessagingFake(accessToken: string) {
   const waiters: Array<() => void> = [];
   let base = '';
   // While unavailable, every call answers 503 and nothing is recorded as sent.
-  const state = { unavailable: false };
+  const state = { unavailable: false, delayMs: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', () => void respond());
+    const respond = async () => {
+      // A slow provider: the message counts as sent when the answer goes out, as a real API's would.
+      if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.unavailable) {
         res.writeHead(503, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: { message: 'Service temporarily unavailable', code: 2 } }));
@@ -61,7 +64,7 @@ export async function startMessagingFake(accessToken: string) {
       }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'not found' } }));
-    });
+    };
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -70,6 +73,10 @@ export async function startMessagingFake(accessToken: string) {
     sent,
     setUnavailable(unavailable: boolean) {
       state.unavailable = unavailable;
+    },
+    /** Every answer waits this long first. */
+    setDelay(ms: number) {
+      state.delayMs = ms;
     },
     addMedia(id: string, bytes: Buffer, mimeType: string) {
       media.set(id, { bytes, mimeType });

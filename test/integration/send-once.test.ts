@@ -46,4 +46,18 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
     await attempt('7', 2).run(sendMessage, message);
     expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
   });
+
+  it('a retry that starts while a timed-out attempt is still sending waits for it instead of sending too', async () => {
+    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+    const message = { to: '4917000000044', text: 'Receipt saved to your inbox.' };
+    messaging.setDelay(1500); // the provider is slow: Temporal gave up on attempt 1 and started attempt 2
+    const first = attempt('9', 1).run(sendMessage, message);
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(attempt('9', 2).run(sendMessage, message)).rejects.toMatchObject({ type: 'SendInProgress' });
+    await first;
+    messaging.setDelay(0);
+    await attempt('9', 3).run(sendMessage, message);
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
+  });
 });
