@@ -26,6 +26,7 @@ const BENCHES: Record<string, Bench> = {
   chaos: { script: 'chaos.ts', runs: 1 },
   scaling: { script: 'scaling.ts', runs: 1 },
   search: { script: 'search.ts' },
+  reports: { script: 'reports.ts' },
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -2,38 +2,86 @@ import { z } from 'zod';
 import { isoDate } from '../common/query';
 import { currencyCode } from '../common/currency';
 
-const period = {
+const periodFields = {
   from: isoDate.meta({ description: 'First day, inclusive.' }),
   to: isoDate.meta({ description: 'Last day, inclusive.' }),
-  currency: currencyCode
-    .optional()
-    .meta({ description: "Only transactions in this currency. Default: the team's base currency, else the most used one." }),
+  currency: currencyCode.optional().meta({
+    description:
+      "The currency the report is in. Default: the team's base currency, else its most used one. Transactions in other currencies are converted at the ECB reference rate of their date.",
+  }),
 };
 
-export const reportQuery = z
-  .object(period)
-  .refine((q) => q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })
-  .refine((q) => new Date(q.to).getTime() - new Date(q.from).getTime() <= 5 * 366 * 86_400_000, {
-    message: 'at most five years',
-    path: ['to'],
-  });
+const FIVE_YEARS_MS = 5 * 366 * 86_400_000;
+
+function checkPeriod(q: { from: string; to: string }, ctx: z.RefinementCtx) {
+  if (q.from > q.to) ctx.addIssue({ code: 'custom', message: '`from` must not be after `to`', path: ['from'] });
+  else if (new Date(q.to).getTime() - new Date(q.from).getTime() > FIVE_YEARS_MS)
+    ctx.addIssue({ code: 'custom', message: 'at most five years', path: ['to'] });
+}
+
+export const reportQuery = z.object(periodFields).superRefine(checkPeriod);
 export type ReportQuery = z.infer<typeof reportQuery>;
 
+export const revenueQuery = z
+  .object({
+    ...periodFields,
+    type: z
+      .enum(['gross', 'net'])
+      .default('net')
+      .meta({ description: '`gross`: as booked; `net`: without the tax each transaction carries. Default `net`.' }),
+  })
+  .superRefine(checkPeriod);
+export type RevenueQuery = z.infer<typeof revenueQuery>;
+
+const money = z.number().meta({ description: 'In the report currency, rounded to cents.' });
+const monthKey = z.string().meta({ description: 'YYYY-MM.' });
+
+const conversionSchema = z
+  .object({
+    converted: z.number().int().meta({ description: 'Transactions in another currency that were converted.' }),
+    unconverted: z
+      .array(
+        z.object({
+          currency: z.string(),
+          date: z.string(),
+          transactions: z.number().int(),
+          amount: z.number().meta({ description: 'Their net amount in their own currency.' }),
+        }),
+      )
+      .meta({
+        description:
+          'Transactions left out because no exchange rate was stored within a week before their date, by currency and day (at most 100 entries, oldest first).',
+      }),
+  })
+  .meta({ id: 'ReportConversion' });
+export type Conversion = z.infer<typeof conversionSchema>;
+
+/** What every report says about itself: its currency, period, comparison period and conversions. */
+const reportHeader = {
+  currency: z.string().nullable().meta({ description: 'null when the team has no transactions and no base currency.' }),
+  from: z.string(),
+  to: z.string(),
+  conversion: conversionSchema,
+};
+const previousPeriod = {
+  from: z.string().meta({ description: 'The period of the same length just before `from`.' }),
+  to: z.string(),
+};
+
 const month = z.object({
-  month: z.string().meta({ description: 'YYYY-MM.' }),
-  income: z.number(),
-  expenses: z.number().meta({ description: 'Positive number: money out.' }),
-  profit: z.number(),
+  month: monthKey,
+  income: money,
+  expenses: money.meta({ description: 'Positive number: money out.' }),
+  profit: money,
 });
 
 export const profitAndLossSchema = z
   .object({
-    currency: z.string().nullable(),
-    from: z.string(),
-    to: z.string(),
-    income: z.number(),
-    expenses: z.number(),
-    profit: z.number(),
+    ...reportHeader,
+    income: money,
+    expenses: money,
+    profit: money,
+    previous: z.object({ ...previousPeriod, income: money, expenses: money, profit: money }),
     months: z.array(month).meta({ description: 'Every month of the period, including empty ones.' }),
   })
   .meta({
@@ -42,26 +90,89 @@ export const profitAndLossSchema = z
       'Income, expenses and profit from posted and completed transactions; internal transfers and excluded categories are left out.',
   });
 
+export const revenueSchema = z
+  .object({
+    ...reportHeader,
+    type: z.enum(['gross', 'net']),
+    total: money,
+    previous: z.object({ ...previousPeriod, total: money }),
+    change: z.number().nullable().meta({ description: 'total ÷ previous total − 1; null when the previous total is 0.' }),
+    months: z
+      .array(z.object({ month: monthKey, current: money, previous: money.meta({ description: 'The same month of the previous period.' }) }))
+      .meta({ description: 'Every month of the period, each beside its counterpart in the previous period.' }),
+  })
+  .meta({ id: 'Revenue', description: 'Money in, gross or net of tax.' });
+
+export const expensesSchema = z
+  .object({
+    ...reportHeader,
+    total: money,
+    recurring: money.meta({ description: 'Expenses of transactions marked recurring (subscriptions, rent, salaries).' }),
+    oneOff: money,
+    averagePerMonth: money,
+    previous: z.object({ ...previousPeriod, total: money, recurring: money, oneOff: money }),
+    months: z.array(z.object({ month: monthKey, recurring: money, oneOff: money, total: money })),
+  })
+  .meta({ id: 'Expenses', description: 'Money out, recurring versus one-off.' });
+
 export const spendingSchema = z
   .object({
-    currency: z.string().nullable(),
-    total: z.number(),
+    ...reportHeader,
+    total: money,
+    previous: z.object({ ...previousPeriod, total: money }),
     categories: z.array(
       z.object({
         slug: z.string().nullable().meta({ description: 'null: uncategorised.' }),
         name: z.string(),
-        amount: z.number(),
+        color: z.string().nullable(),
+        amount: money,
         share: z.number().meta({ description: 'Fraction of total, 0–1.' }),
+        previousAmount: money.meta({ description: 'The same category in the previous period.' }),
       }),
     ),
   })
   .meta({ id: 'Spending', description: 'Expenses by category, largest first.' });
 
+export const burnRateSchema = z
+  .object({
+    ...reportHeader,
+    averageMonthlyBurn: money,
+    previous: z.object({ ...previousPeriod, averageMonthlyBurn: money }),
+    months: z.array(z.object({ month: monthKey, burn: money.meta({ description: 'Expenses minus income, 0 in a profitable month.' }) })),
+  })
+  .meta({ id: 'BurnRate' });
+
+export const cashFlowSchema = z
+  .object({
+    ...reportHeader,
+    inflow: money,
+    outflow: money,
+    net: money,
+    previous: z.object({ ...previousPeriod, inflow: money, outflow: money, net: money }),
+    months: z.array(
+      z.object({
+        month: monthKey,
+        inflow: money,
+        outflow: money,
+        net: money,
+        cumulative: money.meta({ description: 'Net flow from the start of the period to the end of this month.' }),
+      }),
+    ),
+  })
+  .meta({
+    id: 'CashFlow',
+    description:
+      'All money in and out of the bank accounts, excluded categories included (taxes paid are cash out); internal transfers are left out.',
+  });
+
 export const runwaySchema = z
   .object({
-    currency: z.string().nullable(),
-    balance: z.number().meta({ description: 'Sum of enabled bank account balances in the currency.' }),
-    monthlyBurn: z.number().meta({ description: 'Average net money out per month over the period (0 when profitable).' }),
+    ...reportHeader,
+    balance: money.meta({ description: 'Enabled bank accounts, converted at the newest rate.' }),
+    monthlyBurn: money.meta({ description: 'Average net money out per month over the period (0 when profitable).' }),
     runwayMonths: z.number().nullable().meta({ description: 'balance ÷ monthlyBurn; null when not burning money.' }),
+    accountsLeftOut: z
+      .array(z.object({ id: z.string(), name: z.string(), currency: z.string(), balance: z.number() }))
+      .meta({ description: 'Accounts whose currency has no stored rate: not in `balance`.' }),
   })
   .meta({ id: 'Runway' });

@@ -1,114 +1,201 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { Team } from '../../db/models';
-import type { profitAndLossSchema, ReportQuery, runwaySchema, spendingSchema } from './schema';
-
-// Reports are aggregation SQL over many rows: Knex, with every selected row typed.
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
+import { BankAccount, Team } from '../../db/models';
+import { roundMoney } from '../common/currency';
+import { convert, ratesOn } from '../exchange-rates/service';
+import { monthsBetween, previousPeriod } from './period';
+import type {
+  burnRateSchema,
+  cashFlowSchema,
+  expensesSchema,
+  profitAndLossSchema,
+  ReportQuery,
+  revenueSchema,
+  RevenueQuery,
+  runwaySchema,
+  spendingSchema,
+} from './schema';
+import { type MonthTotal, monthlyTotals } from './totals';
 
 /** The report currency: the one asked for, else the team's base currency, else its most used one. */
 async function reportCurrency(db: Db, teamId: string, asked?: string): Promise<string | null> {
   if (asked) return asked;
   const team = await Team.query(db).findById(teamId).select('baseCurrency');
   if (team?.baseCurrency) return team.baseCurrency;
-  const top = await db('transactions')
+  const top = await db('transaction_daily_totals')
     .where({ teamId })
     .groupBy('currency')
-    .orderByRaw('count(*) desc')
+    .orderByRaw('sum(income_count + expense_count) desc')
     .first<{ currency: string } | undefined>('currency');
-  return top?.currency ?? null;
+  return top?.currency.trim() ?? null;
 }
 
-/** Transactions that count for reports: booked, not transfers between own accounts, not in excluded categories. */
-function reportable(db: Db, teamId: string, q: ReportQuery, currency: string | null) {
-  return db('transactions as t')
-    .leftJoin('transaction_categories as c', function () {
-      this.on('c.team_id', '=', 't.team_id').andOn('c.slug', '=', 't.category_slug');
-    })
-    .where('t.team_id', teamId)
-    .where('t.currency', currency ?? '')
-    .whereIn('t.status', ['posted', 'completed'])
-    .where('t.internal', false)
-    .whereBetween('t.date', [q.from, q.to])
-    .where((w) => {
-      w.whereNull('c.id').orWhere('c.excluded', false);
-    });
+/** Everything a report starts from: its currency, both periods and the converted monthly totals. */
+async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withExcludedCategories?: boolean } = {}) {
+  const currency = await reportCurrency(db, teamId, q.currency);
+  const previous = previousPeriod(q.from, q.to);
+  const { rows, conversion } = currency
+    ? await monthlyTotals(db, { teamId, currency, from: q.from, to: q.to, previousFrom: previous.from, ...opts })
+    : { rows: [], conversion: { converted: 0, unconverted: [] } };
+  const header = { currency, from: q.from, to: q.to, conversion };
+  const current = rows.filter((r) => r.current);
+  const before = rows.filter((r) => !r.current);
+  return {
+    header,
+    previous,
+    current,
+    before,
+    months: monthsBetween(q.from, q.to),
+    previousMonths: monthsBetween(previous.from, previous.to),
+  };
 }
+
+const sum = (rows: MonthTotal[], pick: (r: MonthTotal) => number) => roundMoney(rows.reduce((s, r) => s + pick(r), 0));
+const inMonth = (rows: MonthTotal[], month: string) => rows.filter((r) => r.month === month);
+const ratio = (now: number, before: number) => (before === 0 ? null : Math.round((now / before - 1) * 10_000) / 10_000);
 
 export async function profitAndLoss(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof profitAndLossSchema>> {
-  const currency = await reportCurrency(db, teamId, q.currency);
-  const rows = await reportable(db, teamId, q, currency)
-    .select<{ month: string; income: number; expenses: number }[]>(
-      db.raw(`to_char(t.date, 'YYYY-MM') as month`),
-      db.raw('coalesce(sum(t.amount) filter (where t.amount > 0), 0)::float8 as income'),
-      db.raw('coalesce(-sum(t.amount) filter (where t.amount < 0), 0)::float8 as expenses'),
-    )
-    .groupByRaw(`to_char(t.date, 'YYYY-MM')`);
-  const byMonth = new Map(rows.map((r) => [r.month, r]));
-  const months = monthsBetween(q.from, q.to).map((m) => {
-    const r = byMonth.get(m);
-    const income = round2(r?.income ?? 0);
-    const expenses = round2(r?.expenses ?? 0);
-    return { month: m, income, expenses, profit: round2(income - expenses) };
-  });
-  const income = round2(months.reduce((s, m) => s + m.income, 0));
-  const expenses = round2(months.reduce((s, m) => s + m.expenses, 0));
-  return { currency, from: q.from, to: q.to, income, expenses, profit: round2(income - expenses), months };
+  const b = await reportBasis(db, teamId, q);
+  const figures = (rows: MonthTotal[]) => {
+    const income = sum(rows, (r) => r.income);
+    const expenses = sum(rows, (r) => r.expenses);
+    return { income, expenses, profit: roundMoney(income - expenses) };
+  };
+  return {
+    ...b.header,
+    ...figures(b.current),
+    previous: { ...b.previous, ...figures(b.before) },
+    months: b.months.map((month) => ({ month, ...figures(inMonth(b.current, month)) })),
+  };
 }
 
-export async function spending(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof spendingSchema>> {
-  const currency = await reportCurrency(db, teamId, q.currency);
-  const rows = await reportable(db, teamId, q, currency)
-    .where('t.amount', '<', 0)
-    .select<{ slug: string | null; name: string | null; amount: number }[]>(
-      't.category_slug as slug',
-      db.raw('max(c.name) as name'),
-      db.raw('(-sum(t.amount))::float8 as amount'),
-    )
-    .groupBy('t.category_slug')
-    .orderBy('amount', 'desc');
-  const total = rows.reduce((s, r) => s + r.amount, 0);
+export async function revenue(db: Db, teamId: string, q: RevenueQuery): Promise<z.infer<typeof revenueSchema>> {
+  const b = await reportBasis(db, teamId, q);
+  const pick = q.type === 'net' ? (r: MonthTotal) => r.income - r.incomeTax : (r: MonthTotal) => r.income;
+  const total = sum(b.current, pick);
+  const previousTotal = sum(b.before, pick);
   return {
-    currency,
-    total: round2(total),
-    categories: rows.map((r) => ({
-      slug: r.slug,
-      name: r.name ?? 'Uncategorised',
-      amount: round2(r.amount),
-      share: total ? Math.round((r.amount / total) * 10_000) / 10_000 : 0,
+    ...b.header,
+    type: q.type,
+    total,
+    previous: { ...b.previous, total: previousTotal },
+    change: ratio(total, previousTotal),
+    months: b.months.map((month, i) => ({
+      month,
+      current: sum(inMonth(b.current, month), pick),
+      previous: sum(inMonth(b.before, b.previousMonths[i] ?? ''), pick),
     })),
   };
 }
 
-export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof runwaySchema>> {
-  const currency = await reportCurrency(db, teamId, q.currency);
-  const pnl = await profitAndLoss(db, teamId, { ...q, currency: currency ?? undefined });
-  const [{ balance }] = await db('bank_accounts')
-    .where({ teamId, enabled: true, currency: currency ?? '' })
-    .select<{ balance: number }[]>(db.raw('coalesce(sum(balance), 0)::float8 as balance'));
-  const monthCount = pnl.months.length || 1;
-  const monthlyBurn = round2(Math.max(0, -pnl.profit / monthCount));
+export async function expenses(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof expensesSchema>> {
+  const b = await reportBasis(db, teamId, q);
+  const split = (rows: MonthTotal[]) => {
+    const recurring = sum(
+      rows.filter((r) => r.recurring),
+      (r) => r.expenses,
+    );
+    const oneOff = sum(
+      rows.filter((r) => !r.recurring),
+      (r) => r.expenses,
+    );
+    return { recurring, oneOff, total: roundMoney(recurring + oneOff) };
+  };
+  const now = split(b.current);
   return {
-    currency,
-    balance: round2(balance),
-    monthlyBurn,
-    runwayMonths: monthlyBurn > 0 ? Math.round((balance / monthlyBurn) * 10) / 10 : null,
+    ...b.header,
+    ...now,
+    averagePerMonth: roundMoney(now.total / b.months.length),
+    previous: { ...b.previous, ...split(b.before) },
+    months: b.months.map((month) => ({ month, ...split(inMonth(b.current, month)) })),
   };
 }
 
-export function monthsBetween(from: string, to: string): string[] {
-  const out: string[] = [];
-  let [y, m] = from.slice(0, 7).split('-').map(Number);
-  const [ty, tm] = to.slice(0, 7).split('-').map(Number);
-  while (y < ty || (y === ty && m <= tm)) {
-    out.push(`${y}-${String(m).padStart(2, '0')}`);
-    if (m === 12) {
-      y += 1;
-      m = 1;
-    } else {
-      m += 1;
+export async function spending(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof spendingSchema>> {
+  const b = await reportBasis(db, teamId, q);
+  const bySlug = (rows: MonthTotal[]) => {
+    const m = new Map<string | null, { amount: number; name: string | null; color: string | null }>();
+    for (const r of rows) {
+      const c = m.get(r.categorySlug) ?? { amount: 0, name: r.categoryName, color: r.categoryColor };
+      c.amount += r.expenses;
+      m.set(r.categorySlug, c);
     }
+    return m;
+  };
+  const now = bySlug(b.current);
+  const before = bySlug(b.before);
+  const total = sum(b.current, (r) => r.expenses);
+  const categories = [...now]
+    .filter(([, c]) => roundMoney(c.amount) !== 0)
+    .map(([slug, c]) => ({
+      slug,
+      name: c.name ?? (slug === null ? 'Uncategorised' : slug),
+      color: c.color,
+      amount: roundMoney(c.amount),
+      share: total ? Math.round((c.amount / total) * 10_000) / 10_000 : 0,
+      previousAmount: roundMoney(before.get(slug)?.amount ?? 0),
+    }))
+    .sort((x, y) => y.amount - x.amount || (x.slug ?? '').localeCompare(y.slug ?? ''));
+  return { ...b.header, total, previous: { ...b.previous, total: sum(b.before, (r) => r.expenses) }, categories };
+}
+
+export async function burnRate(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof burnRateSchema>> {
+  const b = await reportBasis(db, teamId, q);
+  const burnOf = (rows: MonthTotal[]) => Math.max(0, roundMoney(sum(rows, (r) => r.expenses - r.income)));
+  const average = (rows: MonthTotal[], months: string[]) =>
+    roundMoney(months.reduce((s, m) => s + burnOf(inMonth(rows, m)), 0) / months.length);
+  return {
+    ...b.header,
+    averageMonthlyBurn: average(b.current, b.months),
+    previous: { ...b.previous, averageMonthlyBurn: average(b.before, b.previousMonths) },
+    months: b.months.map((month) => ({ month, burn: burnOf(inMonth(b.current, month)) })),
+  };
+}
+
+export async function cashFlow(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof cashFlowSchema>> {
+  const b = await reportBasis(db, teamId, q, { withExcludedCategories: true });
+  const flow = (rows: MonthTotal[]) => {
+    const inflow = sum(rows, (r) => r.income);
+    const outflow = sum(rows, (r) => r.expenses);
+    return { inflow, outflow, net: roundMoney(inflow - outflow) };
+  };
+  let cumulative = 0;
+  return {
+    ...b.header,
+    ...flow(b.current),
+    previous: { ...b.previous, ...flow(b.before) },
+    months: b.months.map((month) => {
+      const f = flow(inMonth(b.current, month));
+      cumulative = roundMoney(cumulative + f.net);
+      return { month, ...f, cumulative };
+    }),
+  };
+}
+
+export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof runwaySchema>> {
+  const [pnl, accounts, rates] = await Promise.all([
+    profitAndLoss(db, teamId, q),
+    BankAccount.query(db).where({ teamId, enabled: true }).select('id', 'name', 'currency', 'balance'),
+    ratesOn(db, null),
+  ]);
+  const currency = pnl.currency;
+  let balance = 0;
+  const accountsLeftOut: z.infer<typeof runwaySchema>['accountsLeftOut'] = [];
+  for (const a of accounts) {
+    const own = a.balance ?? 0;
+    const converted = currency ? convert(own, a.currency, currency, rates) : null;
+    if (converted === null) accountsLeftOut.push({ id: a.id, name: a.name, currency: a.currency, balance: own });
+    else balance += converted;
   }
-  return out;
+  const monthlyBurn = roundMoney(Math.max(0, -pnl.profit / (pnl.months.length || 1)));
+  return {
+    currency,
+    from: pnl.from,
+    to: pnl.to,
+    conversion: pnl.conversion,
+    balance: roundMoney(balance),
+    monthlyBurn,
+    runwayMonths: monthlyBurn > 0 ? Math.round((balance / monthlyBurn) * 10) / 10 : null,
+    accountsLeftOut,
+  };
 }

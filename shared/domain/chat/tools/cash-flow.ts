@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { profitAndLoss } from '../../reports/service';
+import { cashFlow } from '../../reports/service';
 import { defineTool, money, periodArgs, span } from './define';
 import { reportInput, reportQueryOf } from './report-period';
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** Money in and out by month, from the same transactions as profit and loss. */
+/** Money in and out by month: the cash-flow report, which counts excluded categories (taxes paid) too. */
 export const cashFlowTool = defineTool({
   name: 'cash_flow',
   title: 'Cash flow',
@@ -13,15 +11,15 @@ export const cashFlowTool = defineTool({
   scopes: ['reports.read'],
   input: z.object(reportInput),
   run: async ({ db, teamId, today }, input) => {
-    const pnl = await profitAndLoss(db, teamId, reportQueryOf(input, today));
+    const flow = await cashFlow(db, teamId, reportQueryOf(input, today));
     return {
-      currency: pnl.currency,
-      from: pnl.from,
-      to: pnl.to,
-      inflow: pnl.income,
-      outflow: pnl.expenses,
-      net: round2(pnl.income - pnl.expenses),
-      months: pnl.months.map((m) => ({ month: m.month, inflow: m.income, outflow: m.expenses, net: m.profit })),
+      currency: flow.currency,
+      from: flow.from,
+      to: flow.to,
+      inflow: flow.inflow,
+      outflow: flow.outflow,
+      net: flow.net,
+      months: flow.months.map(({ month, inflow, outflow, net }) => ({ month, inflow, outflow, net })),
     };
   },
   understand: (q) => (/cash\s*-?flow|money (coming )?in and (going )?out/.test(q.rest) ? periodArgs(q) : null),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { roundMoney as round2 } from '../../common/currency';
 import { listTransactionsQuery } from '../../transactions/schema';
 import { listTransactions } from '../../transactions/service';
 import { defineTool, money, periodArgs, periodInput, span } from './define';
 
 // Past this many rows the sum would cost more than a chat answer is worth; the answer says so.
 const MAX_ROWS = 2000;
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** What was paid to a merchant or counterparty: the transactions search, summed per currency. */
 export const paymentsToTool = defineTool({

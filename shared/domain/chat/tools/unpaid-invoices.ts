@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { roundMoney as round2 } from '../../common/currency';
 import { listInvoicesQuery } from '../../invoices/schema';
 import { listInvoices } from '../../invoices/service';
 import { defineTool, money } from './define';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export const unpaidInvoicesTool = defineTool({
   name: 'unpaid_invoices',
