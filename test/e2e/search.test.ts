@@ -147,12 +147,12 @@ describe('GET /search', () => {
     expect((await trpcError(trpc.search.query.query({ q: '' }))).httpStatus).toBe(400);
   });
 
-  it('reads every kind through its indexes (the words function and the name trigrams match migration 0056)', async () => {
+  it('reads every kind through its indexes (the words function or column and the name trigrams match migrations 0056 and 0062)', async () => {
     await ctx.tdb.db.transaction(async (trx) => {
       await trx.raw('set local enable_seqscan = off');
       for (const s of SEARCH_SOURCES) {
         // A GIN index serves a condition on any of its columns: each condition alone must find its index.
-        const words = `search_words_${s.table}(${s.columns.map((c) => `x.${c}`).join(', ')})`;
+        const words = s.vector ? `x.${s.vector}` : `search_words_${s.table}(${s.columns.map((c) => `x.${c}`).join(', ')})`;
         const plan = async (condition: string) =>
           (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain select x.id from ${s.table} x where ${condition}`)).rows
             .map((r) => r['QUERY PLAN'])

@@ -1,8 +1,9 @@
+import { escapeHtml } from '../common/html';
+
 /** Markers ts_headline puts around matched words; control characters never found in stored text that matters. */
 export const OPEN = '\u0001';
 export const CLOSE = '\u0002';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**

@@ -16,6 +16,14 @@ export interface SearchSource {
   date: string;
   amount: string | null;
   currency: string | null;
+  /**
+   * The order candidates are taken in, the newest matches first, served by an index led by team_id;
+   * null for documents: a phrase rechecked against long texts must come from the words index, never
+   * from walking the team's documents by date (1.7 s over 50,000 to find nothing).
+   */
+  recent: string | null;
+  /** A stored tsvector column to read instead of calling the function (documents: long text, migration 0062). */
+  vector?: string;
   /** Rows that are not results (soft-deleted). */
   where?: string;
 }
@@ -29,6 +37,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     name: 'name',
     title: 'x.name',
     date: 'x.date',
+    recent: 'x.date',
     amount: 'x.amount',
     currency: 'x.currency',
   },
@@ -40,6 +49,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     name: 'name',
     title: 'x.name',
     date: 'x.created_at::date',
+    recent: 'x.created_at',
     amount: null,
     currency: null,
   },
@@ -51,6 +61,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     name: 'invoice_number',
     title: `'Invoice ' || x.invoice_number`,
     date: 'coalesce(x.issue_date, x.created_at::date)',
+    recent: 'x.created_at',
     amount: 'x.amount',
     currency: 'x.currency',
   },
@@ -62,8 +73,10 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     name: 'name',
     title: 'coalesce(x.title, x.name)',
     date: 'x.created_at::date',
+    recent: null,
     amount: null,
     currency: null,
+    vector: 'search_vector',
     where: 'x.deleted_at is null',
   },
   {
@@ -74,6 +87,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     name: 'display_name',
     title: `coalesce(x.display_name, x.file_name, 'Receipt')`,
     date: 'coalesce(x.date, x.created_at::date)',
+    recent: 'x.created_at',
     amount: 'x.amount',
     currency: 'x.currency',
     where: 'x.deleted_at is null',
@@ -86,6 +100,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     name: 'name',
     title: 'x.name',
     date: 'x.created_at::date',
+    recent: 'x.created_at',
     amount: null,
     currency: null,
   },
