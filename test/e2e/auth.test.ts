@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { signSessionToken } from '../../api/auth/session-token';
 import { newApiKey } from '../../shared/domain/crypto/tokens';
+import { notificationsOf } from '../../shared/domain/notifications/service';
 import { createTemporalGateway } from '../../shared/temporal/client';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
@@ -137,6 +138,14 @@ describe('API keys over tRPC', () => {
 
     const after = (await trpc(acme.sessionToken).apiKeys.get.query()).find((k) => k.id === data.id);
     expect(after?.lastUsedAt).not.toBeNull();
+
+    // The whole team hears of a new way into its data, in the app, without the secret.
+    const notices = await notificationsOf(tdb.db, acme.team.id, 'api_key_created');
+    expect(notices.find((n) => n.metadata.apiKeyId === data.id)).toMatchObject({
+      userId: null,
+      metadata: { name: 'CI', createdBy: acme.user.id, scopes: ['transactions.read'] },
+    });
+    expect(JSON.stringify(notices)).not.toContain(key);
   });
 
   it('updates only name and scopes, and a deleted key fails on the very next request', async () => {

@@ -5,6 +5,7 @@ import { forbidden, notFound } from '../../errors';
 import type { Principal } from '../auth/principal';
 import { scopesBeyond } from '../auth/scopes';
 import { newApiKey, sha256Hex } from '../crypto/tokens';
+import { notify } from '../notifications/service';
 import type { ApiKeyDto } from './schema';
 
 const toDto = (k: ApiKey): ApiKeyDto => ({
@@ -44,13 +45,21 @@ export async function createApiKey(
 ): Promise<{ key: string; data: ApiKeyDto }> {
   assertNoEscalation(principal, input.scopes);
   const key = newApiKey();
-  const created = await ApiKey.query(db).insert({
-    teamId: principal.teamId,
-    userId: principal.userId,
-    name: input.name,
-    scopes: input.scopes,
-    keyHash: sha256Hex(key),
-    keyHint: key.slice(-4),
+  const created = await db.transaction(async (trx) => {
+    const row = await ApiKey.query(trx).insert({
+      teamId: principal.teamId,
+      userId: principal.userId,
+      name: input.name,
+      scopes: input.scopes,
+      keyHash: sha256Hex(key),
+      keyHint: key.slice(-4),
+    });
+    await notify(trx, {
+      teamId: principal.teamId,
+      type: 'api_key_created',
+      metadata: { apiKeyId: row.id, name: input.name, createdBy: principal.userId, scopes: input.scopes },
+    });
+    return row;
   });
   return { key, data: await getApiKey(db, principal.teamId, created.id) };
 }

@@ -52,6 +52,14 @@ const writers: Writers = {
     title: `${m.name} could not be read`,
     body: `The file is kept, but its text could not be read (${m.reason}). Upload a clearer copy, or fill in what it says by hand.`,
   }),
+  api_key_created: (m) => ({
+    title: `API key "${m.name}" was created`,
+    body: `A member created the API key "${m.name}" with access to ${m.scopes.join(', ')}. If nobody in the team expected it, delete it in the settings.`,
+  }),
+  insight_ready: (m) => ({
+    title: `Your week in numbers: ${m.periodStart} to ${m.periodEnd}`,
+    body: `The summary of ${m.periodStart} to ${m.periodEnd} is ready: income, spending, what changed most, receipts waiting and runway.`,
+  }),
 };
 
 export function messageOf<T extends NotificationType>(type: T, metadata: NotificationMetadata[T]): NotificationMessage {

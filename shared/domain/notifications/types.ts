@@ -26,6 +26,10 @@ export interface NotificationMetadata {
   bank_connection_reconnected: { connectionId: string; institutionName: string | null };
   /** An uploaded document could not be read (a broken PDF, an image that does not decode). */
   document_unreadable: { documentId: string; name: string; reason: string };
+  /** A member created an API key: the whole team hears of a new way into its data. */
+  api_key_created: { apiKeyId: string; name: string; createdBy: string; scopes: string[] };
+  /** The weekly summary of the team's money is ready (WeeklyInsights). */
+  insight_ready: { insightId: string; periodStart: string; periodEnd: string };
 }
 
 export type NotificationType = keyof NotificationMetadata;
@@ -45,6 +49,8 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   bank_connection_disconnected: 'A bank connection broke and needs a reconnect.',
   bank_connection_reconnected: 'A broken bank connection works again.',
   document_unreadable: 'An uploaded document could not be read.',
+  api_key_created: 'A member created an API key for the team.',
+  insight_ready: "The week's summary of the team's money is ready.",
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];
 
