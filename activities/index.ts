@@ -1,6 +1,7 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { documentActivities } from './documents/process';
+import { insightActivities } from './insights/weekly';
 import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...teamDeletionActivities(deps),
     ...notificationActivities(deps),
     ...documentActivities(deps),
+    ...insightActivities(deps),
   };
 }
 

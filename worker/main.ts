@@ -6,6 +6,8 @@ import { createLogger } from '../shared/logger';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
+import { createTemporalGateway } from '../shared/temporal/client';
+import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
 import { createWorker } from './create-worker';
 import { installTemporalRuntime } from './temporal-logging';
 
@@ -31,6 +33,16 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     logger.info({ schedule }, 'exchange-rate schedule ready');
   }
   await admin.close();
+  // Teams made while Temporal was away, or outside the API (the admin CLI, sign-up), get their weekly schedule here.
+  const temporal = createTemporalGateway({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
+  await scheduleEveryTeam(db, temporal)
+    .then((teams) => logger.info({ teams }, 'weekly insight schedules ready'))
+    .catch((err: unknown) => logger.error({ err }, 'could not schedule the weekly insights'))
+    .finally(() => temporal.close());
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({

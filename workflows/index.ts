@@ -8,3 +8,4 @@ export { invitation } from './invitation';
 export { teamDeletion } from './team-deletion';
 export { notificationDelivery } from './notification-delivery';
 export { documentProcessing } from './document-processing';
+export { weeklyInsights } from './weekly-insights';

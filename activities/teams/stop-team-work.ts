@@ -1,6 +1,7 @@
 import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { BankConnection, TeamInvitation } from '../../shared/db/models';
 import type { Db } from '../../shared/db/knex';
+import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
 
 /**
  * One kind of work that runs for a team and must stop before its data goes: each stopper ends its
@@ -39,8 +40,24 @@ const bankSyncSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
   return stopped;
 };
 
+/** The weekly summary's schedule (`insights-weekly:<teamId>`). */
+const weeklyInsightsSchedule: TeamWorkStopper = async ({ client, teamId }) => {
+  try {
+    await client.schedule.getHandle(weeklyInsightsScheduleId(teamId)).delete();
+    return 1;
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+    return 0;
+  }
+};
+
 /** Invitations still waiting can no longer be accepted (their runs are terminated above). */
 const pendingInvitations: TeamWorkStopper = async ({ db, teamId }) =>
   TeamInvitation.query(db).where({ teamId, status: 'pending' }).patch({ status: 'revoked', decidedAt: new Date() });
 
-export const STOPPERS: Record<string, TeamWorkStopper> = { runningWorkflows, bankSyncSchedules, pendingInvitations };
+export const STOPPERS: Record<string, TeamWorkStopper> = {
+  runningWorkflows,
+  bankSyncSchedules,
+  weeklyInsightsSchedule,
+  pendingInvitations,
+};

@@ -5,6 +5,7 @@ import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { chatRouter } from './routers/chat';
 import { customersRouter } from './routers/customers';
 import { inboxRouter } from './routers/inbox';
+import { insightsRouter } from './routers/insights';
 import { invoicesRouter } from './routers/invoices';
 import { notificationsRouter } from './routers/notifications';
 import { searchRouter } from './routers/search';
@@ -40,6 +41,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     notifications: notificationsRouter(deps),
     search: searchRouter(deps),
     documents: documentsRouter(deps),
+    insights: insightsRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -13,6 +13,7 @@ import { invitationContract, type InvitationWorkflow } from '../../shared/tempor
 import { teamDeletionContract, type TeamDeletionWorkflow } from '../../shared/temporal/team-deletion/contract';
 import { notificationDeliveryContract, type NotificationDeliveryWorkflow } from '../../shared/temporal/notification-delivery/contract';
 import { documentProcessingContract, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
+import { weeklyInsightsContract, type WeeklyInsightsWorkflow } from '../../shared/temporal/weekly-insights/contract';
 
 /**
  * One scenario per workflow path worth pinning: mocked activities (a history records only their
@@ -183,6 +184,21 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ documentId: 'd1', teamId: 't1', decisionTimeoutMs: 600_000 }],
+      }),
+  },
+  {
+    // A scheduled run: it chooses the week itself, computes and announces it.
+    name: 'weekly-insights',
+    activities: {
+      weekToSummarise: async () => '2026-11-16',
+      computeWeeklyInsight: async () => 'i1',
+      announceWeeklyInsight: async () => true,
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<WeeklyInsightsWorkflow>(weeklyInsightsContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ teamId: 't1' }],
       }),
   },
 ];

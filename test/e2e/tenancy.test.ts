@@ -40,6 +40,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   chat: 'conversation',
   notifications: 'notification',
   documents: 'document',
+  insights: 'insight',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -62,6 +63,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   notifications: 'notification',
   search: 'none',
   documents: 'document',
+  insights: 'insight',
 };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
@@ -199,6 +201,11 @@ beforeAll(async () => {
     type: 'transactions_created',
     metadata: { connectionId: ids.connection, count: 3, manualSync: false },
   });
+  const [insight] = await ctx.tdb
+    .db('insights')
+    .insert({ teamId: a.team.id, periodStart: '2026-11-16', periodEnd: '2026-11-22', currency: 'EUR', summary: { note: MARKER } })
+    .returning('id');
+  ids.insight = (insight as { id: string }).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);

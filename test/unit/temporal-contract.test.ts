@@ -10,6 +10,7 @@ import { buttonReply, receiptIngestionContract, stageQuery } from '../../shared/
 import { sendChatMessageContract } from '../../shared/temporal/send-chat-message/contract';
 import { syncConnectionContract, syncRequested, syncStatus } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract } from '../../shared/temporal/sync-exchange-rates/contract';
+import { weeklyInsightsContract } from '../../shared/temporal/weekly-insights/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -24,6 +25,7 @@ const contracts = {
   'team-deletion': teamDeletionContract,
   'notification-delivery': notificationDeliveryContract,
   'document-processing': documentProcessingContract,
+  'weekly-insights': weeklyInsightsContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

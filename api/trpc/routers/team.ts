@@ -1,8 +1,9 @@
 import { currentTeam, teamSchema, updateCurrentTeam, updateTeamBody } from '../../../shared/domain/teams/current';
+import { keepWeeklyInsightsScheduled } from '../../../shared/domain/insights/schedule';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
 
-export const teamRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
+export const teamRouter = ({ db, config, temporal, logger }: Pick<ApiDeps, 'db' | 'config' | 'temporal' | 'logger'>) =>
   router({
     current: procedure('teams.read')
       .output(teamSchema)
@@ -10,5 +11,7 @@ export const teamRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
     update: procedure('teams.write')
       .input(updateTeamBody)
       .output(teamSchema)
-      .mutation(({ ctx, input }) => updateCurrentTeam(db, ctx.principal.teamId, config.INBOX_DOMAIN, input)),
+      .mutation(({ ctx, input }) =>
+        updateCurrentTeam(db, ctx.principal.teamId, config.INBOX_DOMAIN, input).then(keepWeeklyInsightsScheduled(temporal, logger, input)),
+      ),
   });

@@ -13,6 +13,7 @@ import {
   TEAM_ROLES,
 } from '../../../shared/domain/teams/schema';
 import { createTeamFor, getTeamFor, listMyTeams, regenerateInboxId, updateTeamFor } from '../../../shared/domain/teams/teams';
+import { keepWeeklyInsightsScheduled } from '../../../shared/domain/insights/schedule';
 import type { ApiDeps } from '../../deps';
 import { router, userProcedure } from '../trpc';
 
@@ -20,7 +21,7 @@ const teamId = z.object({ teamId: z.uuid() });
 const member = teamId.extend({ userId: z.uuid() });
 
 /** Teams by id, their members and invitations: the same services as REST `/teams/*`. */
-export const teamsRouter = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'config' | 'temporal'>) =>
+export const teamsRouter = ({ db, config, temporal, logger }: Pick<ApiDeps, 'db' | 'config' | 'temporal' | 'logger'>) =>
   router({
     list: userProcedure('teams.read')
       .output(z.array(myTeamSchema))
@@ -28,7 +29,9 @@ export const teamsRouter = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'conf
     create: userProcedure('teams.write')
       .input(createTeamBody)
       .output(myTeamSchema)
-      .mutation(({ ctx, input }) => createTeamFor(db, ctx.caller, input, config.INBOX_DOMAIN)),
+      .mutation(({ ctx, input }) =>
+        createTeamFor(db, ctx.caller, input, config.INBOX_DOMAIN).then(keepWeeklyInsightsScheduled(temporal, logger)),
+      ),
     get: userProcedure('teams.read')
       .input(teamId)
       .output(myTeamSchema)
@@ -36,7 +39,11 @@ export const teamsRouter = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'conf
     update: userProcedure('teams.write')
       .input(z.object({ teamId: z.uuid(), changes: updateTeamBody }))
       .output(myTeamSchema)
-      .mutation(({ ctx, input }) => updateTeamFor(db, ctx.caller, input.teamId, input.changes, config.INBOX_DOMAIN)),
+      .mutation(({ ctx, input }) =>
+        updateTeamFor(db, ctx.caller, input.teamId, input.changes, config.INBOX_DOMAIN).then(
+          keepWeeklyInsightsScheduled(temporal, logger, input.changes),
+        ),
+      ),
     regenerateInboxId: userProcedure('teams.write')
       .input(teamId)
       .output(myTeamSchema)

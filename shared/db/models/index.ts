@@ -11,6 +11,7 @@ export * from './document';
 export * from './exchange-rate';
 export * from './idempotency-key';
 export * from './inbox-item';
+export * from './insight';
 export * from './invoice-line-item';
 export * from './invoice';
 export * from './match-suggestion';

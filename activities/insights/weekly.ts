@@ -1,0 +1,27 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { Team } from '../../shared/db/models';
+import { lastCompleteWeek } from '../../shared/domain/insights/compute';
+import { announceInsight, storeWeeklyInsight } from '../../shared/domain/insights/service';
+import type { ActivityDeps } from '../deps';
+
+export function insightActivities({ db }: ActivityDeps) {
+  return {
+    /** The Monday of the last complete week in the team's time zone (UTC when it has none). */
+    async weekToSummarise({ teamId }: { teamId: string }): Promise<string> {
+      const team = await Team.query(db).findById(teamId).select('timezone', 'deletionRequestedAt');
+      // A team gone (or going) has no week to summarise; its schedule is being removed.
+      if (!team || team.deletionRequestedAt) throw ApplicationFailure.nonRetryable(`team ${teamId} not found`, 'TeamNotFound');
+      return lastCompleteWeek(team.timezone ?? 'UTC');
+    },
+
+    async computeWeeklyInsight({ teamId, weekStart }: { teamId: string; weekStart: string }): Promise<string> {
+      return storeWeeklyInsight(db, teamId, weekStart);
+    },
+
+    async announceWeeklyInsight({ teamId, insightId }: { teamId: string; insightId: string }): Promise<boolean> {
+      return announceInsight(db, teamId, insightId);
+    },
+  };
+}
+
+export type InsightActivities = ReturnType<typeof insightActivities>;

@@ -1,0 +1,33 @@
+import type { Db } from '../../db/knex';
+import { Team } from '../../db/models';
+import type { Logger } from '../../logger';
+import type { TemporalGateway } from '../../temporal/client';
+import { ensureWeeklyInsightsSchedule } from '../../temporal/weekly-insights/calls';
+
+/**
+ * After a team is created or its time zone changes: its WeeklyInsights schedule runs on Monday morning
+ * in its time zone. Given the changes of an update, it calls Temporal only when they name a time zone.
+ * Never fails the request that changed the team: an unreachable Temporal is logged, and the worker's
+ * start-up pass (scheduleEveryTeam) brings the schedule in line.
+ */
+export function keepWeeklyInsightsScheduled(temporal: TemporalGateway, log: Pick<Logger, 'error'>, changes?: { timezone?: unknown }) {
+  return async <T extends { id: string; timezone: string | null }>(team: T): Promise<T> => {
+    if (changes && changes.timezone === undefined) return team;
+    try {
+      await ensureWeeklyInsightsSchedule(temporal, team);
+    } catch (err) {
+      log.error({ err, teamId: team.id }, 'could not schedule the weekly insights');
+    }
+    return team;
+  };
+}
+
+/** Every team's schedule at its current time zone; at worker start, for teams made while Temporal was away or outside the API. */
+export async function scheduleEveryTeam(db: Db, temporal: TemporalGateway): Promise<number> {
+  let n = 0;
+  for (const team of await Team.query(db).whereNull('deletionRequestedAt').select('id', 'timezone')) {
+    await ensureWeeklyInsightsSchedule(temporal, team);
+    n++;
+  }
+  return n;
+}
