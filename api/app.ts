@@ -25,6 +25,7 @@ import { customerRoutes } from './rest/customers';
 import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
 import { notificationRoutes } from './rest/notifications';
+import { insightRoutes } from './rest/insights';
 import { reportRoutes } from './rest/reports';
 import { searchRoutes } from './rest/search';
 import { documentRoutes } from './rest/documents';
@@ -36,6 +37,7 @@ import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
 import { webhookRouter } from './webhooks';
 import { scopeTable } from './scope-table';
+import { publicInvoiceRouter } from './public-invoices';
 
 /** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
 export const restRoutes = (deps: ApiDeps): Route[] => [
@@ -51,6 +53,7 @@ export const restRoutes = (deps: ApiDeps): Route[] => [
   ...userRoutes(deps),
   ...chatRoutes(deps),
   ...notificationRoutes(deps),
+  ...insightRoutes(deps),
   ...searchRoutes(deps),
   ...documentRoutes(deps),
 ];
@@ -100,6 +103,8 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     // providers retry on 429, which would only add load.
     .use(webhookRouter(deps).routes())
     .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE))
+    // Public invoice links need no login, but share the per-client budget like any caller.
+    .use(publicInvoiceRouter(deps).routes())
     .use(trpcMiddleware(appRouter, authenticate))
     .use(mcpRouter(deps, authenticate).routes())
     // OAuth takes form or JSON bodies (RFC 6749); REST routes read theirs after authentication (define.ts).

@@ -4,11 +4,17 @@ import {
   createInvoiceBody,
   INVOICE_ACTIONS,
   invoiceActionBody,
+  invoiceFromTrackerBody,
   invoiceIdParams,
   invoiceSchema,
+  invoiceSummarySchema,
   listInvoicesQuery,
+  publicLinkSchema,
   updateInvoiceBody,
 } from '../../../shared/domain/invoices/schema';
+import { createInvoiceFromTracker } from '../../../shared/domain/invoices/from-tracker';
+import { invoiceSummary } from '../../../shared/domain/invoices/summary';
+import { createPublicLink, revokePublicLink } from '../../../shared/domain/invoices/public-link';
 import {
   applyInvoiceAction,
   createInvoice,
@@ -20,7 +26,7 @@ import {
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
 
-export const invoicesRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
+export const invoicesRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
   router({
     get: procedure('invoices.read')
       .input(listInvoicesQuery.prefault({}))
@@ -47,5 +53,22 @@ export const invoicesRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
       .output(z.void())
       .mutation(async ({ ctx, input }) => {
         await deleteInvoice(db, ctx.principal.teamId, input.id);
+      }),
+    summary: procedure('invoices.read')
+      .output(invoiceSummarySchema)
+      .query(({ ctx }) => invoiceSummary(db, ctx.principal.teamId)),
+    createFromTracker: procedure('invoices.write', 'tracker-entries.write')
+      .input(invoiceFromTrackerBody)
+      .output(invoiceSchema)
+      .mutation(({ ctx, input }) => createInvoiceFromTracker(db, ctx.principal.teamId, ctx.principal.userId, input)),
+    createPublicLink: procedure('invoices.write')
+      .input(invoiceIdParams)
+      .output(publicLinkSchema)
+      .mutation(({ ctx, input }) => createPublicLink(db, ctx.principal.teamId, input.id, config.PUBLIC_URL ?? '')),
+    revokePublicLink: procedure('invoices.write')
+      .input(invoiceIdParams)
+      .output(z.void())
+      .mutation(async ({ ctx, input }) => {
+        await revokePublicLink(db, ctx.principal.teamId, input.id);
       }),
   });

@@ -14,6 +14,12 @@ import * as notificationReadingAndDelivery from './0055_notification_reading_and
 import * as search from './0056_search';
 import * as documentLibrary from './0057_document_library';
 import * as sentMessages from './0058_sent_messages';
+import * as reportTotals from './0059_report_totals';
+import * as insights from './0060_insights';
+import * as sentMessageClaims from './0061_sent_message_claims';
+import * as documentSearchVector from './0062_document_search_vector';
+import * as invoicePublicLinks from './0063_invoice_public_links';
+import * as trackerEntryInvoices from './0064_tracker_entry_invoices';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -35,6 +41,12 @@ const migrations: Record<string, Knex.Migration> = {
   '0056_search': search,
   '0057_document_library': documentLibrary,
   '0058_sent_messages': sentMessages,
+  '0059_report_totals': reportTotals,
+  '0060_insights': insights,
+  '0061_sent_message_claims': sentMessageClaims,
+  '0062_document_search_vector': documentSearchVector,
+  '0063_invoice_public_links': invoicePublicLinks,
+  '0064_tracker_entry_invoices': trackerEntryInvoices,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

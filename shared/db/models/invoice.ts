@@ -20,6 +20,7 @@ export class Invoice extends TeamScopedModel {
   paidAt!: Date | null;
   refundedAt!: Date | null;
   canceledAt!: Date | null;
+  viewedAt!: Date | null;
   paymentReference!: string | null;
   createdBy!: string | null;
   updatedAt!: Date;

@@ -42,6 +42,10 @@ export const invoiceSchema = z
     paymentReference: z.string().nullable(),
     refundedAt: z.string().nullable(),
     canceledAt: z.string().nullable(),
+    viewedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the customer last opened the public link (the first view of each day is recorded).' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -106,3 +110,46 @@ export const listInvoicesQuery = z.object({
   q: z.string().trim().min(1).max(100).optional().meta({ description: 'Search in invoice number and customer name.' }),
 });
 export type ListInvoicesQuery = z.infer<typeof listInvoicesQuery>;
+
+export const publicLinkSchema = z
+  .object({
+    url: z.string().meta({
+      description:
+        'Shown once: only its hash is kept. Making a new link revokes this one. Absolute when PUBLIC_URL is configured, else a path on this server.',
+    }),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'InvoicePublicLink', description: 'A link that shows the invoice and its PDF to anyone who has it, without signing in.' });
+
+export const invoiceFromTrackerBody = z
+  .object({
+    projectId: z.uuid(),
+    from: isoDate.meta({ description: 'First day of the entries to bill, inclusive.' }),
+    to: isoDate.meta({ description: 'Last day, inclusive.' }),
+    issueDate: isoDate.optional(),
+    dueDate: isoDate.optional(),
+    note: z.string().max(5000).optional(),
+  })
+  .strict()
+  .refine((b) => b.from <= b.to, { message: '`from` must not be after `to`', path: ['from'] })
+  .meta({ id: 'InvoiceFromTracker' });
+export type InvoiceFromTrackerBody = z.infer<typeof invoiceFromTrackerBody>;
+
+const summaryGroup = z.object({
+  count: z.number().int(),
+  amount: z.number().meta({ description: "In the team's base currency, at the newest stored rate." }),
+  byCurrency: z.array(z.object({ currency: z.string(), count: z.number().int(), amount: z.number() })),
+});
+
+export const invoiceSummarySchema = z
+  .object({
+    currency: z.string().nullable().meta({ description: "The team's base currency (else its invoices' most used one)." }),
+    draft: summaryGroup,
+    outstanding: summaryGroup.meta({ description: 'Sent and not yet paid (unpaid, overdue, scheduled).' }),
+    overdue: summaryGroup.meta({ description: 'Outstanding past the due date.' }),
+    paidThisMonth: summaryGroup.meta({ description: 'Paid since the first of this month (UTC).' }),
+    unconvertedCurrencies: z
+      .array(z.string())
+      .meta({ description: 'Currencies without a stored rate: in `byCurrency`, left out of `amount`.' }),
+  })
+  .meta({ id: 'InvoiceSummary' });

@@ -39,6 +39,7 @@ function toDto({
   paidAt,
   refundedAt,
   canceledAt,
+  viewedAt,
   createdAt,
   updatedAt,
   ...fields
@@ -49,6 +50,7 @@ function toDto({
     paidAt: toIsoOrNull(paidAt),
     refundedAt: toIsoOrNull(refundedAt),
     canceledAt: toIsoOrNull(canceledAt),
+    viewedAt: toIsoOrNull(viewedAt),
     createdAt: toIso(createdAt),
     updatedAt: toIso(updatedAt),
   };
@@ -186,5 +188,9 @@ export async function deleteInvoice(db: Db, teamId: string, id: string): Promise
   if (!row) throw notFound(`Invoice ${id} not found`);
   if (row.status !== 'draft' && row.status !== 'canceled')
     throw conflict(`Only draft or canceled invoices can be deleted; this one is ${row.status}`);
-  await Invoice.query(db).findOne({ teamId, id }).delete();
+  await db.transaction(async (trx) => {
+    // Time billed by this invoice can be billed again.
+    await trx('tracker_entries').where({ teamId, invoiceId: id }).update({ billed: false, invoiceId: null });
+    await Invoice.query(trx).findOne({ teamId, id }).delete();
+  });
 }

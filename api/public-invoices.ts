@@ -1,0 +1,52 @@
+import Router from '@koa/router';
+import { invoiceByPublicToken } from '../shared/domain/invoices/public-link';
+import { invoicePageHtml, NOT_FOUND_PAGE } from '../shared/domain/invoices/public-page';
+import { renderInvoicePdf } from '../shared/domain/invoices/pdf';
+import { AppError } from '../shared/errors';
+import type { ApiDeps } from './deps';
+import type { AppState } from './http/state';
+
+// The page has no scripts and loads nothing: everything it shows is inline.
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** The invoice at its public link (`/i/:token`), for a customer without an account: HTML, and its PDF. */
+export function publicInvoiceRouter({ db }: Pick<ApiDeps, 'db'>) {
+  const router = new Router<AppState>();
+  const find = async (token: string) => {
+    try {
+      return await invoiceByPublicToken(db, token);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) return null;
+      throw err;
+    }
+  };
+  router.get('/i/:token', async (ctx) => {
+    const found = await find(ctx.params.token);
+    ctx.set('Content-Security-Policy', PAGE_CSP);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Referrer-Policy', 'no-referrer'); // the token is in the URL: links out must not carry it
+    ctx.type = 'text/html; charset=utf-8';
+    if (!found) {
+      ctx.status = 404;
+      ctx.body = NOT_FOUND_PAGE;
+      return;
+    }
+    ctx.body = invoicePageHtml(found, `/i/${encodeURIComponent(ctx.params.token)}/pdf`);
+  });
+  router.get('/i/:token/pdf', async (ctx) => {
+    const found = await find(ctx.params.token);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    if (!found) {
+      ctx.status = 404;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = NOT_FOUND_PAGE;
+      return;
+    }
+    const pdf = await renderInvoicePdf(found);
+    ctx.type = 'application/pdf';
+    ctx.attachment(`${found.invoice.invoiceNumber}.pdf`);
+    ctx.body = pdf;
+  });
+  return router;
+}

@@ -1,0 +1,239 @@
+import { existsSync } from 'node:fs';
+import PDFDocument from 'pdfkit';
+import type { Db } from '../../db/knex';
+import { Customer, Team } from '../../db/models';
+import type { InvoiceDto } from './schema';
+import { getInvoice } from './service';
+
+/** What the PDF shows besides the invoice: who sends it and who pays it. */
+export interface InvoiceParties {
+  team: Pick<Team, 'name' | 'email' | 'countryCode'>;
+  customer: Pick<
+    Customer,
+    'name' | 'email' | 'billingEmail' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zip' | 'countryCode' | 'vatNumber'
+  > | null;
+}
+
+// A Unicode font when the machine has one (Debian's fonts-dejavu-core): PDF's built-in Helvetica
+// knows only Western European letters, and customers are named in every script.
+const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+const DEJAVU_BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+const FONTS =
+  existsSync(DEJAVU) && existsSync(DEJAVU_BOLD) ? { regular: DEJAVU, bold: DEJAVU_BOLD } : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
+
+const LOCALE_BY_COUNTRY: Record<string, string> = {
+  DE: 'de-DE',
+  AT: 'de-AT',
+  CH: 'de-CH',
+  FR: 'fr-FR',
+  BE: 'fr-BE',
+  NL: 'nl-NL',
+  ES: 'es-ES',
+  IT: 'it-IT',
+  SE: 'sv-SE',
+  NO: 'nb-NO',
+  DK: 'da-DK',
+  FI: 'fi-FI',
+  GB: 'en-GB',
+  IE: 'en-IE',
+  US: 'en-US',
+  CA: 'en-CA',
+  AU: 'en-AU',
+};
+
+/** How the team's documents write money and dates: its country's convention, else British English. */
+export const localeOf = (countryCode: string | null) => LOCALE_BY_COUNTRY[countryCode ?? ''] ?? 'en-GB';
+
+const MARGIN = 50;
+const INK = '#1f2933';
+const MUTED = '#616e7c';
+const RULE = '#d9dee3';
+
+/** The invoice, its team and its customer, as the PDF needs them; 404 for another team's invoice. */
+export async function invoiceForPdf(db: Db, teamId: string, id: string): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
+  const invoice = await getInvoice(db, teamId, id);
+  const [team, customer] = await Promise.all([
+    Team.query(db).findById(teamId).select('name', 'email', 'countryCode').throwIfNotFound(),
+    invoice.customer ? Customer.query(db).findOne({ teamId, id: invoice.customer.id }) : null,
+  ]);
+  return { invoice, team, customer: customer ?? null };
+}
+
+/** The invoice's PDF as a download: its bytes and a file name from its number. */
+export async function invoicePdfFile(db: Db, teamId: string, id: string): Promise<{ pdf: Buffer; fileName: string }> {
+  const data = await invoiceForPdf(db, teamId, id);
+  return { pdf: await renderInvoicePdf(data), fileName: `${data.invoice.invoiceNumber}.pdf` };
+}
+
+/**
+ * One A4 template: the team and the invoice's numbers at the top, the customer's billing address,
+ * the lines with quantity, unit price and VAT, totals with VAT per rate, then payment and note.
+ * Money is formatted for the team's country (1.234,56 € in Germany, €1,234.56 in Ireland).
+ */
+export function renderInvoicePdf({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties): Promise<Buffer> {
+  const locale = localeOf(team.countryCode);
+  const money = (n: number) =>
+    new Intl.NumberFormat(locale, { style: 'currency', currency: invoice.currency }).format(n).replace(/[\u202f\u00a0]/g, ' ');
+  const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(n).replace(/[\u202f\u00a0]/g, ' ');
+  const date = (d: string | null) =>
+    d ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`)) : '—';
+
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: { Title: `Invoice ${invoice.invoiceNumber}`, Author: team.name, Subject: customer ? `Invoice to ${customer.name}` : 'Invoice' },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('regular', FONTS.regular);
+  doc.registerFont('bold', FONTS.bold);
+  const width = doc.page.width - 2 * MARGIN;
+  const right = doc.page.width - MARGIN;
+
+  // Header: who sends it, and the invoice's identity.
+  doc
+    .font('bold')
+    .fontSize(20)
+    .fillColor(INK)
+    .text(team.name, MARGIN, MARGIN, { width: width / 2 });
+  if (team.email)
+    doc
+      .font('regular')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(team.email, { width: width / 2 });
+  doc
+    .font('bold')
+    .fontSize(24)
+    .fillColor(INK)
+    .text('Invoice', MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
+  const facts: [string, string][] = [
+    ['Number', invoice.invoiceNumber],
+    ['Issued', date(invoice.issueDate)],
+    ['Due', date(invoice.dueDate)],
+  ];
+  let factY = doc.y + 4;
+  for (const [label, value] of facts) {
+    doc
+      .font('regular')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(label, right - 190, factY, { width: 80, align: 'right' });
+    doc
+      .font('bold')
+      .fillColor(INK)
+      .text(value, right - 100, factY, { width: 100, align: 'right' });
+    factY += 14;
+  }
+
+  // Bill to.
+  let y = Math.max(doc.y, factY, MARGIN + 70) + 24;
+  doc.font('bold').fontSize(8).fillColor(MUTED).text('BILL TO', MARGIN, y);
+  doc
+    .font('bold')
+    .fontSize(11)
+    .fillColor(INK)
+    .text(customer?.name ?? invoice.customer?.name ?? '—', MARGIN, doc.y + 3);
+  const address = customer
+    ? [
+        customer.addressLine1,
+        customer.addressLine2,
+        [customer.zip, customer.city].filter(Boolean).join(' '),
+        [customer.state, customer.countryCode].filter(Boolean).join(', '),
+        customer.vatNumber && `VAT ${customer.vatNumber}`,
+        customer.billingEmail ?? customer.email,
+      ].filter((l): l is string => Boolean(l))
+    : [];
+  doc.font('regular').fontSize(9).fillColor(INK);
+  for (const line of address) doc.text(line);
+
+  // Lines.
+  const cols = [
+    { label: 'Description', x: MARGIN, w: width * 0.46, align: 'left' as const },
+    { label: 'Qty', x: MARGIN + width * 0.46, w: width * 0.1, align: 'right' as const },
+    { label: 'Unit price', x: MARGIN + width * 0.56, w: width * 0.16, align: 'right' as const },
+    { label: 'VAT', x: MARGIN + width * 0.72, w: width * 0.1, align: 'right' as const },
+    { label: 'Amount', x: MARGIN + width * 0.82, w: width * 0.18, align: 'right' as const },
+  ];
+  const header = (at: number) => {
+    doc.font('bold').fontSize(8).fillColor(MUTED);
+    for (const c of cols) doc.text(c.label.toUpperCase(), c.x, at, { width: c.w, align: c.align });
+    doc
+      .moveTo(MARGIN, at + 13)
+      .lineTo(right, at + 13)
+      .strokeColor(RULE)
+      .lineWidth(0.8)
+      .stroke();
+    return at + 20;
+  };
+  y = header(doc.y + 28);
+  doc.font('regular').fontSize(9).fillColor(INK);
+  for (const line of invoice.lineItems) {
+    const cells = [
+      line.unit ? `${line.name} (${line.unit})` : line.name,
+      number(line.quantity),
+      money(line.price),
+      line.vatRate ? `${number(line.vatRate)} %` : '—',
+      money(line.quantity * line.price),
+    ];
+    const height = doc.heightOfString(cells[0], { width: cols[0].w });
+    if (y + height > doc.page.height - MARGIN - 160) {
+      doc.addPage();
+      y = header(MARGIN);
+      doc.font('regular').fontSize(9).fillColor(INK);
+    }
+    cells.forEach((text, i) => doc.text(text, cols[i].x, y, { width: cols[i].w, align: cols[i].align }));
+    y += height + 8;
+    doc
+      .moveTo(MARGIN, y - 4)
+      .lineTo(right, y - 4)
+      .strokeColor(RULE)
+      .lineWidth(0.4)
+      .stroke();
+  }
+
+  // Totals, with VAT per rate as tax authorities ask.
+  // Each line's VAT rounded to the cent, as the stored totals are (totals.ts).
+  const byRate = new Map<number, { base: number; vat: number }>();
+  for (const l of invoice.lineItems) {
+    if (!l.vatRate) continue;
+    const r = byRate.get(l.vatRate) ?? { base: 0, vat: 0 };
+    r.base += l.quantity * l.price;
+    r.vat += Math.round(l.quantity * l.price * l.vatRate) / 100;
+    byRate.set(l.vatRate, r);
+  }
+  const totals: [string, string, boolean][] = [['Subtotal', money(invoice.subtotal), false]];
+  for (const [rate, { base, vat }] of [...byRate].sort((a, b) => a[0] - b[0]))
+    totals.push([`VAT ${number(rate)} % of ${money(base)}`, money(vat), false]);
+  if (invoice.tax) totals.push(['Tax', money(invoice.tax), false]);
+  if (invoice.discount) totals.push(['Discount', `−${money(invoice.discount)}`, false]);
+  totals.push(['Total due', money(invoice.amount), true]);
+  y += 10;
+  for (const [label, value, strong] of totals) {
+    doc
+      .font(strong ? 'bold' : 'regular')
+      .fontSize(strong ? 12 : 9)
+      .fillColor(strong ? INK : MUTED);
+    doc.text(label, MARGIN + width * 0.4, y, { width: width * 0.4, align: 'right' });
+    doc.fillColor(INK).text(value, MARGIN + width * 0.8, y, { width: width * 0.2, align: 'right' });
+    y = doc.y + (strong ? 0 : 4);
+  }
+
+  // Payment and note.
+  y += 24;
+  if (invoice.paymentReference) {
+    doc.font('bold').fontSize(8).fillColor(MUTED).text('PAYMENT', MARGIN, y);
+    doc.font('regular').fontSize(9).fillColor(INK).text(`Please quote ${invoice.paymentReference} with your payment.`);
+    y = doc.y + 12;
+  }
+  if (invoice.note) {
+    doc.font('bold').fontSize(8).fillColor(MUTED).text('NOTE', MARGIN, y);
+    doc.font('regular').fontSize(9).fillColor(INK).text(invoice.note, { width });
+  }
+  doc.end();
+  return done;
+}

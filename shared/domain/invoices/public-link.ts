@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/knex';
+import { Invoice } from '../../db/models';
+import { toIso } from '../../db/timestamps';
+import { conflict, notFound } from '../../errors';
+import { sha256Hex } from '../crypto/tokens';
+import { invoiceForPdf, type InvoiceParties } from './pdf';
+import type { InvoiceDto } from './schema';
+
+// 32 random bytes: unguessable, so the public page needs no login and no rate limit of its own.
+const newToken = () => `inv_${randomBytes(32).toString('base64url')}`;
+
+/** A new public link for a finalised invoice; the one it had stops working. The URL is shown once. */
+export async function createPublicLink(
+  db: Db,
+  teamId: string,
+  invoiceId: string,
+  publicUrl: string,
+): Promise<{ url: string; createdAt: string }> {
+  const invoice = await Invoice.query(db).findOne({ teamId, id: invoiceId }).select('status');
+  if (!invoice) throw notFound(`Invoice ${invoiceId} not found`);
+  if (invoice.status === 'draft') throw conflict('A draft is not shown to customers: finalize the invoice first');
+  const token = newToken();
+  const [link] = await db.transaction(async (trx) => {
+    await trx('invoice_links').where({ teamId, invoiceId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now() });
+    return trx('invoice_links')
+      .insert({ teamId, invoiceId, tokenHash: sha256Hex(token) })
+      .returning<{ createdAt: Date }[]>('createdAt');
+  });
+  return { url: `${publicUrl.replace(/\/$/, '')}/i/${token}`, createdAt: toIso(link.createdAt) };
+}
+
+/** The invoice's public link stops working at once. */
+export async function revokePublicLink(db: Db, teamId: string, invoiceId: string): Promise<void> {
+  const n = await db('invoice_links').where({ teamId, invoiceId }).whereNull('revokedAt').update({ revokedAt: db.fn.now() });
+  if (!n) throw notFound(`Invoice ${invoiceId} has no public link`);
+}
+
+/**
+ * What the public page shows for a token, or 404 (unknown, revoked, or its invoice gone). The first
+ * view of each day is recorded, and its time set on the invoice as `viewedAt`.
+ */
+export async function invoiceByPublicToken(db: Db, token: string): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
+  const link = await db('invoice_links')
+    .where({ tokenHash: sha256Hex(token) })
+    .whereNull('revokedAt')
+    .first<{ teamId: string; invoiceId: string } | undefined>('teamId', 'invoiceId');
+  if (!link) throw notFound('No invoice at this link: it may have been replaced or revoked');
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `insert into invoice_views (team_id, invoice_id, day) values (?, ?, current_date) on conflict do nothing returning 1`,
+    [link.teamId, link.invoiceId],
+  );
+  if (rows.length) await Invoice.query(db).where({ teamId: link.teamId, id: link.invoiceId }).patch({ viewedAt: new Date() });
+  return invoiceForPdf(db, link.teamId, link.invoiceId);
+}

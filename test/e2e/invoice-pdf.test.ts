@@ -1,0 +1,161 @@
+import { pdfText } from '../../shared/domain/receipts/pdf-text';
+import { insertApiKey } from '../support/fixtures';
+import { trpcAs, trpcError } from '../support/trpc';
+import { withTwoTeams } from '../support/two-teams';
+
+// The PDF is read back with pdf.js, as a person's viewer would read it: every figure on it must be there.
+const { ctx, send } = withTwoTeams();
+
+const pdfOf = async (id: string, token = ctx.acme.sessionToken) => {
+  const res = await ctx.api.fetch(`/invoices/${id}/pdf`, { token });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+};
+
+describe('GET /invoices/:id/pdf', () => {
+  it('renders the invoice with its customer, every line, VAT per rate and the total, formatted for the team', async () => {
+    await ctx.tdb.db('teams').where({ id: ctx.acme.team.id }).update({ countryCode: 'DE', email: 'billing@acme.example' });
+    const customer = (
+      await (
+        await send('POST', '/customers', ctx.acme.sessionToken, {
+          name: 'Nordwind Müller GmbH',
+          addressLine1: 'Hauptstraße 5',
+          city: 'Berlin',
+          zip: '10115',
+          countryCode: 'DE',
+          vatNumber: 'DE123456789',
+        })
+      ).json()
+    ).data;
+    const invoice = (
+      await (
+        await send('POST', '/invoices', ctx.acme.sessionToken, {
+          customerId: customer.id,
+          currency: 'EUR',
+          issueDate: '2026-11-02',
+          dueDate: '2026-11-16',
+          note: 'Thank you for your business.',
+          lineItems: [
+            { name: 'Consulting', quantity: 10, unit: 'hours', price: 150, vatRate: 19 },
+            { name: 'Handbook', quantity: 2, price: 24.5, vatRate: 7 },
+          ],
+        })
+      ).json()
+    ).data;
+    const { res, bytes } = await pdfOf(invoice.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toContain(`${invoice.invoiceNumber}.pdf`);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+
+    const text = (await pdfText(bytes)).replace(/\s+/g, ' ');
+    for (const expected of [
+      invoice.invoiceNumber,
+      'Acme',
+      'billing@acme.example',
+      'Nordwind Müller GmbH',
+      'Hauptstraße 5',
+      '10115 Berlin',
+      'VAT DE123456789',
+      'Consulting (hours)',
+      'Handbook',
+      '1.500,00 €', // 10 × 150, German format
+      '49,00 €',
+      'VAT 19 % of 1.500,00 €',
+      '285,00 €',
+      'VAT 7 % of 49,00 €',
+      '3,43 €',
+      '1.837,43 €', // the total due
+      '02.11.2026',
+      'Thank you for your business.',
+    ]) {
+      expect({ expected, found: text.includes(expected) }).toEqual({ expected, found: true });
+    }
+    expect(invoice.amount).toBe(1837.43);
+  });
+
+  it('is another team’s 404 and needs invoices.read', async () => {
+    const invoice = (
+      await (await send('POST', '/invoices', ctx.acme.sessionToken, { currency: 'USD', lineItems: [{ name: 'Audit', price: 900 }] })).json()
+    ).data;
+    expect((await pdfOf(invoice.id, ctx.other.sessionToken)).res.status).toBe(404);
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['customers.read']);
+    expect((await pdfOf(invoice.id, key)).res.status).toBe(403);
+    const readKey = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['invoices.read']);
+    const { res, bytes } = await pdfOf(invoice.id, readKey);
+    expect(res.status).toBe(200);
+    expect((await pdfText(bytes)).replace(/\s+/g, ' ')).toContain('900,00 $');
+  });
+});
+
+describe('the public link (/i/:token)', () => {
+  const finalized = async (token = ctx.acme.sessionToken) => {
+    const customer = (await (await send('POST', '/customers', token, { name: 'Initech <b>Ltd</b>' })).json()).data;
+    const invoice = (
+      await (
+        await send('POST', '/invoices', token, {
+          customerId: customer.id,
+          currency: 'EUR',
+          lineItems: [{ name: 'Support plan', price: 240 }],
+        })
+      ).json()
+    ).data;
+    expect((await send('POST', `/invoices/${invoice.id}/finalize`, token, {})).status).toBe(200);
+    return invoice as { id: string; invoiceNumber: string };
+  };
+  const visit = (path: string) => fetch(`${ctx.api.url}${path}`);
+
+  it('shows the invoice and its PDF without a login, records one view a day, and 404s once revoked', async () => {
+    await ctx.tdb.db('teams').where({ id: ctx.acme.team.id }).update({ countryCode: 'DE' });
+    const invoice = await finalized();
+    const made = await send('POST', `/invoices/${invoice.id}/public-link`, ctx.acme.sessionToken, {});
+    expect(made.status).toBe(201);
+    const { url } = (await made.json()).data as { url: string };
+    const path = new URL(url, ctx.api.url).pathname;
+    expect(path).toMatch(/^\/i\/inv_[\w-]{43}$/);
+    // Only the hash is kept.
+    expect(JSON.stringify(await ctx.tdb.db('invoice_links').where({ invoiceId: invoice.id }))).not.toContain(path.slice(3));
+
+    const page = await visit(path);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).toContain(invoice.invoiceNumber);
+    expect(html).toContain('Initech &#60;b&#62;Ltd&#60;/b&#62;'); // escaped, never markup
+    expect(html).toContain('240,00\u00a0€'); // the team is in Germany: as on the PDF
+    const pdf = await visit(`${path}/pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(await pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain(invoice.invoiceNumber);
+
+    const views = await ctx.tdb.db('invoice_views').where({ invoiceId: invoice.id });
+    expect(views).toHaveLength(1); // two visits today, one recorded view
+    const seen = (await (await send('GET', `/invoices/${invoice.id}`, ctx.acme.sessionToken)).json()).data;
+    expect(seen.viewedAt).not.toBeNull();
+
+    expect((await send('DELETE', `/invoices/${invoice.id}/public-link`, ctx.acme.sessionToken)).status).toBe(204);
+    expect((await visit(path)).status).toBe(404);
+    expect((await visit(`${path}/pdf`)).status).toBe(404);
+    expect((await send('DELETE', `/invoices/${invoice.id}/public-link`, ctx.acme.sessionToken)).status).toBe(404);
+  });
+
+  it('a new link replaces the old; drafts, other teams and unknown tokens show nothing', async () => {
+    const invoice = await finalized();
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const first = new URL((await trpc.invoices.createPublicLink.mutate({ id: invoice.id })).url, ctx.api.url).pathname;
+    const second = new URL((await trpc.invoices.createPublicLink.mutate({ id: invoice.id })).url, ctx.api.url).pathname;
+    expect((await visit(first)).status).toBe(404);
+    expect((await visit(second)).status).toBe(200);
+    await trpc.invoices.revokePublicLink.mutate({ id: invoice.id });
+    expect((await visit(second)).status).toBe(404);
+
+    const draft = (
+      await (await send('POST', '/invoices', ctx.acme.sessionToken, { currency: 'EUR', lineItems: [{ name: 'x', price: 1 }] })).json()
+    ).data;
+    expect((await send('POST', `/invoices/${draft.id}/public-link`, ctx.acme.sessionToken, {})).status).toBe(409);
+    expect(await trpcError(trpcAs(ctx.api, ctx.other.sessionToken).invoices.createPublicLink.mutate({ id: invoice.id }))).toMatchObject({
+      httpStatus: 404,
+    });
+    expect((await visit('/i/inv_not-a-real-token')).status).toBe(404);
+  });
+});
