@@ -2,6 +2,7 @@ import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { documentActivities } from './documents/process';
 import { insightActivities } from './insights/weekly';
+import { invoiceLifecycleActivities } from './invoices/lifecycle';
 import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...notificationActivities(deps),
     ...documentActivities(deps),
     ...insightActivities(deps),
+    ...invoiceLifecycleActivities(deps),
   };
 }
 

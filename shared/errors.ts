@@ -41,6 +41,7 @@ export const forbidden = (description: string) => new AppError(403, 'Forbidden',
 export const notFound = (description = 'Resource not found') => new AppError(404, 'Not Found', description);
 export const conflict = (description: string) => new AppError(409, 'Conflict', description);
 export const payloadTooLarge = (description = 'Request body too large') => new AppError(413, 'Payload Too Large', description);
+export const serviceUnavailable = (description: string) => new AppError(503, 'Service Unavailable', description);
 export const tooManyRequests = (description = 'Rate limit exceeded, retry later') => new AppError(429, 'Too Many Requests', description);
 
 /** Turns zod issues into the 400 envelope, one entry per invalid field. */

@@ -9,3 +9,4 @@ export { teamDeletion } from './team-deletion';
 export { notificationDelivery } from './notification-delivery';
 export { documentProcessing } from './document-processing';
 export { weeklyInsights } from './weekly-insights';
+export { invoiceLifecycle } from './invoice-lifecycle';

@@ -4,6 +4,8 @@ import {
   invoiceActionBody,
   invoiceIdParams,
   invoiceFromTrackerBody,
+  invoicePaymentBody,
+  scheduleInvoiceBody,
   invoiceSchema,
   invoiceSummarySchema,
   listInvoicesQuery,
@@ -12,12 +14,12 @@ import {
 } from '../../shared/domain/invoices/schema';
 import {
   applyInvoiceAction,
-  createInvoice,
-  deleteInvoice,
-  getInvoice,
-  listInvoices,
-  updateInvoice,
-} from '../../shared/domain/invoices/service';
+  getInvoiceWithLifecycle,
+  recordInvoicePayment,
+  scheduleInvoice,
+  unscheduleInvoice,
+} from '../../shared/domain/invoices/lifecycle';
+import { createInvoice, deleteInvoice, getInvoice, listInvoices, updateInvoice } from '../../shared/domain/invoices/service';
 import { createInvoiceFromTracker } from '../../shared/domain/invoices/from-tracker';
 import { invoicePdfFile } from '../../shared/domain/invoices/pdf';
 import { invoiceSummary } from '../../shared/domain/invoices/summary';
@@ -27,12 +29,14 @@ import { defineRoute } from './define';
 import { file, none, one, page } from './replies';
 
 const ACTION_TEXT: Record<(typeof INVOICE_ACTIONS)[number], string> = {
-  finalize: 'Issue a draft: it becomes `unpaid`, dated today and due in 30 days unless dates were set.',
+  finalize:
+    'Issue a draft without emailing it (you send the PDF or link yourself): it becomes `unpaid`, dated today and due in 30 days unless dates were set. Its lifecycle marks it `overdue` after the due date and sends reminders if the customer has them on.',
+  send: 'Issue a draft (or a scheduled invoice, now) and email it to the customer with its PDF attached and a public link: it becomes `unpaid`, and its lifecycle chases it as after `finalize`. 409 when the customer has no `billingEmail` or `email`; 503 when the workflow service cannot be reached (nothing changes).',
   'mark-paid': 'Record a payment received outside the payment provider: `unpaid` or `overdue` becomes `paid`.',
   cancel: 'Cancel a draft, scheduled, unpaid or overdue invoice.',
 };
 
-export const invoiceRoutes = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) => [
+export const invoiceRoutes = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'config' | 'temporal'>) => [
   defineRoute({
     method: 'get',
     path: '/invoices',
@@ -61,9 +65,11 @@ export const invoiceRoutes = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
     scopes: ['invoices.read'],
     tag: 'Invoices',
     summary: 'Get an invoice',
+    description:
+      'With `lifecycle`: what its InvoiceLifecycle run does next and when (a scheduled send, the due date, the next reminder), asked of the run itself.',
     params: invoiceIdParams,
     reply: one(invoiceSchema),
-    handler: ({ principal, params }) => getInvoice(db, principal.teamId, params.id),
+    handler: ({ principal, params }) => getInvoiceWithLifecycle(db, temporal, principal.teamId, params.id),
   }),
   defineRoute({
     method: 'post',
@@ -153,9 +159,64 @@ export const invoiceRoutes = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
       params: invoiceIdParams,
       body: invoiceActionBody,
       reply: one(invoiceSchema),
-      handler: ({ principal, params, body }) => applyInvoiceAction(db, principal.teamId, params.id, action, body),
+      handler: async ({ principal, params, body }) => {
+        await applyInvoiceAction(db, temporal, principal.teamId, params.id, action, body);
+        return getInvoice(db, principal.teamId, params.id);
+      },
     }),
   ),
+  defineRoute({
+    method: 'post',
+    path: '/invoices/:id/schedule',
+    scopes: ['invoices.write'],
+    tag: 'Invoices',
+    summary: 'Schedule an invoice',
+    description:
+      'A draft becomes `scheduled` and is issued and emailed at `sendAt` by its lifecycle (one durable timer). On a scheduled invoice this moves the time: the run wakes and waits for the new one, never two timers. 409 when the customer has no email address or the invoice is neither draft nor scheduled.',
+    params: invoiceIdParams,
+    body: scheduleInvoiceBody,
+    reply: one(invoiceSchema),
+    handler: async ({ principal, params, body }) => {
+      await scheduleInvoice(db, temporal, principal.teamId, params.id, new Date(body.sendAt));
+      return getInvoice(db, principal.teamId, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/invoices/:id/schedule',
+    scopes: ['invoices.write'],
+    tag: 'Invoices',
+    summary: 'Cancel a scheduled send',
+    description: 'The invoice goes back to draft and nothing is sent; its run ends. 409 unless it is scheduled.',
+    params: invoiceIdParams,
+    reply: one(invoiceSchema),
+    handler: async ({ principal, params }) => {
+      await unscheduleInvoice(db, temporal, principal.teamId, params.id);
+      return getInvoice(db, principal.teamId, params.id);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/invoices/:id/payments',
+    scopes: ['invoices.write'],
+    tag: 'Invoices',
+    summary: 'Record a payment',
+    description:
+      'A payment received outside the payment provider, in full or in part: `amountDue` goes down, and when the payments reach the total the invoice is `paid` and its lifecycle ends. Reminders after a part payment state what is still due. 400 for more than is due; 409 unless the invoice is unpaid or overdue.',
+    params: invoiceIdParams,
+    body: invoicePaymentBody,
+    reply: one(invoiceSchema),
+    status: 201,
+    handler: async ({ principal, params, body }) => {
+      await recordInvoicePayment(
+        db,
+        temporal,
+        { teamId: principal.teamId, invoiceId: params.id, userId: principal.userId },
+        { amount: body.amount, paidAt: body.paidAt ? new Date(body.paidAt) : undefined, reference: body.reference },
+      );
+      return getInvoice(db, principal.teamId, params.id);
+    },
+  }),
   defineRoute({
     method: 'delete',
     path: '/invoices/:id',

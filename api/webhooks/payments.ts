@@ -61,7 +61,7 @@ export function paymentsWebhook(deps: ApiDeps): WebhookSpec<Payload, Payload> {
       const { invoice_id: invoiceId, team_id: teamId } = p.data.object.metadata ?? {};
       const event = paymentEvent(p);
       if (!invoiceId || !teamId || !event) return { outcome: 'ignored' };
-      return applyPaymentEvent(deps.db, { teamId, invoiceId, eventId: p.id }, event);
+      return applyPaymentEvent(deps.db, deps.temporal, { teamId, invoiceId, eventId: p.id }, event);
     },
   };
 }

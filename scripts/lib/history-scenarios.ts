@@ -14,6 +14,25 @@ import { teamDeletionContract, type TeamDeletionWorkflow } from '../../shared/te
 import { notificationDeliveryContract, type NotificationDeliveryWorkflow } from '../../shared/temporal/notification-delivery/contract';
 import { documentProcessingContract, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { weeklyInsightsContract, type WeeklyInsightsWorkflow } from '../../shared/temporal/weekly-insights/contract';
+import {
+  invoiceChanged,
+  invoiceLifecycleContract,
+  type InvoiceLifecycleWorkflow,
+  type InvoiceStepPlan,
+} from '../../shared/temporal/invoice-lifecycle/contract';
+
+/** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
+function invoicePlans(): () => Promise<InvoiceStepPlan> {
+  const soon = () => new Date(Date.now() + 1_000).toISOString();
+  const plans: (() => InvoiceStepPlan)[] = [
+    () => ({ stage: 'scheduled', status: 'scheduled', action: 'send', at: soon() }),
+    () => ({ stage: 'sending', status: 'unpaid', action: 'email', at: new Date().toISOString() }),
+    () => ({ stage: 'awaiting_payment', status: 'unpaid', action: 'mark-overdue', at: new Date(Date.now() + 3_600_000).toISOString() }),
+    () => ({ stage: 'ended', status: 'paid', action: null, at: null }),
+  ];
+  let turn = 0;
+  return async () => plans[Math.min(turn++, plans.length - 1)]();
+}
 
 /**
  * One scenario per workflow path worth pinning: mocked activities (a history records only their
@@ -200,5 +219,30 @@ export const SCENARIOS: HistoryScenario[] = [
         workflowId,
         args: [{ teamId: 't1' }],
       }),
+  },
+  {
+    // Scheduled → sent → waiting for the due date → paid, which the API signals.
+    name: 'invoice-lifecycle',
+    activities: {
+      planInvoiceStep: invoicePlans(),
+      performInvoiceStep: async (step: { action: string }) => (step.action === 'email' ? 'sent' : 'done'),
+    },
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.signalWithStart<InvoiceLifecycleWorkflow>(invoiceLifecycleContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ teamId: 't1', invoiceId: 'i1' }],
+        signal: invoiceChanged,
+        signalArgs: [],
+      });
+      // Paid while it waits for the due date.
+      for (;;) {
+        const events = (await handle.fetchHistory()).events ?? [];
+        if (events.filter((e) => e.activityTaskCompletedEventAttributes).length >= 5) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await handle.signal(invoiceChanged);
+      return handle.result();
+    },
   },
 ];

@@ -10,6 +10,9 @@ export interface MailMessage {
    * and servers treat two copies with one Message-ID as one message.
    */
   messageId?: string;
+  /** Where the recipient's answer goes (the team, for an invoice), when not the sender. */
+  replyTo?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {

@@ -10,8 +10,10 @@ export const InboxId = defineSearchAttributeKey('InboxId', SearchAttributeType.K
 export const InvitationId = defineSearchAttributeKey('InvitationId', SearchAttributeType.KEYWORD);
 /** A document's id (DocumentProcessing): `DocumentId = "<id>"`. */
 export const DocumentId = defineSearchAttributeKey('DocumentId', SearchAttributeType.KEYWORD);
+/** An invoice's id (InvoiceLifecycle): `InvoiceId = "<id>"`. */
+export const InvoiceId = defineSearchAttributeKey('InvoiceId', SearchAttributeType.KEYWORD);
 /** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
 
 /** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
-export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId };
+export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId };

@@ -11,6 +11,7 @@ import { sendChatMessageContract } from '../../shared/temporal/send-chat-message
 import { syncConnectionContract, syncRequested, syncStatus } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract } from '../../shared/temporal/sync-exchange-rates/contract';
 import { weeklyInsightsContract } from '../../shared/temporal/weekly-insights/contract';
+import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycle/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -26,6 +27,7 @@ const contracts = {
   'notification-delivery': notificationDeliveryContract,
   'document-processing': documentProcessingContract,
   'weekly-insights': weeklyInsightsContract,
+  'invoice-lifecycle': invoiceLifecycleContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

@@ -6,7 +6,9 @@ import {
   invoiceActionBody,
   invoiceFromTrackerBody,
   invoiceIdParams,
+  invoicePaymentBody,
   invoiceSchema,
+  scheduleInvoiceBody,
   invoiceSummarySchema,
   listInvoicesQuery,
   publicLinkSchema,
@@ -17,16 +19,16 @@ import { invoiceSummary } from '../../../shared/domain/invoices/summary';
 import { createPublicLink, revokePublicLink } from '../../../shared/domain/invoices/public-link';
 import {
   applyInvoiceAction,
-  createInvoice,
-  deleteInvoice,
-  getInvoice,
-  listInvoices,
-  updateInvoice,
-} from '../../../shared/domain/invoices/service';
+  getInvoiceWithLifecycle,
+  recordInvoicePayment,
+  scheduleInvoice,
+  unscheduleInvoice,
+} from '../../../shared/domain/invoices/lifecycle';
+import { createInvoice, deleteInvoice, getInvoice, listInvoices, updateInvoice } from '../../../shared/domain/invoices/service';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
 
-export const invoicesRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =>
+export const invoicesRouter = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'config' | 'temporal'>) =>
   router({
     get: procedure('invoices.read')
       .input(listInvoicesQuery.prefault({}))
@@ -35,7 +37,7 @@ export const invoicesRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =
     getById: procedure('invoices.read')
       .input(invoiceIdParams)
       .output(invoiceSchema)
-      .query(({ ctx, input }) => getInvoice(db, ctx.principal.teamId, input.id)),
+      .query(({ ctx, input }) => getInvoiceWithLifecycle(db, temporal, ctx.principal.teamId, input.id)),
     create: procedure('invoices.write')
       .input(createInvoiceBody)
       .output(invoiceSchema)
@@ -47,7 +49,38 @@ export const invoicesRouter = ({ db, config }: Pick<ApiDeps, 'db' | 'config'>) =
     transition: procedure('invoices.write')
       .input(invoiceIdParams.extend({ action: z.enum(INVOICE_ACTIONS), data: invoiceActionBody.optional() }))
       .output(invoiceSchema)
-      .mutation(({ ctx, input }) => applyInvoiceAction(db, ctx.principal.teamId, input.id, input.action, input.data ?? {})),
+      .mutation(async ({ ctx, input }) => {
+        await applyInvoiceAction(db, temporal, ctx.principal.teamId, input.id, input.action, input.data ?? {});
+        return getInvoice(db, ctx.principal.teamId, input.id);
+      }),
+    schedule: procedure('invoices.write')
+      .input(invoiceIdParams.extend({ data: scheduleInvoiceBody }))
+      .output(invoiceSchema)
+      .mutation(async ({ ctx, input }) => {
+        await scheduleInvoice(db, temporal, ctx.principal.teamId, input.id, new Date(input.data.sendAt));
+        return getInvoice(db, ctx.principal.teamId, input.id);
+      }),
+    unschedule: procedure('invoices.write')
+      .input(invoiceIdParams)
+      .output(invoiceSchema)
+      .mutation(async ({ ctx, input }) => {
+        await unscheduleInvoice(db, temporal, ctx.principal.teamId, input.id);
+        return getInvoice(db, ctx.principal.teamId, input.id);
+      }),
+    recordPayment: procedure('invoices.write')
+      .input(invoiceIdParams.extend({ data: invoicePaymentBody }))
+      .output(invoiceSchema)
+      .mutation(async ({ ctx, input }) => {
+        const { teamId, userId } = ctx.principal;
+        const { amount, paidAt, reference } = input.data;
+        await recordInvoicePayment(
+          db,
+          temporal,
+          { teamId, invoiceId: input.id, userId },
+          { amount, paidAt: paidAt ? new Date(paidAt) : undefined, reference },
+        );
+        return getInvoice(db, teamId, input.id);
+      }),
     delete: procedure('invoices.write')
       .input(invoiceIdParams)
       .output(z.void())

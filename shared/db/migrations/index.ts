@@ -20,6 +20,7 @@ import * as sentMessageClaims from './0061_sent_message_claims';
 import * as documentSearchVector from './0062_document_search_vector';
 import * as invoicePublicLinks from './0063_invoice_public_links';
 import * as trackerEntryInvoices from './0064_tracker_entry_invoices';
+import * as invoiceLifecycle from './0065_invoice_lifecycle';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -47,6 +48,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0062_document_search_vector': documentSearchVector,
   '0063_invoice_public_links': invoicePublicLinks,
   '0064_tracker_entry_invoices': trackerEntryInvoices,
+  '0065_invoice_lifecycle': invoiceLifecycle,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -20,5 +20,7 @@ export class Customer extends TeamScopedModel {
   countryCode!: string | null;
   vatNumber!: string | null;
   note!: string | null;
+  /** Overdue invoices to this customer are chased on the team's cadence (off unless turned on). */
+  invoiceReminders!: boolean;
   updatedAt!: Date;
 }

@@ -22,6 +22,10 @@ export class Invoice extends TeamScopedModel {
   canceledAt!: Date | null;
   viewedAt!: Date | null;
   paymentReference!: string | null;
+  /** The lifecycle emails the invoice to the customer when it is issued (send or schedule), not on a bare finalize. */
+  emailDelivery!: boolean;
+  /** What payments recorded against it add up to; the invoice is paid when they reach `amount`. */
+  amountPaid!: number;
   createdBy!: string | null;
   updatedAt!: Date;
 }

@@ -18,6 +18,8 @@ export class Team extends BaseModel {
   autoMatch!: boolean;
   fiscalYearStartMonth!: number | null;
   timezone!: string | null;
+  /** Days after an invoice's due date on which its reminders go out. */
+  invoiceReminderDays!: number[];
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;

@@ -20,6 +20,10 @@ export const customerSchema = z
     countryCode: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
     vatNumber: z.string().nullable(),
     note: z.string().nullable(),
+    invoiceReminders: z.boolean().meta({
+      description:
+        "Overdue invoices to this customer are chased by email on the team's cadence (`invoiceReminderDays`). Off unless turned on.",
+    }),
     tags: z.array(z.object({ id: z.uuid(), name: z.string() })),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
@@ -46,6 +50,7 @@ const fields = {
     .optional(),
   vatNumber: nullableText(50),
   note: nullableText(5000),
+  invoiceReminders: z.boolean().optional(),
   tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team; replaces the current tags.' }),
 };
 

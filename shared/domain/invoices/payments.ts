@@ -1,4 +1,6 @@
 import type { Db } from '../../db/knex';
+import type { TemporalGateway } from '../../temporal/client';
+import { signalInvoiceChanged } from '../../temporal/invoice-lifecycle/calls';
 import { notify } from '../notifications/service';
 import type { WebhookOutcome } from '../webhook-events/record';
 import { canTransition, lockInvoice, transitionInvoice } from './status';
@@ -15,11 +17,12 @@ export type PaymentEvent =
  */
 export async function applyPaymentEvent(
   db: Db,
+  temporal: TemporalGateway,
   target: { teamId: string; invoiceId: string; eventId: string },
   event: PaymentEvent,
 ): Promise<WebhookOutcome> {
   const { teamId, invoiceId, eventId } = target;
-  return db.transaction(async (trx): Promise<WebhookOutcome> => {
+  const outcome = await db.transaction(async (trx): Promise<WebhookOutcome> => {
     const invoice = await lockInvoice(trx, teamId, invoiceId);
     if (!invoice) return { outcome: 'ignored' };
     const payment = { invoiceId, invoiceNumber: invoice.invoiceNumber, paymentEventId: eventId };
@@ -50,4 +53,7 @@ export async function applyPaymentEvent(
         return processed;
     }
   });
+  // Paid or refunded ends the invoice's lifecycle; best effort, as for every ending (lifecycle.ts).
+  if (outcome.outcome === 'processed' && event.kind !== 'failed') await signalInvoiceChanged(temporal, invoiceId).catch(() => false);
+  return outcome;
 }

@@ -14,6 +14,18 @@ export const lineItemSchema = z.object({
   taxRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'Other sales tax in percent.' }),
 });
 
+export const invoiceLifecycleSchema = z
+  .object({
+    stage: z.enum(['starting', 'scheduled', 'sending', 'awaiting_payment', 'overdue', 'ended']),
+    nextAction: z.enum(['send', 'email', 'mark-overdue', 'remind', 'recheck']).nullable().meta({
+      description:
+        'send: a scheduled invoice goes out; email: to the customer; mark-overdue: at the due date; remind: a reminder on the team cadence; recheck: nothing due, it looks again.',
+    }),
+    nextActionAt: z.string().nullable(),
+    emailsSent: z.number().int().meta({ description: 'Emails this run has sent (the invoice and reminders).' }),
+  })
+  .meta({ id: 'InvoiceLifecycle', description: 'The durable workflow `invoice:<id>` that sends, chases and closes the invoice.' });
+
 export const invoiceSchema = z
   .object({
     id: z.uuid(),
@@ -34,10 +46,18 @@ export const invoiceSchema = z
     tax: z.number(),
     discount: z.number(),
     amount: z.number().meta({ description: 'Total due: subtotal + vat + tax − discount.' }),
+    amountPaid: z.number().meta({ description: 'What recorded payments add up to (`POST /invoices/:id/payments`).' }),
+    amountDue: z
+      .number()
+      .meta({ description: 'What is still to be paid: `amount − amountPaid` while open, 0 once paid, canceled or refunded.' }),
     issueDate: z.string().nullable(),
     dueDate: z.string().nullable(),
     note: z.string().nullable(),
-    sentAt: z.string().nullable(),
+    scheduledAt: z.string().nullable().meta({ description: 'A scheduled invoice: when it is emailed to the customer.' }),
+    sentAt: z.string().nullable().meta({ description: 'When the invoice was emailed to the customer.' }),
+    emailDelivery: z
+      .boolean()
+      .meta({ description: 'Issued by `send` or `schedule`: the lifecycle emails it (and its reminders) to the customer.' }),
     paidAt: z.string().nullable(),
     paymentReference: z.string().nullable(),
     refundedAt: z.string().nullable(),
@@ -48,6 +68,10 @@ export const invoiceSchema = z
       .meta({ description: 'When the customer last opened the public link (the first view of each day is recorded).' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
+    lifecycle: invoiceLifecycleSchema
+      .nullable()
+      .optional()
+      .meta({ description: 'On `GET /invoices/:id` only: what the InvoiceLifecycle run does next and when; null when none runs.' }),
   })
   .meta({ id: 'Invoice', description: 'An invoice to a customer. Totals are computed from the line items.' });
 
@@ -89,7 +113,7 @@ export const updateInvoiceBody = z
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
   .meta({ id: 'UpdateInvoice', description: 'Only drafts can be edited.' });
 
-export const INVOICE_ACTIONS = ['finalize', 'mark-paid', 'cancel'] as const;
+export const INVOICE_ACTIONS = ['finalize', 'send', 'mark-paid', 'cancel'] as const;
 export const invoiceActionBody = z
   .object({
     paidAt: isoTimestamp.optional().meta({ description: 'mark-paid: when it was paid; default now.' }),
@@ -97,6 +121,20 @@ export const invoiceActionBody = z
   })
   .strict()
   .default({});
+
+export const scheduleInvoiceBody = z
+  .object({ sendAt: isoTimestamp.meta({ description: 'When the invoice is issued and emailed; must be in the future.' }) })
+  .strict()
+  .meta({ id: 'ScheduleInvoice' });
+
+export const invoicePaymentBody = z
+  .object({
+    amount: z.number().positive().max(1e12).meta({ description: "In the invoice's currency; at most what is due." }),
+    paidAt: isoTimestamp.optional().meta({ description: 'When it was paid; default now.' }),
+    reference: z.string().trim().max(200).optional().meta({ description: 'E.g. the bank transfer reference.' }),
+  })
+  .strict()
+  .meta({ id: 'InvoicePayment', description: 'A payment received outside the payment provider, in full or in part.' });
 
 export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;
 export type UpdateInvoiceBody = z.infer<typeof updateInvoiceBody>;

@@ -5,9 +5,10 @@ import { Customer, Invoice, InvoiceLineItem } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import { roundMoney } from '../common/currency';
 import { containsPattern } from '../common/query';
-import type { CreateInvoiceBody, INVOICE_ACTIONS, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
-import { lockInvoice, transitionInvoice } from './status';
+import type { CreateInvoiceBody, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
+import { lockInvoice } from './status';
 import { invoiceTotals } from './totals';
 
 /** An invoice as the list selects it: its columns, its cursor key, and its customer and lines as json. */
@@ -32,9 +33,9 @@ function selectInvoices(db: Db, teamId: string) {
 function toDto({
   teamId: _team,
   customerId: _customer,
-  scheduledAt: _scheduled,
   createdBy: _creator,
   cursorCreatedAt: _cursor,
+  scheduledAt,
   sentAt,
   paidAt,
   refundedAt,
@@ -44,8 +45,11 @@ function toDto({
   updatedAt,
   ...fields
 }: InvoiceRow): InvoiceDto {
+  const open = ['draft', 'scheduled', 'unpaid', 'overdue'].includes(fields.status);
   return {
     ...fields,
+    amountDue: open ? roundMoney(fields.amount - fields.amountPaid) : 0,
+    scheduledAt: toIsoOrNull(scheduledAt),
     sentAt: toIsoOrNull(sentAt),
     paidAt: toIsoOrNull(paidAt),
     refundedAt: toIsoOrNull(refundedAt),
@@ -159,25 +163,6 @@ export async function updateInvoice(db: Db, teamId: string, id: string, body: Up
       .findOne({ teamId, id })
       .patch({ ...fields, ...totals, updatedAt: new Date() });
     if (lineItems) await writeLines(trx, teamId, id, lineItems);
-  });
-  return getInvoice(db, teamId, id);
-}
-
-/** A REST/tRPC action on the status machine (see status.ts): finalize, mark-paid or cancel. */
-export async function applyInvoiceAction(
-  db: Db,
-  teamId: string,
-  id: string,
-  action: (typeof INVOICE_ACTIONS)[number],
-  body: { paidAt?: string; paymentReference?: string },
-): Promise<InvoiceDto> {
-  await db.transaction(async (trx) => {
-    const current = await lockInvoice(trx, teamId, id);
-    if (!current) throw notFound(`Invoice ${id} not found`);
-    await transitionInvoice(trx, current, action, {
-      at: body.paidAt ? new Date(body.paidAt) : undefined,
-      paymentReference: body.paymentReference,
-    });
   });
   return getInvoice(db, teamId, id);
 }

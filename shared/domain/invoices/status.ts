@@ -11,7 +11,14 @@ export type InvoiceStatus = Invoice['status'];
  * recorded by hand.
  */
 const TRANSITIONS = {
+  /** Issue without delivering: the team sends the PDF or link itself. */
   finalize: { from: ['draft'], to: 'unpaid' },
+  /** Issue and email it to the customer (now, or when a scheduled send comes due). */
+  send: { from: ['draft', 'scheduled'], to: 'unpaid' },
+  /** Send it later; on a scheduled invoice this moves the time. */
+  schedule: { from: ['draft', 'scheduled'], to: 'scheduled' },
+  unschedule: { from: ['scheduled'], to: 'draft' },
+  'mark-overdue': { from: ['unpaid'], to: 'overdue' },
   'mark-paid': { from: ['unpaid', 'overdue'], to: 'paid' },
   cancel: { from: ['draft', 'scheduled', 'unpaid', 'overdue'], to: 'canceled' },
   refund: { from: ['paid'], to: 'refunded' },
@@ -26,6 +33,8 @@ export interface TransitionDetails {
   /** When it was paid or refunded; default now. */
   at?: Date;
   paymentReference?: string | null;
+  /** schedule: when it goes out. */
+  sendAt?: Date;
 }
 
 const DAY = 86_400_000;
@@ -36,24 +45,39 @@ export async function lockInvoice(trx: Db, teamId: string, id: string): Promise<
   return Invoice.query(trx).findOne({ teamId, id }).forUpdate();
 }
 
-/** Moves a locked invoice along one transition; 409 when its status is not one the transition starts from. */
+/** Moves a locked invoice along one transition and returns its new status; 409 when its status is not one the transition starts from. */
 export async function transitionInvoice(
   trx: Db,
   invoice: Pick<Invoice, 'id' | 'teamId' | 'status' | 'issueDate' | 'dueDate'>,
   t: InvoiceTransition,
   details: TransitionDetails = {},
-): Promise<void> {
+): Promise<InvoiceStatus> {
   if (!canTransition(invoice.status, t)) throw conflict(`Cannot ${t.replace('-', ' ')} an invoice that is ${invoice.status}`);
   const now = new Date();
   const at = details.at ?? now;
   const patch: PartialModelObject<Invoice> = { status: TRANSITIONS[t].to, updatedAt: now };
+  if (t === 'send') {
+    patch.emailDelivery = true;
+    patch.scheduledAt = null;
+  }
   switch (t) {
+    // A sent invoice is issued as a finalised one is.
+    case 'send':
     case 'finalize': {
       const issue = invoice.issueDate ?? isoDate(now);
       patch.issueDate = issue;
       patch.dueDate = invoice.dueDate ?? isoDate(new Date(new Date(`${issue}T00:00:00Z`).getTime() + 30 * DAY));
       break;
     }
+    case 'schedule':
+      if (!details.sendAt) throw new Error('schedule needs sendAt');
+      patch.scheduledAt = details.sendAt;
+      break;
+    case 'unschedule':
+      patch.scheduledAt = null;
+      break;
+    case 'mark-overdue':
+      break;
     case 'mark-paid':
       patch.paidAt = at;
       patch.paymentReference = details.paymentReference ?? null;
@@ -66,4 +90,5 @@ export async function transitionInvoice(
       break;
   }
   await Invoice.query(trx).patch(patch).where({ teamId: invoice.teamId, id: invoice.id });
+  return TRANSITIONS[t].to;
 }

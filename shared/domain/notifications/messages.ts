@@ -56,6 +56,14 @@ const writers: Writers = {
     title: `API key "${m.name}" was created`,
     body: `A member created the API key "${m.name}" with access to ${m.scopes.join(', ')}. If nobody in the team expected it, delete it in the settings.`,
   }),
+  invoice_overdue: (m) => ({
+    title: `Invoice ${m.invoiceNumber} is overdue`,
+    body: `Invoice ${m.invoiceNumber} was due on ${m.dueDate}; ${m.amountDue} ${m.currency} is still open.`,
+  }),
+  invoice_undeliverable: (m) => ({
+    title: `Invoice ${m.invoiceNumber} could not be emailed`,
+    body: `The ${m.kind === 'invoice' ? 'invoice' : 'reminder'} for ${m.invoiceNumber} was not sent: its customer has no email address. Add one and send it again.`,
+  }),
   insight_ready: (m) => ({
     title: `Your week in numbers: ${m.periodStart} to ${m.periodEnd}`,
     body: `The summary of ${m.periodStart} to ${m.periodEnd} is ready: income, spending, what changed most, receipts waiting and runway.`,

@@ -28,6 +28,10 @@ export interface NotificationMetadata {
   document_unreadable: { documentId: string; name: string; reason: string };
   /** A member created an API key: the whole team hears of a new way into its data. */
   api_key_created: { apiKeyId: string; name: string; createdBy: string; scopes: string[] };
+  /** An invoice passed its due date unpaid (InvoiceLifecycle). */
+  invoice_overdue: { invoiceId: string; invoiceNumber: string; dueDate: string; amountDue: number; currency: string };
+  /** An invoice to be emailed has no address to go to: its customer has neither a billing nor a contact email. */
+  invoice_undeliverable: { invoiceId: string; invoiceNumber: string; kind: 'invoice' | 'reminder' };
   /** The weekly summary of the team's money is ready (WeeklyInsights). */
   insight_ready: { insightId: string; periodStart: string; periodEnd: string };
 }
@@ -50,6 +54,8 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   bank_connection_reconnected: 'A broken bank connection works again.',
   document_unreadable: 'An uploaded document could not be read.',
   api_key_created: 'A member created an API key for the team.',
+  invoice_overdue: 'An invoice passed its due date unpaid.',
+  invoice_undeliverable: 'An invoice or its reminder could not be emailed: the customer has no email address.',
   insight_ready: "The week's summary of the team's money is ready.",
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];

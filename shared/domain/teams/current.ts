@@ -30,6 +30,9 @@ export const teamSchema = z
     plan: z.enum(TEAM_PLANS),
     subscriptionStatus: z.string().nullable(),
     autoMatch: z.boolean().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
+    invoiceReminderDays: z
+      .array(z.number().int())
+      .meta({ description: 'Days after the due date on which an overdue invoice is chased (for customers with reminders on).' }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Team' });
@@ -50,6 +53,7 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   plan: t.plan,
   subscriptionStatus: t.subscriptionStatus,
   autoMatch: t.autoMatch,
+  invoiceReminderDays: t.invoiceReminderDays,
   createdAt: toIso(t.createdAt),
 });
 
@@ -78,6 +82,12 @@ export const updateTeamBody = z
     fiscalYearStartMonth: z.number().int().min(1).max(12).nullable().optional(),
     timezone: timeZone.nullable().optional(),
     autoMatch: z.boolean().optional().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
+    invoiceReminderDays: z
+      .array(z.number().int().min(1).max(365))
+      .max(10)
+      .refine((days) => new Set(days).size === days.length, 'each day once')
+      .optional()
+      .meta({ description: 'Days after the due date for reminders, e.g. [3, 7, 14]; [] turns reminders off for the whole team.' }),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })

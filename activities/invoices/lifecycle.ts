@@ -1,0 +1,24 @@
+import { planInvoiceStep, performInvoiceStep, type StepOutcome } from '../../shared/domain/invoices/lifecycle';
+import type { InvoiceNextAction, InvoiceStepPlan } from '../../shared/temporal/invoice-lifecycle/contract';
+import type { ActivityDeps } from '../deps';
+
+export function invoiceLifecycleActivities({ db, mailer, config }: ActivityDeps) {
+  return {
+    /** What the invoice needs next and when, read from the database (the run keeps no copy of the invoice). */
+    async planInvoiceStep({ teamId, invoiceId }: { teamId: string; invoiceId: string }): Promise<InvoiceStepPlan> {
+      return planInvoiceStep(db, teamId, invoiceId);
+    },
+
+    /** One status change or one email, checked again under a lock first; safe to repeat. */
+    async performInvoiceStep(step: {
+      teamId: string;
+      invoiceId: string;
+      action: InvoiceNextAction;
+      reminder?: number;
+    }): Promise<StepOutcome> {
+      return performInvoiceStep({ db, mailer, config }, step);
+    },
+  };
+}
+
+export type InvoiceLifecycleActivities = ReturnType<typeof invoiceLifecycleActivities>;

@@ -1,0 +1,132 @@
+import { createHmac } from 'node:crypto';
+import type { Db } from '../../db/knex';
+import type { MailMessage, Mailer } from '../../providers/mail';
+import { sha256Hex } from '../crypto/tokens';
+import { invoiceForPdf, localeOf, renderInvoicePdf } from './pdf';
+
+export type DeliveryKind = 'invoice' | 'reminder';
+
+export interface DeliveryConfig {
+  /** Where the public link points; without it the email carries the PDF only. */
+  PUBLIC_URL?: string;
+  MAIL_FROM: string;
+  /** Keys the links' tokens, so a resent email carries the same link and only the link's hash is kept. */
+  ENCRYPTION_KEY: string;
+}
+
+export type DeliveryOutcome = 'sent' | 'already_sent' | 'no_recipient';
+
+/** A claim older than this belongs to an attempt that died: SMTP answers well within it. */
+const CLAIM_LEASE_SECONDS = 120;
+
+export class DeliveryInProgress extends Error {
+  constructor() {
+    super('an earlier attempt is sending this email; retry later');
+    this.name = 'DeliveryInProgress';
+  }
+}
+
+const mailDomain = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
+
+/**
+ * Emails the invoice (or one of its reminders) to the customer once: the PDF attached and a public
+ * link. The delivery is claimed before the send and recorded after, so a retry finds it sent; a
+ * crash between the two sends again after the lease with the same Message-ID and the same link,
+ * which mail clients show as one message.
+ */
+export async function deliverInvoiceEmail(
+  db: Db,
+  mailer: Mailer,
+  config: DeliveryConfig,
+  target: { teamId: string; invoiceId: string; kind: DeliveryKind; sequence: number },
+): Promise<DeliveryOutcome> {
+  const { teamId, invoiceId, kind, sequence } = target;
+  const data = await invoiceForPdf(db, teamId, invoiceId);
+  const recipient = data.customer?.billingEmail ?? data.customer?.email;
+  if (!recipient) return 'no_recipient';
+  const messageId = `<invoice-${invoiceId}-${kind}-${sequence}@${mailDomain(config.MAIL_FROM)}>`;
+  const { rows } = await db.raw<{ rows: { id: string }[] }>(
+    `insert into invoice_deliveries (team_id, invoice_id, kind, sequence, recipient, message_id) values (?, ?, ?, ?, ?, ?)
+     on conflict (invoice_id, kind, sequence) do update set claimed_at = now()
+      where invoice_deliveries.sent_at is null and invoice_deliveries.claimed_at < now() - make_interval(secs => ?)
+     returning id`,
+    [teamId, invoiceId, kind, sequence, recipient, messageId, CLAIM_LEASE_SECONDS],
+  );
+  const claimed = rows.at(0);
+  if (!claimed) {
+    const row = await db('invoice_deliveries').where({ invoiceId, kind, sequence }).first<{ sentAt: Date | null } | undefined>('sentAt');
+    if (row?.sentAt) return 'already_sent';
+    throw new DeliveryInProgress();
+  }
+
+  try {
+    const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId: claimed.id });
+    await mailer.send(await composeEmail(data, kind, link, messageId, recipient));
+  } catch (err) {
+    // Not sent: the next attempt may send at once.
+    await db('invoice_deliveries').where({ id: claimed.id }).whereNull('sentAt').delete();
+    throw err;
+  }
+  await db.transaction(async (trx) => {
+    await trx('invoice_deliveries').where({ id: claimed.id }).update({ sentAt: trx.fn.now() });
+    if (kind === 'invoice') await trx('invoices').where({ teamId, id: invoiceId }).update({ sentAt: trx.fn.now() });
+  });
+  return 'sent';
+}
+
+/** The delivery's own public link, the same on a resend (its token derives from the delivery); null without PUBLIC_URL. */
+async function deliveryLink(
+  db: Db,
+  config: DeliveryConfig,
+  d: { teamId: string; invoiceId: string; deliveryId: string },
+): Promise<string | null> {
+  if (!config.PUBLIC_URL) return null;
+  const token = `inv_${createHmac('sha256', config.ENCRYPTION_KEY).update(`invoice-link:${d.deliveryId}`).digest('base64url')}`;
+  await db.raw(`insert into invoice_links (team_id, invoice_id, token_hash) values (?, ?, ?) on conflict (token_hash) do nothing`, [
+    d.teamId,
+    d.invoiceId,
+    sha256Hex(token),
+  ]);
+  return `${config.PUBLIC_URL.replace(/\/$/, '')}/i/${token}`;
+}
+
+/** The email itself: what is due and by when, in the team's locale, the link, and the PDF attached. */
+async function composeEmail(
+  data: Awaited<ReturnType<typeof invoiceForPdf>>,
+  kind: DeliveryKind,
+  link: string | null,
+  messageId: string,
+  recipient: string,
+): Promise<MailMessage> {
+  const { invoice, team } = data;
+  const locale = localeOf(team.countryCode);
+  const money = (n: number) => new Intl.NumberFormat(locale, { style: 'currency', currency: invoice.currency }).format(n);
+  const due = invoice.dueDate
+    ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${invoice.dueDate}T00:00:00Z`))
+    : null;
+  const amountDue = money(invoice.amountDue);
+  const text = [
+    'Hello,',
+    '',
+    kind === 'invoice'
+      ? `${team.name} has sent you invoice ${invoice.invoiceNumber} for ${amountDue}${due ? `, due on ${due}` : ''}.`
+      : `A reminder from ${team.name}: invoice ${invoice.invoiceNumber}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
+    '',
+    ...(link ? [`View and download it here: ${link}`, ''] : []),
+    'The invoice is attached as a PDF.',
+    ...(kind === 'reminder' ? ['', 'If you have paid it already, thank you, and please ignore this reminder.'] : []),
+    '',
+    team.name,
+  ].join('\n');
+  return {
+    to: recipient,
+    subject:
+      kind === 'invoice'
+        ? `Invoice ${invoice.invoiceNumber} from ${team.name}`
+        : `Reminder: invoice ${invoice.invoiceNumber} from ${team.name} is overdue`,
+    text,
+    messageId,
+    replyTo: team.email ?? undefined,
+    attachments: [{ filename: `${invoice.invoiceNumber}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
+  };
+}

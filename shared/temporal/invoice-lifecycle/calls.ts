@@ -1,0 +1,48 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalGateway } from '../client';
+import { InvoiceId, Stage, TeamId } from '../search-attribute-keys';
+import { signalIfRunning, signalWithStart } from '../start';
+import {
+  invoiceChanged,
+  invoiceLifecycleContract,
+  invoiceLifecycleId,
+  invoiceLifecycleProgress,
+  type InvoiceLifecycleInput,
+  type InvoiceLifecycleProgress,
+} from './contract';
+
+/**
+ * The invoice left draft or changed while live: its run reads it again, and is started when none
+ * runs (an invoice unscheduled back to draft and issued again gets a new run under the same id).
+ */
+export function keepInvoiceLifecycle(temporal: TemporalGateway, input: InvoiceLifecycleInput): Promise<string> {
+  return signalWithStart(temporal, invoiceLifecycleContract, {
+    workflowId: invoiceLifecycleId(input.invoiceId),
+    args: [input],
+    signal: invoiceChanged,
+    signalArgs: [],
+    searchAttributes: [
+      { key: TeamId, value: input.teamId },
+      { key: InvoiceId, value: input.invoiceId },
+      { key: Stage, value: 'starting' },
+    ],
+  });
+}
+
+/** The invoice ended (paid, canceled, refunded, back to draft): its run, if one waits, reads it and ends. */
+export function signalInvoiceChanged(temporal: TemporalGateway, invoiceId: string): Promise<boolean> {
+  return signalIfRunning(temporal, invoiceLifecycleId(invoiceId), invoiceChanged);
+}
+
+/** What the run waits for and when it acts next; null when no run is open for the invoice. */
+export async function queryInvoiceLifecycle(temporal: TemporalGateway, invoiceId: string): Promise<InvoiceLifecycleProgress | null> {
+  const handle = (await temporal.client()).workflow.getHandle(invoiceLifecycleId(invoiceId));
+  try {
+    const { status } = await handle.describe();
+    if (status.name !== 'RUNNING') return null;
+    return await handle.query(invoiceLifecycleProgress);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
+}

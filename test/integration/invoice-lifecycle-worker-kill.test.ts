@@ -1,0 +1,87 @@
+import type { ChildProcess } from 'node:child_process';
+import { invoiceLifecycleId, invoiceLifecycleProgress } from '../../shared/temporal/invoice-lifecycle/contract';
+import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
+import { startTestApi, type TestApi } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { eventually } from '../support/eventually';
+import { createTeamAndOwner } from '../support/fixtures';
+import { isAlive, killHard, spawnTs } from '../support/processes';
+import { uniqueTaskQueue } from '../support/worker';
+
+let tdb: TestDatabase;
+let api: TestApi;
+let smtp: SmtpSink;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  smtp = await startSmtpSink();
+});
+afterAll(async () => {
+  await api?.stop();
+  await smtp?.close();
+  await tdb?.drop();
+});
+
+describe('InvoiceLifecycle survives a worker killed mid-run', () => {
+  it('killed while the scheduled email is being retried, after restart the invoice is issued once and emailed once', async () => {
+    const shared = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('invoice-kill'), SMTP_URL: smtp.url, PUBLIC_URL: 'https://finops.example' };
+    const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...shared };
+    api = await startTestApi(tdb.db, { env: shared });
+    const owner = await createTeamAndOwner(tdb.db);
+    const post = async (path: string, body: unknown) =>
+      (
+        await api.fetch(path, {
+          method: 'POST',
+          token: owner.sessionToken,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const mailbox = 'payables@customer.example';
+    const customer = (await post('/customers', { name: 'Customer', billingEmail: mailbox })).data;
+    const invoice = (await post('/invoices', { currency: 'EUR', customerId: customer.id, lineItems: [{ name: 'Work', price: 500 }] })).data;
+    // The customer's mail server answers "try again later" until the fault clears.
+    smtp.refuse.add(mailbox);
+
+    let first: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
+    let second: ChildProcess | undefined;
+    try {
+      const sendAt = new Date(Date.now() + 1_500).toISOString();
+      expect((await post(`/invoices/${invoice.id}/schedule`, { sendAt })).data.status).toBe('scheduled');
+      const handle = (await api.deps.temporal.client()).workflow.getHandle(invoiceLifecycleId(invoice.id));
+      await eventually(
+        async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+        60_000,
+        'the invoice email to be retried',
+      );
+      // Issued at the scheduled time, and the email not yet through.
+      expect(await handle.query(invoiceLifecycleProgress)).toMatchObject({ stage: 'sending', status: 'unpaid', emailsSent: 0 });
+      await killHard(first);
+      expect(isAlive(first.pid!)).toBe(false);
+      first = undefined;
+
+      smtp.refuse.delete(mailbox);
+      second = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
+      await smtp.waitFor((m) => m.to.includes(mailbox), 60_000);
+      await eventually(
+        async () => (await handle.query(invoiceLifecycleProgress)).stage === 'awaiting_payment',
+        30_000,
+        'waiting for payment',
+      );
+
+      expect(smtp.messages.filter((m) => m.to.includes(mailbox))).toHaveLength(1);
+      expect(await tdb.db('invoice_deliveries').where({ invoiceId: invoice.id })).toEqual([
+        expect.objectContaining({ kind: 'invoice', sequence: 0, sentAt: expect.any(Date) }),
+      ]);
+      expect(await tdb.db('invoices').where({ id: invoice.id }).first()).toMatchObject({ status: 'unpaid', emailDelivery: true });
+      // The scheduled send (the status change) ran once: the restarted worker replayed it, it did not run it again.
+      const steps = (await handle.fetchHistory()).events?.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'performInvoiceStep',
+      );
+      expect(steps).toHaveLength(2); // send, then email
+    } finally {
+      if (first) await killHard(first);
+      if (second) await killHard(second);
+    }
+  }, 120_000);
+});
