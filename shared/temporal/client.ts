@@ -1,4 +1,48 @@
+import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+
+/** How long close() waits for calls in flight before it shuts the channel anyway. */
+const CLOSE_PATIENCE_MS = 10_000;
+
+/**
+ * Counts the calls in flight, retries included (it sits outside the retry interceptor). A retry
+ * that wakes after the channel was shut throws from its timer, where nothing can catch it and the
+ * process dies; so close() waits for the calls to end first.
+ */
+function callTracker() {
+  let inFlight = 0;
+  let idle: (() => void)[] = [];
+  const settle = () => {
+    inFlight -= 1;
+    if (inFlight === 0) idle.splice(0).forEach((resolve) => resolve());
+  };
+  const interceptor: Interceptor = (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start(metadata, _listener, next) {
+        inFlight += 1;
+        let settled = false;
+        next(metadata, {
+          onReceiveStatus(status, nextStatus) {
+            if (!settled) {
+              settled = true;
+              settle();
+            }
+            nextStatus(status);
+          },
+        });
+      },
+    });
+  const drained = (timeoutMs: number) =>
+    inFlight === 0
+      ? Promise.resolve()
+      : Promise.race([
+          new Promise<void>((resolve) => idle.push(resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
+        ]).finally(() => {
+          idle = [];
+        });
+  return { interceptor, drained };
+}
 
 export interface TemporalOptions {
   address: string;
@@ -19,6 +63,7 @@ export interface TemporalGateway {
 
 export function createTemporalGateway(options: TemporalOptions): TemporalGateway {
   let connecting: Promise<{ connection: Connection; client: Client }> | undefined;
+  const calls = callTracker();
 
   const connect = () => {
     connecting ??= Connection.connect({
@@ -30,7 +75,7 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
       // The SDK retries an unavailable server ten times, over about twenty seconds, inside the call: a
       // webhook would wait that long. The gateway fails fast instead; what it could not start is
       // recorded and started later (the webhook relay), and REST callers get a prompt error.
-      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, maxIntervalMs: () => 500 }))],
+      interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, maxIntervalMs: () => 500 }))],
     })
       .then((connection) => ({ connection, client: new Client({ connection, namespace: options.namespace }) }))
       .catch((err: unknown) => {
@@ -63,6 +108,7 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
     },
     async close() {
       await Promise.all(pings);
+      await calls.drained(CLOSE_PATIENCE_MS);
       const c = connecting;
       connecting = undefined;
       if (c) await c.then(({ connection }) => connection.close()).catch(() => undefined);
