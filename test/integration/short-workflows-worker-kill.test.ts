@@ -1,0 +1,108 @@
+import type { ChildProcess } from 'node:child_process';
+import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import { startChatReply } from '../../shared/temporal/send-chat-message/calls';
+import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
+import { startEcbFake } from '../fakes/ecb';
+import { startMessagingFake } from '../fakes/messaging';
+import { testConfig } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { eventually } from '../support/eventually';
+import { isAlive, killHard, spawnTs } from '../support/processes';
+import { uniqueTaskQueue } from '../support/worker';
+
+/**
+ * The two workflows that are one activity each (a chat reply, the daily exchange rates): the worker
+ * is killed while the provider is down and the activity is being retried; a restarted worker
+ * finishes the run, and the provider sees the work done once.
+ */
+let tdb: TestDatabase;
+let temporal: TemporalGateway;
+const workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(async () => {
+  for (const w of workers) await killHard(w);
+  await temporal?.close();
+  await tdb?.drop();
+});
+
+function startWorker(env: Record<string, string>): ChildProcess {
+  const child = spawnTs('worker/main.ts', {
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...env },
+    stdio: 'ignore',
+  });
+  workers.push(child);
+  return child;
+}
+
+async function killWorker(child: ChildProcess) {
+  await killHard(child);
+  expect(isAlive(child.pid!)).toBe(false);
+}
+
+describe('one-step workflows survive a worker killed while they retry', () => {
+  it('SendChatMessage: the reply reaches the person once', async () => {
+    const messaging = await startMessagingFake('tok');
+    try {
+      const env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('chat-kill'), MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' };
+      const config = testConfig(env);
+      temporal = createTemporalGateway({
+        address: config.TEMPORAL_ADDRESS,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: env.TEMPORAL_TASK_QUEUE,
+      });
+      messaging.setUnavailable(true);
+      const first = startWorker(env);
+      const workflowId = await startChatReply(temporal, `wamid.in-${Date.now()}`, { to: '4915112345678', text: 'Receipt saved.' });
+      const handle = (await temporal.client()).workflow.getHandle(workflowId);
+      await eventually(
+        async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+        60_000,
+        'the send to be retried',
+      );
+      await killWorker(first);
+
+      messaging.setUnavailable(false);
+      startWorker(env);
+      await handle.result();
+      expect(messaging.sent.filter((m) => m.to === '4915112345678')).toHaveLength(1);
+      expect(await tdb.db('sent_messages').whereLike('activityKey', `${workflowId}/%`)).toEqual([
+        expect.objectContaining({ sentAt: expect.any(Date) }),
+      ]);
+    } finally {
+      await messaging.close();
+    }
+  }, 120_000);
+
+  it('SyncExchangeRates: the rates are stored once', async () => {
+    const ecb = await startEcbFake({ '2026-11-20': { USD: 1.0512, GBP: 0.8321 } });
+    try {
+      const env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('fx-kill'), FX_RATES_URL: ecb.url };
+      ecb.state.status = 503;
+      const first = startWorker(env);
+      const client = await temporal.client();
+      const handle = await client.workflow.start<SyncExchangeRatesWorkflow>(syncExchangeRatesContract.workflowType, {
+        taskQueue: env.TEMPORAL_TASK_QUEUE,
+        workflowId: `sync-exchange-rates-kill-${Date.now()}`,
+      });
+      await eventually(
+        async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+        60_000,
+        'the fetch to be retried',
+      );
+      await killWorker(first);
+
+      ecb.state.status = 200;
+      startWorker(env);
+      expect(await handle.result()).toEqual({ rates: 2, latestDate: '2026-11-20' });
+      expect(await tdb.db('exchange_rates').where({ date: '2026-11-20' }).orderBy('quote').select('quote', 'rate')).toEqual([
+        { quote: 'GBP', rate: 0.8321 },
+        { quote: 'USD', rate: 1.0512 },
+      ]);
+    } finally {
+      await ecb.close();
+    }
+  }, 120_000);
+});
