@@ -3,6 +3,7 @@ import { bankingActivities } from './banking/sync';
 import { documentActivities } from './documents/process';
 import { insightActivities } from './insights/weekly';
 import { invoiceLifecycleActivities } from './invoices/lifecycle';
+import { invoiceSeriesActivities } from './invoices/series';
 import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...documentActivities(deps),
     ...insightActivities(deps),
     ...invoiceLifecycleActivities(deps),
+    ...invoiceSeriesActivities(deps),
   };
 }
 

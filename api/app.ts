@@ -24,6 +24,7 @@ import { chatRoutes } from './rest/chat';
 import { customerRoutes } from './rest/customers';
 import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
+import { invoiceSeriesRoutes } from './rest/invoice-series';
 import { notificationRoutes } from './rest/notifications';
 import { insightRoutes } from './rest/insights';
 import { reportRoutes } from './rest/reports';
@@ -54,6 +55,7 @@ export const restRoutes = (deps: ApiDeps): Route[] => [
   ...chatRoutes(deps),
   ...notificationRoutes(deps),
   ...insightRoutes(deps),
+  ...invoiceSeriesRoutes(deps),
   ...searchRoutes(deps),
   ...documentRoutes(deps),
 ];

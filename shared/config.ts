@@ -94,6 +94,8 @@ const schema = z
     // Teams: invitations by email, deletion in batches
     DASHBOARD_URL: url.default('http://localhost:3001'),
     INVITATION_TTL: duration.default(7 * 86_400_000),
+    // Recurring invoices: every series issues on this interval instead of its calendar (demos and tests only).
+    INVOICE_SERIES_INTERVAL: duration.optional(),
     TEAM_DELETION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(5000),
 
     // The assistant (chat and MCP): messages per user per window; the model is LLM_API_URL/LLM_MODEL when set.

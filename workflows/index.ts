@@ -10,3 +10,4 @@ export { notificationDelivery } from './notification-delivery';
 export { documentProcessing } from './document-processing';
 export { weeklyInsights } from './weekly-insights';
 export { invoiceLifecycle } from './invoice-lifecycle';
+export { recurringInvoice } from './recurring-invoice';

@@ -1,6 +1,7 @@
 import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { BankConnection, TeamInvitation } from '../../shared/db/models';
+import { BankConnection, InvoiceSeries, TeamInvitation } from '../../shared/db/models';
 import type { Db } from '../../shared/db/knex';
+import { invoiceSeriesScheduleId } from '../../shared/temporal/invoice-series/contract';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
 
 /**
@@ -51,6 +52,20 @@ const weeklyInsightsSchedule: TeamWorkStopper = async ({ client, teamId }) => {
   }
 };
 
+/** Recurring invoice schedules (`invoice-series:<seriesId>`): no invoice is issued for a team being deleted. */
+const invoiceSeriesSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
+  let stopped = 0;
+  for (const { id } of await InvoiceSeries.query(db).where({ teamId }).whereNot({ status: 'ended' }).select('id')) {
+    try {
+      await client.schedule.getHandle(invoiceSeriesScheduleId(id)).delete();
+      stopped++;
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
+  return stopped;
+};
+
 /** Invitations still waiting can no longer be accepted (their runs are terminated above). */
 const pendingInvitations: TeamWorkStopper = async ({ db, teamId }) =>
   TeamInvitation.query(db).where({ teamId, status: 'pending' }).patch({ status: 'revoked', decidedAt: new Date() });
@@ -59,5 +74,6 @@ export const STOPPERS: Record<string, TeamWorkStopper> = {
   runningWorkflows,
   bankSyncSchedules,
   weeklyInsightsSchedule,
+  invoiceSeriesSchedules,
   pendingInvitations,
 };

@@ -7,6 +7,7 @@ import { customersRouter } from './routers/customers';
 import { inboxRouter } from './routers/inbox';
 import { insightsRouter } from './routers/insights';
 import { invoicesRouter } from './routers/invoices';
+import { invoiceSeriesRouter } from './routers/invoice-series';
 import { notificationsRouter } from './routers/notifications';
 import { searchRouter } from './routers/search';
 import { documentsRouter } from './routers/documents';
@@ -42,6 +43,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     search: searchRouter(deps),
     documents: documentsRouter(deps),
     insights: insightsRouter(deps),
+    invoiceSeries: invoiceSeriesRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -20,6 +20,7 @@ import {
   type InvoiceLifecycleWorkflow,
   type InvoiceStepPlan,
 } from '../../shared/temporal/invoice-lifecycle/contract';
+import { recurringInvoiceContract, type RecurringInvoiceWorkflow } from '../../shared/temporal/invoice-series/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -244,5 +245,20 @@ export const SCENARIOS: HistoryScenario[] = [
       await handle.signal(invoiceChanged);
       return handle.result();
     },
+  },
+  {
+    // The last period of a series: issued, sent, and the schedule removed.
+    name: 'recurring-invoice',
+    activities: {
+      issueSeriesInvoice: async () => ({ invoiceId: 'i1', skipped: null, last: true }),
+      deliverSeriesInvoice: async () => 'sent',
+      endInvoiceSeries: async () => true,
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<RecurringInvoiceWorkflow>(recurringInvoiceContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ teamId: 't1', seriesId: 's1' }],
+      }),
   },
 ];

@@ -15,5 +15,8 @@ export const InvoiceId = defineSearchAttributeKey('InvoiceId', SearchAttributeTy
 /** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
 
+/** Temporal's own: the time a schedule meant a run to start (the period a recurring invoice is for). */
+export const TemporalScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
 /** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
 export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId };

@@ -41,6 +41,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   notifications: 'notification',
   documents: 'document',
   insights: 'insight',
+  'invoice-series': 'invoiceSeries',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -64,6 +65,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   search: 'none',
   documents: 'document',
   insights: 'insight',
+  invoiceSeries: 'invoiceSeries',
 };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
@@ -206,6 +208,19 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, periodStart: '2026-11-16', periodEnd: '2026-11-22', currency: 'EUR', summary: { note: MARKER } })
     .returning('id');
   ids.insight = (insight as { id: string }).id;
+  const [series] = await ctx.tdb
+    .db('invoice_series')
+    .insert({
+      teamId: a.team.id,
+      customerId: ids.customer,
+      name: `${MARKER} series`,
+      currency: 'EUR',
+      lineItems: JSON.stringify([{ name: MARKER, quantity: 1, price: 10 }]),
+      frequency: 'monthly',
+      startDate: '2026-12-01',
+    })
+    .returning('id');
+  ids.invoiceSeries = (series as { id: string }).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);

@@ -12,6 +12,7 @@ import { syncConnectionContract, syncRequested, syncStatus } from '../../shared/
 import { syncExchangeRatesContract } from '../../shared/temporal/sync-exchange-rates/contract';
 import { weeklyInsightsContract } from '../../shared/temporal/weekly-insights/contract';
 import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycle/contract';
+import { recurringInvoiceContract } from '../../shared/temporal/invoice-series/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -28,6 +29,7 @@ const contracts = {
   'document-processing': documentProcessingContract,
   'weekly-insights': weeklyInsightsContract,
   'invoice-lifecycle': invoiceLifecycleContract,
+  'invoice-series': recurringInvoiceContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

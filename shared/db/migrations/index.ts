@@ -21,6 +21,7 @@ import * as documentSearchVector from './0062_document_search_vector';
 import * as invoicePublicLinks from './0063_invoice_public_links';
 import * as trackerEntryInvoices from './0064_tracker_entry_invoices';
 import * as invoiceLifecycle from './0065_invoice_lifecycle';
+import * as invoiceSeries from './0066_invoice_series';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -49,6 +50,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0063_invoice_public_links': invoicePublicLinks,
   '0064_tracker_entry_invoices': trackerEntryInvoices,
   '0065_invoice_lifecycle': invoiceLifecycle,
+  '0066_invoice_series': invoiceSeries,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

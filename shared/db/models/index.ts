@@ -33,3 +33,4 @@ export * from './transaction-tag';
 export * from './transaction';
 export * from './user';
 export * from './webhook-event';
+export * from './invoice-series';

@@ -26,6 +26,9 @@ export class Invoice extends TeamScopedModel {
   emailDelivery!: boolean;
   /** What payments recorded against it add up to; the invoice is paid when they reach `amount`. */
   amountPaid!: number;
+  /** The recurring series that issued it, and the scheduled moment it was issued for. */
+  seriesId!: string | null;
+  seriesPeriod!: Date | null;
   createdBy!: string | null;
   updatedAt!: Date;
 }

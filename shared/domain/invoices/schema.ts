@@ -62,6 +62,7 @@ export const invoiceSchema = z
     paymentReference: z.string().nullable(),
     refundedAt: z.string().nullable(),
     canceledAt: z.string().nullable(),
+    seriesId: z.uuid().nullable().meta({ description: 'The recurring series that issued it (`/invoice-series`).' }),
     viewedAt: z
       .string()
       .nullable()

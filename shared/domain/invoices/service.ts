@@ -34,6 +34,7 @@ function toDto({
   teamId: _team,
   customerId: _customer,
   createdBy: _creator,
+  seriesPeriod: _period,
   cursorCreatedAt: _cursor,
   scheduledAt,
   sentAt,
@@ -117,7 +118,7 @@ async function nextInvoiceNumber(db: Db, teamId: string): Promise<string> {
 }
 
 /** Creates a draft; its number defaults to the next INV-nnnn of the team. */
-export async function createInvoice(db: Db, teamId: string, userId: string, body: CreateInvoiceBody): Promise<InvoiceDto> {
+export async function createInvoice(db: Db, teamId: string, userId: string | null, body: CreateInvoiceBody): Promise<InvoiceDto> {
   await assertCustomer(db, teamId, body.customerId);
   const totals = invoiceTotals(body.lineItems, body.discount ?? 0);
   assertNotNegative(totals);

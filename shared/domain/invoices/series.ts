@@ -1,0 +1,256 @@
+import type { Db } from '../../db/knex';
+import { Customer, Invoice, InvoiceSeries, Team } from '../../db/models';
+import { toIso, toIsoOrNull } from '../../db/timestamps';
+import { AppError, badRequest, conflict, notFound, serviceUnavailable } from '../../errors';
+import type { TemporalGateway } from '../../temporal/client';
+import {
+  keepInvoiceSeriesScheduled,
+  nextSeriesIssue,
+  removeInvoiceSeriesSchedule,
+  type SeriesRhythm,
+} from '../../temporal/invoice-series/calls';
+import type { SeriesIssue } from '../../temporal/invoice-series/contract';
+import { newestFirstPage, type Page } from '../common/cursor';
+import { todayIn } from '../common/time-zone';
+import { notify } from '../notifications/service';
+import { addDays } from '../reports/period';
+import { changeInvoiceStatus, sendInvoice } from './lifecycle';
+import type { CreateInvoiceSeriesBody, InvoiceSeriesDto, ListInvoiceSeriesQuery, UpdateInvoiceSeriesBody } from './series-schema';
+import { createInvoice } from './service';
+import { invoiceTotals } from './totals';
+
+/** Where the schedule comes from: the series, the team's zone, and the demo interval when configured. */
+export interface SeriesScheduling {
+  temporal: TemporalGateway;
+  intervalMs?: number;
+}
+
+const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number): SeriesRhythm => ({
+  id: s.id,
+  teamId: s.teamId,
+  frequency: s.frequency,
+  startDate: s.startDate,
+  endDate: s.endDate,
+  status: s.status,
+  timezone: timezone ?? 'UTC',
+  intervalMs,
+});
+
+const unreachable = (err: unknown) =>
+  Object.assign(serviceUnavailable('The workflow service cannot be reached; nothing was changed. Retry shortly.'), { cause: err });
+
+type SeriesRow = InvoiceSeries & { cursorCreatedAt: string; customerName: string };
+
+function selectSeries(db: Db, teamId: string) {
+  return db('invoice_series as s')
+    .join('customers as c', 'c.id', 's.customer_id')
+    .where('s.team_id', teamId)
+    .select<SeriesRow[]>('s.*', db.raw('s.created_at::text as cursor_created_at'), 'c.name as customer_name');
+}
+
+function toDto(row: SeriesRow, nextIssueAt: Date | null): InvoiceSeriesDto {
+  return {
+    id: row.id,
+    name: row.name,
+    customer: { id: row.customerId, name: row.customerName },
+    currency: row.currency,
+    lineItems: row.lineItems,
+    discount: row.discount,
+    note: row.note,
+    frequency: row.frequency,
+    startDate: row.startDate,
+    endAfter: row.endAfter,
+    endDate: row.endDate,
+    dueInDays: row.dueInDays,
+    delivery: row.delivery,
+    status: row.status,
+    issuedCount: row.issuedCount,
+    lastIssuedAt: toIsoOrNull(row.lastIssuedAt),
+    nextIssueAt: toIsoOrNull(nextIssueAt),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+export async function listInvoiceSeries(db: Db, teamId: string, query: ListInvoiceSeriesQuery): Promise<Page<InvoiceSeriesDto>> {
+  const q = selectSeries(db, teamId);
+  if (query.status) q.where('s.status', query.status);
+  // The next issue time lives in Temporal; the list shows the series as stored (see GET /invoice-series/:id).
+  return newestFirstPage(q, 's', query, (row) => toDto(row, null));
+}
+
+/** The series with when its schedule issues next (asked of Temporal; null when it cannot be asked). */
+export async function getInvoiceSeries(db: Db, temporal: TemporalGateway, teamId: string, id: string): Promise<InvoiceSeriesDto> {
+  const row = (await selectSeries(db, teamId).where('s.id', id)).at(0);
+  if (!row) throw notFound(`Invoice series ${id} not found`);
+  const next = row.status === 'active' ? await nextSeriesIssue(temporal, id).catch(() => null) : null;
+  return toDto(row, next);
+}
+
+function assertTemplate(lines: CreateInvoiceSeriesBody['lineItems'], discount: number) {
+  if (invoiceTotals(lines, discount).amount < 0) {
+    throw badRequest('The discount exceeds the invoice total', [{ field: 'discount', message: 'larger than the total' }]);
+  }
+}
+
+/**
+ * Saves the series and its schedule in one step: the schedule is made inside the transaction, so a
+ * Temporal that cannot be reached leaves no series behind (503). A series that starts today issues
+ * its first invoice at once.
+ */
+export async function createInvoiceSeries(
+  db: Db,
+  scheduling: SeriesScheduling,
+  target: { teamId: string; userId: string | null },
+  body: CreateInvoiceSeriesBody,
+): Promise<InvoiceSeriesDto> {
+  const { teamId } = target;
+  if (!(await Customer.query(db).findOne({ teamId, id: body.customerId }).select('id'))) {
+    throw badRequest('Invalid customer', [{ field: 'customerId', message: 'no such customer in your team' }]);
+  }
+  assertTemplate(body.lineItems, body.discount ?? 0);
+  const team = await Team.query(db).findById(teamId).select('timezone').throwIfNotFound();
+  const today = todayIn(team.timezone ?? 'UTC');
+  const startDate = body.startDate ?? today;
+  if (startDate < today) throw badRequest('Invalid startDate', [{ field: 'startDate', message: 'must not be in the past' }]);
+  if (body.endDate && body.endDate < startDate) throw badRequest('Invalid endDate', [{ field: 'endDate', message: 'before startDate' }]);
+  const id = await db.transaction(async (trx) => {
+    const series = await InvoiceSeries.query(trx).insert({
+      teamId,
+      customerId: body.customerId,
+      name: body.name,
+      currency: body.currency,
+      lineItems: body.lineItems,
+      discount: body.discount ?? 0,
+      note: body.note ?? null,
+      frequency: body.frequency,
+      startDate,
+      endAfter: body.endAfter ?? null,
+      endDate: body.endDate ?? null,
+      dueInDays: body.dueInDays ?? 30,
+      delivery: body.delivery ?? 'email',
+      status: 'active',
+      createdBy: target.userId,
+    });
+    await keepInvoiceSeriesScheduled(
+      scheduling.temporal,
+      rhythmOf(series, team.timezone, scheduling.intervalMs),
+      startDate === today,
+    ).catch((err: unknown) => {
+      throw unreachable(err);
+    });
+    return series.id;
+  });
+  return getInvoiceSeries(db, scheduling.temporal, teamId, id);
+}
+
+/** Template changes apply from the next invoice; `status` pauses or resumes the schedule. An ended series is 409. */
+export async function updateInvoiceSeries(
+  db: Db,
+  scheduling: SeriesScheduling,
+  teamId: string,
+  id: string,
+  body: UpdateInvoiceSeriesBody,
+): Promise<InvoiceSeriesDto> {
+  await db.transaction(async (trx) => {
+    const current = await InvoiceSeries.query(trx).findOne({ teamId, id }).forUpdate();
+    if (!current) throw notFound(`Invoice series ${id} not found`);
+    if (current.status === 'ended') throw conflict('This series has ended; create a new one');
+    assertTemplate(body.lineItems ?? current.lineItems, body.discount ?? current.discount);
+    const endDate = body.endDate === undefined ? current.endDate : body.endDate;
+    if (endDate && endDate < current.startDate) throw badRequest('Invalid endDate', [{ field: 'endDate', message: 'before startDate' }]);
+    const [updated] = await InvoiceSeries.query(trx)
+      .patch({ ...body, updatedAt: new Date() })
+      .where({ teamId, id })
+      .returning('*');
+    const team = await Team.query(trx).findById(teamId).select('timezone').throwIfNotFound();
+    await keepInvoiceSeriesScheduled(scheduling.temporal, rhythmOf(updated, team.timezone, scheduling.intervalMs)).catch((err: unknown) => {
+      throw unreachable(err);
+    });
+  });
+  return getInvoiceSeries(db, scheduling.temporal, teamId, id);
+}
+
+/** Ends the series for good: its schedule goes, and the invoices it issued stay (no longer linked to it). */
+export async function deleteInvoiceSeries(db: Db, temporal: TemporalGateway, teamId: string, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const current = await InvoiceSeries.query(trx).findOne({ teamId, id }).forUpdate();
+    if (!current) throw notFound(`Invoice series ${id} not found`);
+    await removeInvoiceSeriesSchedule(temporal, id).catch((err: unknown) => {
+      throw unreachable(err);
+    });
+    await InvoiceSeries.query(trx).delete().where({ teamId, id });
+  });
+}
+
+/**
+ * The invoice of one period (`period`: the moment the schedule meant the run for), created once: a
+ * retried run finds the one it made. Nothing for a series paused, ended or gone; the invoice that
+ * reaches `endAfter` or the last one before `endDate` ends the series.
+ */
+export async function issueSeriesInvoice(db: Db, input: { teamId: string; seriesId: string; period: string }): Promise<SeriesIssue> {
+  const { teamId, seriesId, period } = input;
+  return db.transaction(async (trx) => {
+    const series = await InvoiceSeries.query(trx).findOne({ teamId, id: seriesId }).forUpdate();
+    if (!series) return { invoiceId: null, skipped: 'gone', last: true };
+    const made = await Invoice.query(trx)
+      .findOne({ teamId, seriesId, seriesPeriod: new Date(period) })
+      .select('id');
+    if (made) return { invoiceId: made.id, skipped: null, last: series.status === 'ended' };
+    if (series.status !== 'active') return { invoiceId: null, skipped: series.status, last: series.status === 'ended' };
+    const team = await Team.query(trx).findById(teamId).select('timezone').throwIfNotFound();
+    const today = todayIn(team.timezone ?? 'UTC', new Date(period));
+    if (series.endDate && today > series.endDate) {
+      await InvoiceSeries.query(trx).patch({ status: 'ended', updatedAt: new Date() }).where({ id: seriesId });
+      return { invoiceId: null, skipped: 'ended', last: true };
+    }
+    const invoice = await createInvoice(trx, teamId, series.createdBy, {
+      currency: series.currency,
+      customerId: series.customerId,
+      lineItems: series.lineItems,
+      discount: series.discount,
+      note: series.note,
+      issueDate: today,
+      dueDate: addDays(today, series.dueInDays),
+    });
+    await Invoice.query(trx)
+      .patch({ seriesId, seriesPeriod: new Date(period) })
+      .where({ teamId, id: invoice.id });
+    const issuedCount = series.issuedCount + 1;
+    const last = (series.endAfter !== null && issuedCount >= series.endAfter) || (series.endDate !== null && today === series.endDate);
+    await InvoiceSeries.query(trx)
+      .patch({ issuedCount, lastIssuedAt: new Date(), status: last ? 'ended' : series.status, updatedAt: new Date() })
+      .where({ id: seriesId });
+    return { invoiceId: invoice.id, skipped: null, last };
+  });
+}
+
+/**
+ * Sends (or only issues) a series invoice that is still a draft; one already out is left alone. A
+ * customer without an email address gets the invoice issued, and the team is told.
+ */
+export async function deliverSeriesInvoice(
+  db: Db,
+  temporal: TemporalGateway,
+  input: { teamId: string; seriesId: string; invoiceId: string },
+): Promise<'sent' | 'finalized' | 'already_out'> {
+  const { teamId, invoiceId } = input;
+  const invoice = await Invoice.query(db).findOne({ teamId, id: invoiceId }).select('status', 'invoiceNumber');
+  if (invoice?.status !== 'draft') return 'already_out';
+  const series = await InvoiceSeries.query(db).findOne({ teamId, id: input.seriesId }).select('delivery');
+  if ((series?.delivery ?? 'email') === 'email') {
+    try {
+      await sendInvoice(db, temporal, teamId, invoiceId);
+      return 'sent';
+    } catch (err) {
+      if (!(err instanceof AppError && err.status === 409)) throw err;
+      await notify(db, {
+        teamId,
+        type: 'invoice_undeliverable',
+        metadata: { invoiceId, invoiceNumber: invoice.invoiceNumber, kind: 'invoice' },
+      });
+    }
+  }
+  await changeInvoiceStatus(db, temporal, { teamId, invoiceId }, 'finalize');
+  return 'finalized';
+}

@@ -1,0 +1,130 @@
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  type CalendarSpec,
+  type Month,
+  type ScheduleOptionsAction,
+  type ScheduleSpec,
+} from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { startOfDayIn } from '../../domain/common/time-zone';
+import type { TemporalGateway } from '../client';
+import { Stage, TeamId } from '../search-attribute-keys';
+import { invoiceSeriesScheduleId, recurringInvoiceContract } from './contract';
+
+/** What the schedule needs to know of a series: its rhythm, where the team is, and whether it runs. */
+export interface SeriesRhythm {
+  id: string;
+  teamId: string;
+  frequency: 'weekly' | 'monthly' | 'quarterly' | 'yearly';
+  startDate: string;
+  endDate: string | null;
+  status: 'active' | 'paused' | 'ended';
+  timezone: string;
+  /** Demos and tests: every this many milliseconds instead of the calendar. */
+  intervalMs?: number;
+}
+
+const MONTHS: Month[] = [
+  'JANUARY',
+  'FEBRUARY',
+  'MARCH',
+  'APRIL',
+  'MAY',
+  'JUNE',
+  'JULY',
+  'AUGUST',
+  'SEPTEMBER',
+  'OCTOBER',
+  'NOVEMBER',
+  'DECEMBER',
+];
+const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
+/** Invoices go out in the morning where the team is. */
+const ISSUE_HOUR = 8;
+
+function calendarFor(s: SeriesRhythm): CalendarSpec {
+  const start = new Date(`${s.startDate}T00:00:00Z`);
+  // Days 29–31 do not come every month: such a series issues on the 28th, so no month is skipped.
+  const dayOfMonth = Math.min(start.getUTCDate(), 28);
+  const month = start.getUTCMonth();
+  switch (s.frequency) {
+    case 'weekly':
+      return { dayOfWeek: WEEKDAYS[start.getUTCDay()], hour: ISSUE_HOUR, comment: 'weekly' };
+    case 'monthly':
+      return { dayOfMonth, hour: ISSUE_HOUR, comment: 'monthly' };
+    case 'quarterly':
+      return { month: [0, 3, 6, 9].map((q) => MONTHS[(month + q) % 12]), dayOfMonth, hour: ISSUE_HOUR, comment: 'quarterly' };
+    case 'yearly':
+      return { month: MONTHS[month], dayOfMonth, hour: ISSUE_HOUR, comment: 'yearly' };
+  }
+}
+
+function specFor(s: SeriesRhythm): ScheduleSpec {
+  const endAt = s.endDate ? new Date(startOfDayIn(s.endDate, s.timezone).getTime() + 86_400_000) : undefined;
+  if (s.intervalMs) return { intervals: [{ every: s.intervalMs }], endAt };
+  return { calendars: [calendarFor(s)], timezone: s.timezone, startAt: startOfDayIn(s.startDate, s.timezone), endAt };
+}
+
+const actionFor = (temporal: TemporalGateway, s: SeriesRhythm): ScheduleOptionsAction => ({
+  type: 'startWorkflow',
+  workflowType: recurringInvoiceContract.workflowType,
+  workflowId: invoiceSeriesScheduleId(s.id),
+  taskQueue: temporal.options.taskQueue,
+  args: [{ teamId: s.teamId, seriesId: s.id }],
+  typedSearchAttributes: new TypedSearchAttributes([
+    { key: TeamId, value: s.teamId },
+    { key: Stage, value: 'issuing' },
+  ]),
+});
+
+/**
+ * Creates the series' schedule, or brings an existing one in line with the series (rhythm, end,
+ * paused or not). `issueNow`: the first invoice goes at once (a series that starts today).
+ */
+export async function keepInvoiceSeriesScheduled(temporal: TemporalGateway, s: SeriesRhythm, issueNow = false): Promise<void> {
+  const client = await temporal.client();
+  const scheduleId = invoiceSeriesScheduleId(s.id);
+  const spec = specFor(s);
+  const action = actionFor(temporal, s);
+  const paused = s.status !== 'active';
+  try {
+    await client.schedule.create({
+      scheduleId,
+      spec,
+      action,
+      // A run still delivering (a mail server retrying) holds the next period back, it does not drop it.
+      policies: { overlap: 'BUFFER_ONE', catchupWindow: '1 day' },
+      state: { paused, triggerImmediately: issueNow && !paused, note: paused ? 'paused by the team' : undefined },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    const handle = client.schedule.getHandle(scheduleId);
+    await handle.update((prev) => ({ ...prev, spec, action }));
+    const { state } = await handle.describe();
+    if (paused && !state.paused) await handle.pause('paused by the team');
+    if (!paused && state.paused) await handle.unpause('resumed by the team');
+  }
+}
+
+/** When the schedule issues next; null when paused, ended or without a schedule. */
+export async function nextSeriesIssue(temporal: TemporalGateway, seriesId: string): Promise<Date | null> {
+  try {
+    const d = await (await temporal.client()).schedule.getHandle(invoiceSeriesScheduleId(seriesId)).describe();
+    return d.state.paused ? null : (d.info.nextActionTimes.at(0) ?? null);
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) return null;
+    throw err;
+  }
+}
+
+/** Removes the series' schedule; false when it had none. */
+export async function removeInvoiceSeriesSchedule(temporal: TemporalGateway, seriesId: string): Promise<boolean> {
+  try {
+    await (await temporal.client()).schedule.getHandle(invoiceSeriesScheduleId(seriesId)).delete();
+    return true;
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) return false;
+    throw err;
+  }
+}
