@@ -7,6 +7,7 @@ import { eventually, eventuallyValue } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
+import { signedDelivery, WEBHOOK_SECRETS } from '../support/webhook-signers';
 
 // A real worker runs InvoiceLifecycle against a real SMTP server; the customer's mailbox is the sink.
 let smtp: SmtpSink;
@@ -16,7 +17,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp?.close();
 });
-const stack = withStack('invoice-lifecycle', () => ({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://finops.example' }));
+const stack = withStack('invoice-lifecycle', () => ({
+  SMTP_URL: smtp.url,
+  PUBLIC_URL: 'https://finops.example',
+  PAYMENTS_WEBHOOK_SECRET: WEBHOOK_SECRETS.PAYMENTS_WEBHOOK_SECRET,
+}));
 
 const json = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
   const res = await stack.api.fetch(path, {
@@ -158,6 +163,32 @@ describe('InvoiceLifecycle', () => {
     await eventually(async () => (await runStatus(invoice.id)) === 'COMPLETED', 20_000, 'the run to end once paid in full');
     expect(mailsTo(email)).toHaveLength(1);
     expect(await stack.tdb.db('invoice_payments').where({ invoiceId: invoice.id })).toHaveLength(2);
+  }, 60_000);
+
+  it('ends when the payment provider reports the invoice paid', async () => {
+    const { email, invoice } = await draftFor();
+    await json('POST', `/invoices/${invoice.id}/send`);
+    await smtp.waitFor((m) => m.to.includes(email), 30_000);
+    await eventually(
+      async () => (await json('GET', `/invoices/${invoice.id}`)).body.data.lifecycle?.stage === 'awaiting_payment',
+      20_000,
+      'waiting',
+    );
+    const event = {
+      id: `evt_${Date.now()}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'pi_lifecycle', object: 'payment_intent', metadata: { invoice_id: invoice.id, team_id: stack.acme.team.id } } },
+    };
+    // Only the payments provider's signature matters here; bank-a's keys are not used.
+    const { raw, headers } = await signedDelivery('payments', event, undefined as never);
+    expect((await fetch(`${stack.api.url}/webhook/payments`, { method: 'POST', headers, body: raw })).status).toBe(200);
+    await eventually(async () => (await runStatus(invoice.id)) === 'COMPLETED', 20_000, 'the run to end on the payment');
+    expect(await stack.tdb.db('invoices').where({ id: invoice.id }).first()).toMatchObject({
+      status: 'paid',
+      paymentReference: 'pi_lifecycle',
+    });
   }, 60_000);
 
   it('refuses what cannot be delivered or scheduled, and changes nothing', async () => {
