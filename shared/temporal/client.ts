@@ -1,17 +1,17 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 
-/** How long close() waits for calls in flight before it shuts the channel anyway. */
-const CLOSE_PATIENCE_MS = 10_000;
+/** How long close() waits for calls in flight; the channel itself is shut only once they end. */
+const CLOSE_PATIENCE_MS = 5_000;
 
 /**
  * Counts the calls in flight, retries included (it sits outside the retry interceptor). A retry
  * that wakes after the channel was shut throws from its timer, where nothing can catch it and the
- * process dies; so close() waits for the calls to end first.
+ * process dies; so the channel is shut only once the calls have ended.
  */
 function callTracker() {
   let inFlight = 0;
-  let idle: (() => void)[] = [];
+  const idle: (() => void)[] = [];
   const settle = () => {
     inFlight -= 1;
     if (inFlight === 0) idle.splice(0).forEach((resolve) => resolve());
@@ -32,16 +32,17 @@ function callTracker() {
         });
       },
     });
+  /** Resolves when no call is in flight, or after `timeoutMs`; true when idle. */
   const drained = (timeoutMs: number) =>
     inFlight === 0
-      ? Promise.resolve()
+      ? Promise.resolve(true)
       : Promise.race([
-          new Promise<void>((resolve) => idle.push(resolve)),
-          new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref()),
-        ]).finally(() => {
-          idle = [];
-        });
-  return { interceptor, drained };
+          new Promise<boolean>((resolve) => idle.push(() => resolve(true))),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
+        ]);
+  /** Runs `fn` once no call is in flight. */
+  const whenIdle = (fn: () => void) => (inFlight === 0 ? fn() : idle.push(fn));
+  return { interceptor, drained, whenIdle };
 }
 
 export interface TemporalOptions {
@@ -108,10 +109,16 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
     },
     async close() {
       await Promise.all(pings);
-      await calls.drained(CLOSE_PATIENCE_MS);
       const c = connecting;
       connecting = undefined;
-      if (c) await c.then(({ connection }) => connection.close()).catch(() => undefined);
+      if (!c) return;
+      const shut = () => c.then(({ connection }) => connection.close()).catch(() => undefined);
+      if (await calls.drained(CLOSE_PATIENCE_MS)) {
+        await shut();
+        return;
+      }
+      // A call still running (a slow query, a retry waiting): the channel is shut when it ends, not under it.
+      calls.whenIdle(() => void shut());
     },
   };
 }

@@ -74,8 +74,7 @@ const QUERY_PATIENCE_MS = 1_500;
 export async function getInvoiceWithLifecycle(db: Db, temporal: TemporalGateway, teamId: string, invoiceId: string): Promise<InvoiceDto> {
   const invoice = await getInvoice(db, teamId, invoiceId);
   if (!LIVE.includes(invoice.status)) return { ...invoice, lifecycle: null };
-  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), QUERY_PATIENCE_MS).unref());
-  const lifecycle = await Promise.race([queryInvoiceLifecycle(temporal, invoiceId).catch(() => null), timeout]);
+  const lifecycle = await queryInvoiceLifecycle(temporal, invoiceId, QUERY_PATIENCE_MS).catch(() => null);
   return { ...invoice, lifecycle };
 }
 

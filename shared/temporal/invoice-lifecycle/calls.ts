@@ -34,15 +34,25 @@ export function signalInvoiceChanged(temporal: TemporalGateway, invoiceId: strin
   return signalIfRunning(temporal, invoiceLifecycleId(invoiceId), invoiceChanged);
 }
 
-/** What the run waits for and when it acts next; null when no run is open for the invoice. */
-export async function queryInvoiceLifecycle(temporal: TemporalGateway, invoiceId: string): Promise<InvoiceLifecycleProgress | null> {
-  const handle = (await temporal.client()).workflow.getHandle(invoiceLifecycleId(invoiceId));
-  try {
-    const { status } = await handle.describe();
-    if (status.name !== 'RUNNING') return null;
-    return await handle.query(invoiceLifecycleProgress);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return null;
-    throw err;
-  }
+/**
+ * What the run waits for and when it acts next; null when no run is open for the invoice. Both calls
+ * end by `timeoutMs` (a query waits for a worker to answer), so a reader is never held up for long.
+ */
+export async function queryInvoiceLifecycle(
+  temporal: TemporalGateway,
+  invoiceId: string,
+  timeoutMs: number,
+): Promise<InvoiceLifecycleProgress | null> {
+  const client = await temporal.client();
+  const handle = client.workflow.getHandle(invoiceLifecycleId(invoiceId));
+  return client.connection.withDeadline(Date.now() + timeoutMs, async () => {
+    try {
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING') return null;
+      return await handle.query(invoiceLifecycleProgress);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return null;
+      throw err;
+    }
+  });
 }
