@@ -25,6 +25,7 @@ import { customerRoutes } from './rest/customers';
 import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
 import { invoiceSeriesRoutes } from './rest/invoice-series';
+import { invoiceProductRoutes } from './rest/invoice-products';
 import { notificationRoutes } from './rest/notifications';
 import { insightRoutes } from './rest/insights';
 import { reportRoutes } from './rest/reports';
@@ -56,6 +57,7 @@ export const restRoutes = (deps: ApiDeps): Route[] => [
   ...notificationRoutes(deps),
   ...insightRoutes(deps),
   ...invoiceSeriesRoutes(deps),
+  ...invoiceProductRoutes(deps),
   ...searchRoutes(deps),
   ...documentRoutes(deps),
 ];

@@ -27,6 +27,7 @@ const BENCHES: Record<string, Bench> = {
   scaling: { script: 'scaling.ts', runs: 1 },
   search: { script: 'search.ts' },
   reports: { script: 'reports.ts' },
+  invoices: { script: 'invoices.ts' },
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

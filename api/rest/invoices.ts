@@ -130,7 +130,7 @@ export const invoiceRoutes = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'co
     tag: 'Invoices',
     summary: 'Create a draft invoice',
     description:
-      "Totals are computed from the line items (VAT and tax per line, rounded to the cent). The number defaults to the team's next `INV-nnnn`; an explicit number already used is 409.",
+      "Totals are computed from the line items (VAT and tax per line, rounded to the cent). The number defaults to the team's prefix and next number (`INV-0001`; `invoicePrefix`, `invoiceNextNumber` on the team); an explicit number already used is 409.",
     body: createInvoiceBody,
     reply: one(invoiceSchema),
     status: 201,

@@ -8,6 +8,7 @@ import { inboxRouter } from './routers/inbox';
 import { insightsRouter } from './routers/insights';
 import { invoicesRouter } from './routers/invoices';
 import { invoiceSeriesRouter } from './routers/invoice-series';
+import { invoiceProductsRouter } from './routers/invoice-products';
 import { notificationsRouter } from './routers/notifications';
 import { searchRouter } from './routers/search';
 import { documentsRouter } from './routers/documents';
@@ -44,6 +45,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     documents: documentsRouter(deps),
     insights: insightsRouter(deps),
     invoiceSeries: invoiceSeriesRouter(deps),
+    invoiceProducts: invoiceProductsRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

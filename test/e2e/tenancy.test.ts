@@ -42,6 +42,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   documents: 'document',
   insights: 'insight',
   'invoice-series': 'invoiceSeries',
+  'invoice-products': 'invoiceProduct',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -66,6 +67,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   documents: 'document',
   insights: 'insight',
   invoiceSeries: 'invoiceSeries',
+  invoiceProducts: 'invoiceProduct',
 };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
@@ -221,6 +223,7 @@ beforeAll(async () => {
     })
     .returning('id');
   ids.invoiceSeries = (series as { id: string }).id;
+  ids.invoiceProduct = (await post('/invoice-products', { name: `${MARKER} product`, price: 120, vatRate: 19 })).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);

@@ -22,6 +22,7 @@ import * as invoicePublicLinks from './0063_invoice_public_links';
 import * as trackerEntryInvoices from './0064_tracker_entry_invoices';
 import * as invoiceLifecycle from './0065_invoice_lifecycle';
 import * as invoiceSeries from './0066_invoice_series';
+import * as invoiceNumberingProducts from './0067_invoice_numbering_products';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -51,6 +52,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0064_tracker_entry_invoices': trackerEntryInvoices,
   '0065_invoice_lifecycle': invoiceLifecycle,
   '0066_invoice_series': invoiceSeries,
+  '0067_invoice_numbering_products': invoiceNumberingProducts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -20,6 +20,10 @@ export class Team extends BaseModel {
   timezone!: string | null;
   /** Days after an invoice's due date on which its reminders go out. */
   invoiceReminderDays!: number[];
+  /** Invoice numbers are this prefix and a number: INV-0001. */
+  invoicePrefix!: string;
+  /** The next number to use when it is above what the team has used. */
+  invoiceNextNumber!: number | null;
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;

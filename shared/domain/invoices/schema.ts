@@ -96,7 +96,10 @@ export const createInvoiceBody = z
       .min(1)
       .max(50)
       .optional()
-      .meta({ description: 'Unique per team; defaults to the next number (INV-0001, …).' }),
+      .meta({
+        description:
+          "Unique per team; defaults to the team's prefix and next number (INV-0001, …; see the team's `invoicePrefix` and `invoiceNextNumber`).",
+      }),
     ...editable,
     currency,
     lineItems: z.array(lineItemSchema).min(1).max(500),

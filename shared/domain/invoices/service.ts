@@ -108,13 +108,21 @@ async function writeLines(db: Db, teamId: string, invoiceId: string, lines: NonN
   );
 }
 
-// The highest INV-nnnn of the team, read by a regular expression in SQL: raw, and typed here.
+// The team's prefix and the number after the highest one used with it (or the team's chosen next
+// number when that is higher), read in SQL: raw, and typed here.
 async function nextInvoiceNumber(db: Db, teamId: string): Promise<string> {
-  const { rows } = await db.raw<{ rows: { n: number }[] }>(
-    `select coalesce(max((regexp_match(invoice_number, '^INV-(\\d+)$'))[1]::int), 0) + 1 as n from invoices where team_id = ?`,
+  const { rows } = await db.raw<{ rows: { prefix: string; n: number }[] }>(
+    `select t.invoice_prefix as prefix,
+            greatest(coalesce(t.invoice_next_number, 1), coalesce((
+              select max(substring(i.invoice_number from char_length(t.invoice_prefix) + 1)::bigint)
+                from invoices i
+               where i.team_id = t.id and left(i.invoice_number, char_length(t.invoice_prefix)) = t.invoice_prefix
+                 and substring(i.invoice_number from char_length(t.invoice_prefix) + 1) ~ '^[0-9]{1,15}$'), 0) + 1) as n
+       from teams t where t.id = ?`,
     [teamId],
   );
-  return `INV-${String(rows[0]?.n ?? 1).padStart(4, '0')}`;
+  const { prefix, n } = rows[0] ?? { prefix: 'INV-', n: 1 };
+  return `${prefix}${String(n).padStart(4, '0')}`;
 }
 
 /** Creates a draft; its number defaults to the next INV-nnnn of the team. */

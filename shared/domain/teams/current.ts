@@ -33,6 +33,12 @@ export const teamSchema = z
     invoiceReminderDays: z
       .array(z.number().int())
       .meta({ description: 'Days after the due date on which an overdue invoice is chased (for customers with reminders on).' }),
+    invoicePrefix: z.string().meta({ description: 'New invoices are numbered with this prefix: `INV-0001`.' }),
+    invoiceNextNumber: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The number the next invoice starts from, when it is above the highest one used with the prefix.' }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Team' });
@@ -54,6 +60,8 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   subscriptionStatus: t.subscriptionStatus,
   autoMatch: t.autoMatch,
   invoiceReminderDays: t.invoiceReminderDays,
+  invoicePrefix: t.invoicePrefix,
+  invoiceNextNumber: t.invoiceNextNumber,
   createdAt: toIso(t.createdAt),
 });
 
@@ -88,6 +96,13 @@ export const updateTeamBody = z
       .refine((days) => new Set(days).size === days.length, 'each day once')
       .optional()
       .meta({ description: 'Days after the due date for reminders, e.g. [3, 7, 14]; [] turns reminders off for the whole team.' }),
+    invoicePrefix: z
+      .string()
+      .max(20)
+      .regex(/^[^\d\s]*$/, 'letters and punctuation, no digits or spaces')
+      .optional()
+      .meta({ description: 'e.g. `INV-`, `2026/`, or empty for plain numbers.' }),
+    invoiceNextNumber: z.number().int().min(1).max(999_999_999).nullable().optional(),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
