@@ -90,16 +90,10 @@ const editable = {
 
 export const createInvoiceBody = z
   .object({
-    invoiceNumber: z
-      .string()
-      .trim()
-      .min(1)
-      .max(50)
-      .optional()
-      .meta({
-        description:
-          "Unique per team; defaults to the team's prefix and next number (INV-0001, …; see the team's `invoicePrefix` and `invoiceNextNumber`).",
-      }),
+    invoiceNumber: z.string().trim().min(1).max(50).optional().meta({
+      description:
+        "Unique per team; defaults to the team's prefix and next number (INV-0001, …; see the team's `invoicePrefix` and `invoiceNextNumber`).",
+    }),
     ...editable,
     currency,
     lineItems: z.array(lineItemSchema).min(1).max(500),
