@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/knex';
 import { Customer, Team } from '../../db/models';
@@ -18,8 +18,11 @@ export interface InvoiceParties {
 // knows only Western European letters, and customers are named in every script.
 const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const DEJAVU_BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
-const FONTS =
-  existsSync(DEJAVU) && existsSync(DEJAVU_BOLD) ? { regular: DEJAVU, bold: DEJAVU_BOLD } : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
+// Read once: pdfkit would otherwise read the font files again for every document.
+export const INVOICE_FONTS: { regular: string | Buffer; bold: string | Buffer } =
+  existsSync(DEJAVU) && existsSync(DEJAVU_BOLD)
+    ? { regular: readFileSync(DEJAVU), bold: readFileSync(DEJAVU_BOLD) }
+    : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
 
 const LOCALE_BY_COUNTRY: Record<string, string> = {
   DE: 'de-DE',
@@ -89,8 +92,8 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('regular', FONTS.regular);
-  doc.registerFont('bold', FONTS.bold);
+  doc.registerFont('regular', INVOICE_FONTS.regular);
+  doc.registerFont('bold', INVOICE_FONTS.bold);
   const width = doc.page.width - 2 * MARGIN;
   const right = doc.page.width - MARGIN;
 
