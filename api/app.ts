@@ -26,6 +26,7 @@ import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
 import { invoiceSeriesRoutes } from './rest/invoice-series';
 import { invoiceProductRoutes } from './rest/invoice-products';
+import { invoicePaymentSuggestionRoutes } from './rest/invoice-payment-suggestions';
 import { notificationRoutes } from './rest/notifications';
 import { insightRoutes } from './rest/insights';
 import { reportRoutes } from './rest/reports';
@@ -58,6 +59,7 @@ export const restRoutes = (deps: ApiDeps): Route[] => [
   ...insightRoutes(deps),
   ...invoiceSeriesRoutes(deps),
   ...invoiceProductRoutes(deps),
+  ...invoicePaymentSuggestionRoutes(deps),
   ...searchRoutes(deps),
   ...documentRoutes(deps),
 ];

@@ -1,6 +1,7 @@
 import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BankingActivities } from '../activities/banking/sync';
 import type { ReceiptActivities } from '../activities/receipts/ingest';
+import type { InvoiceLifecycleActivities } from '../activities/invoices/lifecycle';
 import { syncRequested, syncStatus, type SyncConnectionWorkflow, type SyncResult } from '../shared/temporal/sync-connection/contract';
 
 const { syncBankConnection } = proxyActivities<BankingActivities>({
@@ -17,6 +18,7 @@ const { syncBankConnection } = proxyActivities<BankingActivities>({
 });
 
 const { rematchOpenInboxItems } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '5m', retry: { maximumAttempts: 5 } });
+const { matchInvoicePayments } = proxyActivities<InvoiceLifecycleActivities>({ startToCloseTimeout: '5m', retry: { maximumAttempts: 5 } });
 
 // Bounds the history of a connection that keeps getting webhooks while it syncs.
 const PASSES_PER_RUN = 50;
@@ -51,6 +53,8 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
     if (result.skipped) break;
     // Receipts waiting for a transaction may have just got one. (patched: runs started before this step replay unchanged.)
     if (result.added > 0 && patched('rematch-inbox-after-sync')) await rematchOpenInboxItems({ teamId: input.teamId });
+    // Incoming transfers may pay open invoices. (patched as above.)
+    if (result.added > 0 && patched('match-invoice-payments-after-sync')) await matchInvoicePayments({ teamId: input.teamId });
     if (passes >= PASSES_PER_RUN && requestedSince()) await continueAsNew<typeof syncConnection>(input);
   }
   await condition(allHandlersFinished);

@@ -1,8 +1,9 @@
 import { planInvoiceStep, performInvoiceStep, type StepOutcome } from '../../shared/domain/invoices/lifecycle';
+import { matchInvoicePayments, type MatchOutcome } from '../../shared/domain/invoices/payment-matching';
 import type { InvoiceNextAction, InvoiceStepPlan } from '../../shared/temporal/invoice-lifecycle/contract';
 import type { ActivityDeps } from '../deps';
 
-export function invoiceLifecycleActivities({ db, mailer, config }: ActivityDeps) {
+export function invoiceLifecycleActivities({ db, mailer, config, temporal }: ActivityDeps) {
   return {
     /** What the invoice needs next and when, read from the database (the run keeps no copy of the invoice). */
     async planInvoiceStep({ teamId, invoiceId }: { teamId: string; invoiceId: string }): Promise<InvoiceStepPlan> {
@@ -17,6 +18,11 @@ export function invoiceLifecycleActivities({ db, mailer, config }: ActivityDeps)
       reminder?: number;
     }): Promise<StepOutcome> {
       return performInvoiceStep({ db, mailer, config }, step);
+    },
+
+    /** After a bank sync: new incoming transactions that pay open invoices (recorded when certain, else suggested). */
+    async matchInvoicePayments({ teamId }: { teamId: string }): Promise<MatchOutcome> {
+      return matchInvoicePayments(db, temporal, teamId);
     },
   };
 }

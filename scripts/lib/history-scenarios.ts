@@ -59,11 +59,12 @@ export const SCENARIOS: HistoryScenario[] = [
       }),
   },
   {
-    // v2: with the re-matching step after new transactions (the v1 history, recorded before it, stays as a fixture).
-    name: 'sync-connection-v2',
+    // v3: with the invoice payment matching after new transactions (the v1 and v2 histories stay as fixtures).
+    name: 'sync-connection-v3',
     activities: {
       syncBankConnection: async () => ({ added: 3, modified: 1, removed: 0 }),
       rematchOpenInboxItems: async () => ({ checked: 1, suggested: 0 }),
+      matchInvoicePayments: async () => ({ transactions: 1, paid: 1, suggested: 0 }),
     },
     run: async (client, { taskQueue, workflowId }) => {
       const handle = await client.workflow.signalWithStart<SyncConnectionWorkflow, [SyncRequest]>(syncConnectionContract.workflowType, {

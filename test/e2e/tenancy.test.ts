@@ -43,6 +43,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   insights: 'insight',
   'invoice-series': 'invoiceSeries',
   'invoice-products': 'invoiceProduct',
+  'invoice-payment-suggestions': 'paymentSuggestion',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -223,6 +224,11 @@ beforeAll(async () => {
     })
     .returning('id');
   ids.invoiceSeries = (series as { id: string }).id;
+  const [suggestion] = await ctx.tdb
+    .db('invoice_payment_suggestions')
+    .insert({ teamId: a.team.id, invoiceId: ids.invoice, transactionId: ids.transaction, reason: 'amount' })
+    .returning('id');
+  ids.paymentSuggestion = (suggestion as { id: string }).id;
   ids.invoiceProduct = (await post('/invoice-products', { name: `${MARKER} product`, price: 120, vatRate: 19 })).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';

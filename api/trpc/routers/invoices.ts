@@ -15,6 +15,14 @@ import {
   updateInvoiceBody,
 } from '../../../shared/domain/invoices/schema';
 import { createInvoiceFromTracker } from '../../../shared/domain/invoices/from-tracker';
+import {
+  confirmPaymentSuggestion,
+  declinePaymentSuggestion,
+  listPaymentSuggestions,
+  listPaymentSuggestionsQuery,
+  paymentSuggestionIdParams,
+  paymentSuggestionSchema,
+} from '../../../shared/domain/invoices/payment-matching';
 import { invoiceSummary } from '../../../shared/domain/invoices/summary';
 import { createPublicLink, revokePublicLink } from '../../../shared/domain/invoices/public-link';
 import {
@@ -87,6 +95,20 @@ export const invoicesRouter = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'c
       .mutation(async ({ ctx, input }) => {
         await deleteInvoice(db, ctx.principal.teamId, input.id);
       }),
+    paymentSuggestions: procedure('invoices.read')
+      .input(listPaymentSuggestionsQuery.prefault({}))
+      .output(pageOf(paymentSuggestionSchema))
+      .query(({ ctx, input }) => listPaymentSuggestions(db, ctx.principal.teamId, input)),
+    confirmPaymentSuggestion: procedure('invoices.write')
+      .input(paymentSuggestionIdParams)
+      .output(paymentSuggestionSchema)
+      .mutation(({ ctx, input }) =>
+        confirmPaymentSuggestion(db, temporal, { teamId: ctx.principal.teamId, userId: ctx.principal.userId }, input.id),
+      ),
+    declinePaymentSuggestion: procedure('invoices.write')
+      .input(paymentSuggestionIdParams)
+      .output(paymentSuggestionSchema)
+      .mutation(({ ctx, input }) => declinePaymentSuggestion(db, { teamId: ctx.principal.teamId, userId: ctx.principal.userId }, input.id)),
     summary: procedure('invoices.read')
       .output(invoiceSummarySchema)
       .query(({ ctx }) => invoiceSummary(db, ctx.principal.teamId)),

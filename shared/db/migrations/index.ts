@@ -23,6 +23,7 @@ import * as trackerEntryInvoices from './0064_tracker_entry_invoices';
 import * as invoiceLifecycle from './0065_invoice_lifecycle';
 import * as invoiceSeries from './0066_invoice_series';
 import * as invoiceNumberingProducts from './0067_invoice_numbering_products';
+import * as invoicePaymentMatching from './0068_invoice_payment_matching';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -53,6 +54,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0065_invoice_lifecycle': invoiceLifecycle,
   '0066_invoice_series': invoiceSeries,
   '0067_invoice_numbering_products': invoiceNumberingProducts,
+  '0068_invoice_payment_matching': invoicePaymentMatching,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

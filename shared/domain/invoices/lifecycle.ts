@@ -115,7 +115,7 @@ export async function recordInvoicePayment(
   db: Db,
   temporal: TemporalGateway,
   target: { teamId: string; invoiceId: string; userId: string | null },
-  payment: { amount: number; paidAt?: Date; reference?: string | null },
+  payment: { amount: number; paidAt?: Date; reference?: string | null; transactionId?: string },
 ): Promise<void> {
   const { teamId, invoiceId } = target;
   const paidAt = payment.paidAt ?? new Date();
@@ -135,6 +135,7 @@ export async function recordInvoicePayment(
       amount: payment.amount,
       paidAt,
       reference: payment.reference ?? null,
+      transactionId: payment.transactionId ?? null,
       createdBy: target.userId,
     });
     const amountPaid = roundMoney(invoice.amountPaid + payment.amount);

@@ -64,6 +64,14 @@ const writers: Writers = {
     title: `Invoice ${m.invoiceNumber} could not be emailed`,
     body: `The ${m.kind === 'invoice' ? 'invoice' : 'reminder'} for ${m.invoiceNumber} was not sent: its customer has no email address. Add one and send it again.`,
   }),
+  invoice_payment_suggested: (m) => ({
+    title: `Is this the payment of invoice ${m.invoiceNumber}?`,
+    body: `An incoming transfer of ${m.amount} ${m.currency} may pay invoice ${m.invoiceNumber}. Confirm or decline the match.`,
+  }),
+  invoice_paid_by_transfer: (m) => ({
+    title: `Invoice ${m.invoiceNumber} was paid by bank transfer`,
+    body: `A transfer of ${m.amount} ${m.currency} naming invoice ${m.invoiceNumber} paid it in full; it was recorded as the payment.`,
+  }),
   insight_ready: (m) => ({
     title: `Your week in numbers: ${m.periodStart} to ${m.periodEnd}`,
     body: `The summary of ${m.periodStart} to ${m.periodEnd} is ready: income, spending, what changed most, receipts waiting and runway.`,

@@ -32,6 +32,17 @@ export interface NotificationMetadata {
   invoice_overdue: { invoiceId: string; invoiceNumber: string; dueDate: string; amountDue: number; currency: string };
   /** An invoice to be emailed has no address to go to: its customer has neither a billing nor a contact email. */
   invoice_undeliverable: { invoiceId: string; invoiceNumber: string; kind: 'invoice' | 'reminder' };
+  /** An incoming bank transaction looks like the payment of an open invoice: confirm or decline it. */
+  invoice_payment_suggested: {
+    suggestionId: string;
+    invoiceId: string;
+    invoiceNumber: string;
+    transactionId: string;
+    amount: number;
+    currency: string;
+  };
+  /** An incoming bank transaction naming the invoice and paying exactly what was due was recorded as its payment. */
+  invoice_paid_by_transfer: { invoiceId: string; invoiceNumber: string; transactionId: string; amount: number; currency: string };
   /** The weekly summary of the team's money is ready (WeeklyInsights). */
   insight_ready: { insightId: string; periodStart: string; periodEnd: string };
 }
@@ -56,6 +67,8 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   api_key_created: 'A member created an API key for the team.',
   invoice_overdue: 'An invoice passed its due date unpaid.',
   invoice_undeliverable: 'An invoice or its reminder could not be emailed: the customer has no email address.',
+  invoice_payment_suggested: 'A bank transaction may be the payment of an open invoice.',
+  invoice_paid_by_transfer: 'A bank transfer paid an invoice in full and was recorded as its payment.',
   insight_ready: "The week's summary of the team's money is ready.",
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];

@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import type { Db } from '../../db/knex';
+import { toIso, toIsoOrNull } from '../../db/timestamps';
+import { conflict, notFound } from '../../errors';
+import type { TemporalGateway } from '../../temporal/client';
+import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import { pageSize } from '../common/query';
+import { notify } from '../notifications/service';
+import { recordInvoicePayment } from './lifecycle';
+
+/** Incoming transactions this recent are looked at: an invoice is seldom paid months after the bank booked it. */
+const LOOKBACK_DAYS = 120;
+/** A transaction that could pay several invoices is offered for at most this many. */
+const MAX_SUGGESTIONS_PER_TRANSACTION = 3;
+
+type Reason = 'number' | 'customer' | 'amount';
+
+interface Candidate {
+  transactionId: string;
+  invoiceId: string;
+  invoiceNumber: string;
+  amount: number;
+  due: number;
+  currency: string;
+  reason: Reason;
+}
+
+/**
+ * Incoming transactions that nothing has claimed yet, beside the open invoices they could pay: the
+ * same currency, and the amount due exactly (or less than due when the transfer names the invoice:
+ * a part payment). Why each pair matches: the invoice number in the transfer's text, the customer's
+ * name as the payer, or the amount alone.
+ */
+async function candidates(db: Db, teamId: string): Promise<Candidate[]> {
+  const { rows } = await db.raw<{ rows: Candidate[] }>(
+    `with open as (
+       select i.id, i.invoice_number, i.currency, i.amount - i.amount_paid as due, lower(c.name) as customer
+         from invoices i left join customers c on c.id = i.customer_id
+        where i.team_id = ? and i.status in ('unpaid', 'overdue')),
+     incoming as (
+       select t.id, t.amount, t.currency,
+              lower(concat_ws(' ', t.name, t.description, t.counterparty_name, t.merchant_name)) as text
+         from transactions t
+        where t.team_id = ? and t.amount > 0 and not t.internal and t.status in ('posted', 'completed')
+          and t.date >= current_date - ?::int
+          and not exists (select 1 from invoice_payments p where p.transaction_id = t.id)
+          and not exists (select 1 from invoice_payment_suggestions s where s.transaction_id = t.id))
+     select x.id as "transactionId", o.id as "invoiceId", o.invoice_number as "invoiceNumber", x.amount::float8 as amount,
+            o.due::float8 as due, o.currency,
+            case when n.named then 'number'
+                 when o.customer is not null and strpos(x.text, o.customer) > 0 then 'customer'
+                 else 'amount' end as reason
+       from incoming x join open o on o.currency = x.currency
+       -- Named: the number appears, and not as the start of a longer one (INV-0001 is not in INV-00012).
+       cross join lateral (select strpos(x.text, lower(o.invoice_number)) as at) p
+       cross join lateral (select p.at > 0 and substr(x.text, p.at + char_length(o.invoice_number), 1) !~ '[0-9]' as named) n
+      where abs(o.due - x.amount) < 0.005 or (x.amount < o.due and n.named)
+      order by x.id, o.invoice_number`,
+    [teamId, teamId, LOOKBACK_DAYS],
+  );
+  return rows;
+}
+
+const RANK: Record<Reason, number> = { number: 0, customer: 1, amount: 2 };
+
+export interface MatchOutcome {
+  transactions: number;
+  paid: number;
+  suggested: number;
+}
+
+/**
+ * Looks at the team's new incoming transactions for invoice payments. A transfer that names exactly
+ * one invoice and pays exactly what is due is recorded as its payment at once (the invoice is paid and
+ * its lifecycle ends); anything less certain becomes a suggestion to confirm: a named invoice paid in
+ * part, the customer's name with the amount due, or an amount that only one open invoice has.
+ */
+export async function matchInvoicePayments(db: Db, temporal: TemporalGateway, teamId: string): Promise<MatchOutcome> {
+  const byTransaction = new Map<string, Candidate[]>();
+  for (const c of await candidates(db, teamId)) byTransaction.set(c.transactionId, [...(byTransaction.get(c.transactionId) ?? []), c]);
+  const outcome: MatchOutcome = { transactions: byTransaction.size, paid: 0, suggested: 0 };
+  for (const [transactionId, all] of byTransaction) {
+    const best = Math.min(...all.map((c) => RANK[c.reason]));
+    const top = all.filter((c) => RANK[c.reason] === best);
+    const certain = top.length === 1 && top[0].reason === 'number' && Math.abs(top[0].due - top[0].amount) < 0.005;
+    if (certain) {
+      const c = top[0];
+      const tx = await db('transactions').where({ teamId, id: transactionId }).first<{ date: string; name: string }>('date', 'name');
+      await recordInvoicePayment(
+        db,
+        temporal,
+        { teamId, invoiceId: c.invoiceId, userId: null },
+        { amount: c.amount, paidAt: new Date(`${tx.date}T12:00:00Z`), reference: tx.name, transactionId },
+      );
+      await notify(db, {
+        teamId,
+        type: 'invoice_paid_by_transfer',
+        metadata: { invoiceId: c.invoiceId, invoiceNumber: c.invoiceNumber, transactionId, amount: c.amount, currency: c.currency },
+      });
+      outcome.paid += 1;
+      continue;
+    }
+    // An amount alone is a hint only when a single open invoice has it.
+    if (best === RANK.amount && top.length > 1) continue;
+    for (const c of top.slice(0, MAX_SUGGESTIONS_PER_TRANSACTION)) {
+      const row = (
+        await db('invoice_payment_suggestions')
+          .insert({ teamId, invoiceId: c.invoiceId, transactionId, reason: c.reason })
+          .onConflict(['invoice_id', 'transaction_id'])
+          .ignore()
+          .returning<{ id: string }[]>('id')
+      ).at(0);
+      // Already suggested (two syncs at once): said once.
+      if (!row) continue;
+      await notify(db, {
+        teamId,
+        type: 'invoice_payment_suggested',
+        metadata: {
+          suggestionId: row.id,
+          invoiceId: c.invoiceId,
+          invoiceNumber: c.invoiceNumber,
+          transactionId,
+          amount: c.amount,
+          currency: c.currency,
+        },
+      });
+      outcome.suggested += 1;
+    }
+  }
+  return outcome;
+}
+
+export const PAYMENT_SUGGESTION_STATUSES = ['pending', 'confirmed', 'declined'] as const;
+
+export const paymentSuggestionSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(PAYMENT_SUGGESTION_STATUSES),
+    reason: z.enum(['number', 'customer', 'amount']).meta({
+      description:
+        "number: the transfer names the invoice; customer: the payer is the invoice's customer; amount: only this open invoice is due at that amount.",
+    }),
+    invoice: z.object({ id: z.uuid(), invoiceNumber: z.string(), amountDue: z.number(), currency: z.string() }),
+    transaction: z.object({ id: z.uuid(), date: z.string(), name: z.string(), amount: z.number(), currency: z.string() }),
+    createdAt: z.iso.datetime(),
+    decidedAt: z.string().nullable(),
+  })
+  .meta({ id: 'InvoicePaymentSuggestion', description: 'An incoming bank transaction that may be the payment of an open invoice.' });
+export type PaymentSuggestionDto = z.infer<typeof paymentSuggestionSchema>;
+
+export const listPaymentSuggestionsQuery = z.object({
+  cursor: z.string().optional(),
+  pageSize,
+  status: z.enum(PAYMENT_SUGGESTION_STATUSES).default('pending'),
+});
+export const paymentSuggestionIdParams = z.object({ id: z.uuid() });
+
+interface SuggestionRow extends CursorRow {
+  status: PaymentSuggestionDto['status'];
+  reason: PaymentSuggestionDto['reason'];
+  invoice: PaymentSuggestionDto['invoice'];
+  transaction: PaymentSuggestionDto['transaction'];
+  createdAt: Date;
+  decidedAt: Date | null;
+}
+
+const selectSuggestions = (db: Db, teamId: string) =>
+  db('invoice_payment_suggestions as s')
+    .join('invoices as i', 'i.id', 's.invoice_id')
+    .join('transactions as t', 't.id', 's.transaction_id')
+    .where('s.team_id', teamId)
+    .select<SuggestionRow[]>(
+      's.id',
+      's.status',
+      's.reason',
+      's.created_at',
+      's.decided_at',
+      db.raw('s.created_at::text as cursor_created_at'),
+      db.raw(
+        `json_build_object('id', i.id, 'invoiceNumber', i.invoice_number, 'amountDue', (i.amount - i.amount_paid)::float8, 'currency', i.currency) as invoice`,
+      ),
+      db.raw(
+        `json_build_object('id', t.id, 'date', t.date, 'name', t.name, 'amount', t.amount::float8, 'currency', t.currency) as transaction`,
+      ),
+    );
+
+const toDto = ({ cursorCreatedAt: _c, createdAt, decidedAt, ...fields }: SuggestionRow): PaymentSuggestionDto => ({
+  ...fields,
+  createdAt: toIso(createdAt),
+  decidedAt: toIsoOrNull(decidedAt),
+});
+
+export function listPaymentSuggestions(
+  db: Db,
+  teamId: string,
+  query: z.infer<typeof listPaymentSuggestionsQuery>,
+): Promise<Page<PaymentSuggestionDto>> {
+  return newestFirstPage(selectSuggestions(db, teamId).where('s.status', query.status), 's', query, toDto);
+}
+
+async function getSuggestion(db: Db, teamId: string, id: string): Promise<PaymentSuggestionDto> {
+  const row = (await selectSuggestions(db, teamId).where('s.id', id)).at(0);
+  if (!row) throw notFound(`Payment suggestion ${id} not found`);
+  return toDto(row);
+}
+
+/**
+ * Records the transaction as the invoice's payment (in full, or in part when it is less than due),
+ * and declines the other suggestions for the same transaction. 409 once decided, or when the invoice
+ * is no longer open.
+ */
+export async function confirmPaymentSuggestion(
+  db: Db,
+  temporal: TemporalGateway,
+  target: { teamId: string; userId: string | null },
+  id: string,
+): Promise<PaymentSuggestionDto> {
+  const { teamId } = target;
+  const s = await getSuggestion(db, teamId, id);
+  if (s.status !== 'pending') throw conflict(`This suggestion was already ${s.status}`);
+  await recordInvoicePayment(
+    db,
+    temporal,
+    { teamId, invoiceId: s.invoice.id, userId: target.userId },
+    {
+      amount: Math.min(s.transaction.amount, s.invoice.amountDue),
+      paidAt: new Date(`${s.transaction.date}T12:00:00Z`),
+      reference: s.transaction.name,
+      transactionId: s.transaction.id,
+    },
+  );
+  await db.transaction(async (trx) => {
+    const decided = { decidedAt: trx.fn.now(), decidedBy: target.userId };
+    await trx('invoice_payment_suggestions')
+      .where({ teamId, id })
+      .update({ status: 'confirmed', ...decided });
+    await trx('invoice_payment_suggestions')
+      .where({ teamId, transactionId: s.transaction.id, status: 'pending' })
+      .update({ status: 'declined', ...decided });
+  });
+  return getSuggestion(db, teamId, id);
+}
+
+/** The transaction is not this invoice's payment; it is not suggested for it again. */
+export async function declinePaymentSuggestion(
+  db: Db,
+  target: { teamId: string; userId: string | null },
+  id: string,
+): Promise<PaymentSuggestionDto> {
+  const n = await db('invoice_payment_suggestions')
+    .where({ teamId: target.teamId, id, status: 'pending' })
+    .update({ status: 'declined', decidedAt: db.fn.now(), decidedBy: target.userId });
+  if (!n) {
+    const s = await getSuggestion(db, target.teamId, id);
+    throw conflict(`This suggestion was already ${s.status}`);
+  }
+  return getSuggestion(db, target.teamId, id);
+}
