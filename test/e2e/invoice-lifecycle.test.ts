@@ -1,5 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { startOfDayIn } from '../../shared/domain/common/time-zone';
+import { pdfText } from '../../shared/domain/receipts/pdf-text';
 import { notificationsOf } from '../../shared/domain/notifications/service';
 import { invoiceLifecycleId } from '../../shared/temporal/invoice-lifecycle/contract';
 import { startSmtpSink, type CapturedMail, type SmtpSink } from '../fakes/smtp-sink';
@@ -156,6 +157,11 @@ describe('InvoiceLifecycle', () => {
     const part = await json('POST', `/invoices/${invoice.id}/payments`, { amount: 19, reference: 'part' });
     expect(part.status).toBe(201);
     expect(part.body.data).toMatchObject({ status: 'overdue', amountPaid: 19, amountDue: 100 });
+    // The PDF shows what is still due.
+    const pdf = Buffer.from(await (await stack.api.fetch(`/invoices/${invoice.id}/pdf`, { token: stack.acme.sessionToken })).arrayBuffer());
+    const pdfWords = (await pdfText(pdf)).replace(/\s+/g, ' ');
+    expect(pdfWords).toContain('Paid −€19.00');
+    expect(pdfWords).toContain('Amount due €100.00');
     expect((await json('POST', `/invoices/${invoice.id}/payments`, { amount: 100.01 })).status).toBe(400);
     expect(await runStatus(invoice.id)).toBe('RUNNING');
     const rest = await json('POST', `/invoices/${invoice.id}/payments`, { amount: 100 });

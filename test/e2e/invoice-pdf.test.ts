@@ -14,6 +14,10 @@ const pdfOf = async (id: string, token = ctx.acme.sessionToken) => {
 describe('GET /invoices/:id/pdf', () => {
   it('renders the invoice with its customer, every line, VAT per rate and the total, formatted for the team', async () => {
     await ctx.tdb.db('teams').where({ id: ctx.acme.team.id }).update({ countryCode: 'DE', email: 'billing@acme.example' });
+    const details = await send('PATCH', '/teams/current', ctx.acme.sessionToken, {
+      invoicePaymentDetails: 'Commerzbank Berlin\nIBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX',
+    });
+    expect((await details.json()).data.invoicePaymentDetails).toContain('IBAN DE89');
     const customer = (
       await (
         await send('POST', '/customers', ctx.acme.sessionToken, {
@@ -67,6 +71,9 @@ describe('GET /invoices/:id/pdf', () => {
       '1.837,43 €', // the total due
       '02.11.2026',
       'Thank you for your business.',
+      'Commerzbank Berlin',
+      'IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX',
+      `Please quote ${invoice.invoiceNumber} as the payment reference.`,
     ]) {
       expect({ expected, found: text.includes(expected) }).toEqual({ expected, found: true });
     }

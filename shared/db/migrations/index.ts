@@ -24,6 +24,7 @@ import * as invoiceLifecycle from './0065_invoice_lifecycle';
 import * as invoiceSeries from './0066_invoice_series';
 import * as invoiceNumberingProducts from './0067_invoice_numbering_products';
 import * as invoicePaymentMatching from './0068_invoice_payment_matching';
+import * as teamPaymentDetails from './0069_team_payment_details';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -55,6 +56,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0066_invoice_series': invoiceSeries,
   '0067_invoice_numbering_products': invoiceNumberingProducts,
   '0068_invoice_payment_matching': invoicePaymentMatching,
+  '0069_team_payment_details': teamPaymentDetails,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

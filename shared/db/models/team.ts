@@ -24,6 +24,8 @@ export class Team extends BaseModel {
   invoicePrefix!: string;
   /** The next number to use when it is above what the team has used. */
   invoiceNextNumber!: number | null;
+  /** How customers pay: printed on every invoice. */
+  invoicePaymentDetails!: string | null;
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;

@@ -7,7 +7,7 @@ import { getInvoice } from './service';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
-  team: Pick<Team, 'name' | 'email' | 'countryCode'>;
+  team: Pick<Team, 'name' | 'email' | 'countryCode' | 'invoicePaymentDetails'>;
   customer: Pick<
     Customer,
     'name' | 'email' | 'billingEmail' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zip' | 'countryCode' | 'vatNumber'
@@ -56,7 +56,7 @@ const RULE = '#d9dee3';
 export async function invoiceForPdf(db: Db, teamId: string, id: string): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
   const invoice = await getInvoice(db, teamId, id);
   const [team, customer] = await Promise.all([
-    Team.query(db).findById(teamId).select('name', 'email', 'countryCode').throwIfNotFound(),
+    Team.query(db).findById(teamId).select('name', 'email', 'countryCode', 'invoicePaymentDetails').throwIfNotFound(),
     invoice.customer ? Customer.query(db).findOne({ teamId, id: invoice.customer.id }) : null,
   ]);
   return { invoice, team, customer: customer ?? null };
@@ -66,6 +66,25 @@ export async function invoiceForPdf(db: Db, teamId: string, id: string): Promise
 export async function invoicePdfFile(db: Db, teamId: string, id: string): Promise<{ pdf: Buffer; fileName: string }> {
   const data = await invoiceForPdf(db, teamId, id);
   return { pdf: await renderInvoicePdf(data), fileName: `${data.invoice.invoiceNumber}.pdf` };
+}
+
+/**
+ * What the invoice says about paying it: paid (when and with which reference), or how to pay (the
+ * team's payment details) and the reference to quote, which lets the transfer be matched to it.
+ */
+export function paymentLines(
+  invoice: Pick<InvoiceDto, 'status' | 'invoiceNumber' | 'paidAt' | 'paymentReference'>,
+  team: Pick<Team, 'invoicePaymentDetails'>,
+  date: (d: string | null) => string,
+): string[] {
+  if (invoice.status === 'paid' || invoice.status === 'refunded') {
+    const on = invoice.paidAt ? ` on ${date(invoice.paidAt.slice(0, 10))}` : '';
+    return [`Paid${on}${invoice.paymentReference ? ` (reference ${invoice.paymentReference})` : ''}. Thank you.`];
+  }
+  return [
+    ...(team.invoicePaymentDetails ? team.invoicePaymentDetails.split('\n') : []),
+    `Please quote ${invoice.invoiceNumber} as the payment reference.`,
+  ];
 }
 
 /**
@@ -214,7 +233,11 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
     totals.push([`VAT ${number(rate)} % of ${money(base)}`, money(vat), false]);
   if (invoice.tax) totals.push(['Tax', money(invoice.tax), false]);
   if (invoice.discount) totals.push(['Discount', `−${money(invoice.discount)}`, false]);
-  totals.push(['Total due', money(invoice.amount), true]);
+  // Part payments: the total, what was paid, and what is still due.
+  if (invoice.amountPaid > 0 && invoice.amountDue > 0) {
+    totals.push(['Total', money(invoice.amount), false], ['Paid', `−${money(invoice.amountPaid)}`, false]);
+    totals.push(['Amount due', money(invoice.amountDue), true]);
+  } else totals.push(['Total due', money(invoice.amount), true]);
   y += 10;
   for (const [label, value, strong] of totals) {
     doc
@@ -228,11 +251,10 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
 
   // Payment and note.
   y += 24;
-  if (invoice.paymentReference) {
-    doc.font('bold').fontSize(8).fillColor(MUTED).text('PAYMENT', MARGIN, y);
-    doc.font('regular').fontSize(9).fillColor(INK).text(`Please quote ${invoice.paymentReference} with your payment.`);
-    y = doc.y + 12;
-  }
+  doc.font('bold').fontSize(8).fillColor(MUTED).text('PAYMENT', MARGIN, y);
+  doc.font('regular').fontSize(9).fillColor(INK);
+  for (const line of paymentLines(invoice, team, date)) doc.text(line, { width });
+  y = doc.y + 12;
   if (invoice.note) {
     doc.font('bold').fontSize(8).fillColor(MUTED).text('NOTE', MARGIN, y);
     doc.font('regular').fontSize(9).fillColor(INK).text(invoice.note, { width });

@@ -1,5 +1,5 @@
 import { escapeHtml as e } from '../common/html';
-import { localeOf, type InvoiceParties } from './pdf';
+import { localeOf, paymentLines, type InvoiceParties } from './pdf';
 import type { InvoiceDto } from './schema';
 
 /**
@@ -40,7 +40,9 @@ a.button{display:inline-block;background:#1f2933;color:#fff;padding:.6rem 1rem;b
 <tr><td colspan="4" class="n">VAT</td><td class="n">${e(money(invoice.vat, invoice.currency))}</td></tr>
 ${invoice.discount ? `<tr><td colspan="4" class="n">Discount</td><td class="n">−${e(money(invoice.discount, invoice.currency))}</td></tr>` : ''}
 <tr class="total"><td colspan="4" class="n">Total due</td><td class="n">${e(money(invoice.amount, invoice.currency))}</td></tr></tfoot></table>
-${invoice.paymentReference ? `<p>Please quote <strong>${e(invoice.paymentReference)}</strong> with your payment.</p>` : ''}
+<p>${paymentLines(invoice, team, (d) => d ?? '—')
+    .map((l) => e(l))
+    .join('<br>')}</p>
 ${invoice.note ? `<p class="muted">${e(invoice.note)}</p>` : ''}
 <p><a class="button" href="${e(pdfHref)}">Download PDF</a></p>
 </main></body></html>`;

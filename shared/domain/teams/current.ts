@@ -34,6 +34,12 @@ export const teamSchema = z
       .array(z.number().int())
       .meta({ description: 'Days after the due date on which an overdue invoice is chased (for customers with reminders on).' }),
     invoicePrefix: z.string().meta({ description: 'New invoices are numbered with this prefix: `INV-0001`.' }),
+    invoicePaymentDetails: z
+      .string()
+      .nullable()
+      .meta({
+        description: 'How customers pay (bank account, IBAN and BIC, a payment link): printed on every invoice and its public page.',
+      }),
     invoiceNextNumber: z
       .number()
       .int()
@@ -62,6 +68,7 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   invoiceReminderDays: t.invoiceReminderDays,
   invoicePrefix: t.invoicePrefix,
   invoiceNextNumber: t.invoiceNextNumber,
+  invoicePaymentDetails: t.invoicePaymentDetails,
   createdAt: toIso(t.createdAt),
 });
 
@@ -103,6 +110,13 @@ export const updateTeamBody = z
       .optional()
       .meta({ description: 'e.g. `INV-`, `2026/`, or empty for plain numbers.' }),
     invoiceNextNumber: z.number().int().min(1).max(999_999_999).nullable().optional(),
+    invoicePaymentDetails: z
+      .string()
+      .trim()
+      .max(1000)
+      .nullable()
+      .optional()
+      .meta({ description: 'e.g. "IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX".' }),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
