@@ -84,4 +84,78 @@ describe('InvoiceLifecycle survives a worker killed mid-run', () => {
       if (second) await killHard(second);
     }
   }, 120_000);
+
+  it('killed while waiting for the scheduled time and while the email is retried, sends the invoice and its reminder once each', async () => {
+    const shared = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('invoice-kill-wait'), SMTP_URL: smtp.url };
+    const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...shared };
+    await api.stop();
+    api = await startTestApi(tdb.db, { env: shared });
+    const owner = await createTeamAndOwner(tdb.db, 'Waiting');
+    await tdb
+      .db('teams')
+      .where({ id: owner.team.id })
+      .update({ invoiceReminderDays: [1] });
+    const post = async (path: string, body: unknown) =>
+      (
+        await api.fetch(path, {
+          method: 'POST',
+          token: owner.sessionToken,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const mailbox = 'late@customer.example';
+    const customer = (await post('/customers', { name: 'Late payer', billingEmail: mailbox, invoiceReminders: true })).data;
+    // Due long ago: once sent, it is overdue at once and its one reminder is due.
+    const invoice = (
+      await post('/invoices', {
+        currency: 'EUR',
+        customerId: customer.id,
+        issueDate: '2026-01-01',
+        dueDate: '2026-01-15',
+        lineItems: [{ name: 'Work', price: 80 }],
+      })
+    ).data;
+
+    let worker: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
+    try {
+      const sendAt = new Date(Date.now() + 8_000);
+      await post(`/invoices/${invoice.id}/schedule`, { sendAt: sendAt.toISOString() });
+      const handle = (await api.deps.temporal.client()).workflow.getHandle(invoiceLifecycleId(invoice.id));
+      await eventually(async () => (await handle.query(invoiceLifecycleProgress)).stage === 'scheduled', 30_000, 'waiting for the time');
+      // Killed while the timer runs; nothing is sent while no worker runs.
+      await killHard(worker);
+      worker = undefined;
+      const mine = () => smtp.messages.filter((m) => m.to.includes(mailbox));
+      await new Promise((r) => setTimeout(r, Math.max(0, sendAt.getTime() - Date.now()) + 500));
+      expect(mine()).toHaveLength(0);
+
+      // The reminder's mailbox refuses for now: the reminder is retried, and the worker is killed again.
+      smtp.refuse.add(mailbox);
+      worker = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
+      await eventually(async () => (await handle.query(invoiceLifecycleProgress)).nextAction === 'email', 60_000, 'the invoice email');
+      await eventually(async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2, 60_000, 'the email retried');
+      await killHard(worker);
+      worker = undefined;
+      smtp.refuse.delete(mailbox);
+      worker = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
+      await eventually(() => Promise.resolve(mine().length >= 2), 60_000, 'the invoice and its reminder');
+      await eventually(
+        async () => {
+          const p = await handle.query(invoiceLifecycleProgress);
+          return p.stage === 'overdue' && p.nextAction === 'recheck';
+        },
+        30_000,
+        'nothing left to send',
+      );
+      expect(mine().map((m) => m.subject.split(' ')[0])).toEqual(['Invoice', 'Reminder:']);
+      expect(await tdb.db('invoice_deliveries').where({ invoiceId: invoice.id }).orderBy('kind').select('kind', 'sequence')).toEqual([
+        { kind: 'invoice', sequence: 0 },
+        { kind: 'reminder', sequence: 1 },
+      ]);
+      expect(await tdb.db('notifications').where({ teamId: owner.team.id, type: 'invoice_overdue' })).toHaveLength(1);
+    } finally {
+      if (worker) await killHard(worker);
+    }
+  }, 180_000);
 });
