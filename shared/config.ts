@@ -94,6 +94,8 @@ const schema = z
     // Teams: invitations by email, deletion in batches
     DASHBOARD_URL: url.default('http://localhost:3001'),
     INVITATION_TTL: duration.default(7 * 86_400_000),
+    // Every connected bank connection is also synced on this interval, in case its webhooks do not come.
+    BANK_SYNC_INTERVAL: duration.default(6 * 3_600_000),
     // Recurring invoices: every series issues on this interval instead of its calendar (demos and tests only).
     INVOICE_SERIES_INTERVAL: duration.optional(),
     TEAM_DELETION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(5000),

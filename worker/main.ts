@@ -8,6 +8,7 @@ import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
+import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
 import { createWorker } from './create-worker';
 import { installTemporalRuntime } from './temporal-logging';
 
@@ -41,7 +42,10 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   });
   await scheduleEveryTeam(db, temporal)
     .then((teams) => logger.info({ teams }, 'weekly insight schedules ready'))
-    .catch((err: unknown) => logger.error({ err }, 'could not schedule the weekly insights'))
+    .catch((err: unknown) => logger.error({ err }, 'could not schedule the weekly insights'));
+  await scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL)
+    .then((connections) => logger.info({ connections }, 'bank sync schedules ready'))
+    .catch((err: unknown) => logger.error({ err }, 'could not schedule the bank syncs'))
     .finally(() => temporal.close());
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });

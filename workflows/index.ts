@@ -11,3 +11,4 @@ export { documentProcessing } from './document-processing';
 export { weeklyInsights } from './weekly-insights';
 export { invoiceLifecycle } from './invoice-lifecycle';
 export { recurringInvoice } from './recurring-invoice';
+export { scheduledBankSync } from './scheduled-bank-sync';

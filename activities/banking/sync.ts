@@ -1,4 +1,6 @@
 import { markDisconnected } from '../../shared/domain/bank-connections/status';
+import { requestScheduledSync } from '../../shared/domain/bank-connections/scheduled-sync';
+import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../shared/db/knex';
@@ -206,8 +208,13 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
   return totals;
 }
 
-export function bankingActivities({ db, config, bankA, bankB }: ActivityDeps) {
+export function bankingActivities({ db, config, bankA, bankB, temporal }: ActivityDeps) {
   return {
+    /** The connection's schedule fired: a sync is requested, or the schedule paused or removed. */
+    async requestScheduledSync(input: ScheduledBankSyncInput): Promise<ScheduledBankSyncOutcome> {
+      return requestScheduledSync(db, temporal, input);
+    },
+
     /**
      * One full sync pass of a connection: accounts and balances, then every new page of transactions.
      * Provider auth failures disconnect the connection and are not retried; anything else is.

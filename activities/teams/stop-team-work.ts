@@ -2,6 +2,7 @@ import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temp
 import { BankConnection, InvoiceSeries, TeamInvitation } from '../../shared/db/models';
 import type { Db } from '../../shared/db/knex';
 import { invoiceSeriesScheduleId } from '../../shared/temporal/invoice-series/contract';
+import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
 
 /**
@@ -32,7 +33,7 @@ const bankSyncSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
   let stopped = 0;
   for (const { id } of await BankConnection.query(db).where({ teamId }).select('id')) {
     try {
-      await client.schedule.getHandle(`sync-connection-schedule:${id}`).delete();
+      await client.schedule.getHandle(bankSyncScheduleId(id)).delete();
       stopped++;
     } catch (err) {
       if (!(err instanceof ScheduleNotFoundError)) throw err;

@@ -65,7 +65,7 @@ export const bankRoutes = (deps: ApiDeps) => {
       description: 'Stops future syncs. Its accounts are kept as unlinked accounts and its transactions stay.',
       params: idParams,
       reply: none,
-      handler: ({ principal, params }) => deleteConnection(db, principal.teamId, params.id),
+      handler: ({ principal, params }) => deleteConnection(deps, principal.teamId, params.id),
     }),
     defineRoute({
       method: 'post',

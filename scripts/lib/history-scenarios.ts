@@ -21,6 +21,7 @@ import {
   type InvoiceStepPlan,
 } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract, type RecurringInvoiceWorkflow } from '../../shared/temporal/invoice-series/contract';
+import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -260,6 +261,17 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ teamId: 't1', seriesId: 's1' }],
+      }),
+  },
+  {
+    // A connection's schedule fired: a sync was requested of SyncConnection.
+    name: 'scheduled-bank-sync',
+    activities: { requestScheduledSync: async () => 'requested' },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<ScheduledBankSyncWorkflow>(scheduledBankSyncContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ connectionId: 'c1', teamId: 't1' }],
       }),
   },
 ];

@@ -13,6 +13,7 @@ import { syncExchangeRatesContract } from '../../shared/temporal/sync-exchange-r
 import { weeklyInsightsContract } from '../../shared/temporal/weekly-insights/contract';
 import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract } from '../../shared/temporal/invoice-series/contract';
+import { scheduledBankSyncContract } from '../../shared/temporal/scheduled-bank-sync/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -30,6 +31,7 @@ const contracts = {
   'weekly-insights': weeklyInsightsContract,
   'invoice-lifecycle': invoiceLifecycleContract,
   'invoice-series': recurringInvoiceContract,
+  'scheduled-bank-sync': scheduledBankSyncContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

@@ -37,7 +37,7 @@ export const bankConnectionsRouter = (deps: ApiDeps) =>
       .input(idParams)
       .output(z.void())
       .mutation(async ({ ctx, input }) => {
-        await deleteConnection(deps.db, ctx.principal.teamId, input.id);
+        await deleteConnection(deps, ctx.principal.teamId, input.id);
       }),
     sync: procedure('bank-accounts.write')
       .input(idParams)

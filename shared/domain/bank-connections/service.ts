@@ -9,6 +9,7 @@ import type { Logger } from '../../logger';
 import type { BankAClient } from '../../providers/bank-a';
 import { BankAuthError, BankUnavailableError } from '../../providers/bank-errors';
 import type { TemporalGateway } from '../../temporal/client';
+import { keepBankSyncScheduled, removeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
 import { encrypt } from '../crypto/encryption';
 import type { BankAccountDto, BankConnectionDto, createBankConnectionBody, updateBankAccountBody } from './schema';
@@ -114,13 +115,26 @@ export async function createConnection(
   await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: false }).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not start the initial sync; it will run on the next webhook or manual sync');
   });
+  await keepBankSyncScheduled(deps.temporal, { connectionId: id, teamId }, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: id }, 'could not schedule the regular sync; the next worker start creates it');
+  });
   return getConnection(deps.db, teamId, id);
 }
 
-/** Deleting stops future syncs: webhooks no longer find it and a running sync skips it. Transactions stay. */
-export async function deleteConnection(db: Db, teamId: string, id: string): Promise<void> {
-  const n = await BankConnection.query(db).where({ teamId, id }).delete();
+/**
+ * Deleting stops future syncs: webhooks no longer find it, a running sync skips it, and its schedule
+ * goes (or, if Temporal cannot be reached now, removes itself at its next run). Transactions stay.
+ */
+export async function deleteConnection(
+  deps: Pick<ConnectionDeps, 'db' | 'temporal' | 'logger'>,
+  teamId: string,
+  id: string,
+): Promise<void> {
+  const n = await BankConnection.query(deps.db).where({ teamId, id }).delete();
   if (!n) throw notFound(`Bank connection ${id} not found`);
+  await removeBankSyncSchedule(deps.temporal, id).catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: id }, 'could not remove the sync schedule; its next run removes it');
+  });
 }
 
 export async function manualSync(deps: Pick<ConnectionDeps, 'db' | 'temporal'>, teamId: string, id: string) {

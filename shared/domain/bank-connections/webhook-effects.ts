@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import { BankConnection, Transaction } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
+import { resumeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
 import { markDisconnected, markReconnected } from './status';
 import type { WebhookOutcome } from '../webhook-events/record';
@@ -55,6 +56,7 @@ export async function applyConnectionEvent(
       return { outcome: 'processed', teamId };
     case 'repaired':
       await markReconnected(deps.db, conn);
+      await resumeBankSyncSchedule(deps.temporal, conn.id);
       return sync(); // catch up on what was missed while disconnected
     case 'other':
       return { outcome: 'ignored', teamId };

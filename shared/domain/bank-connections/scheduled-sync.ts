@@ -1,0 +1,38 @@
+import type { Db } from '../../db/knex';
+import { BankConnection } from '../../db/models';
+import type { TemporalGateway } from '../../temporal/client';
+import { keepBankSyncScheduled, pauseBankSyncSchedule, removeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
+import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../temporal/scheduled-bank-sync/contract';
+import { requestSync } from '../../temporal/sync-connection/calls';
+
+/**
+ * What a connection's schedule does each time: ask for a sync (coalescing with webhook-driven ones),
+ * pause the schedule while the connection is disconnected, remove it once the connection is gone.
+ */
+export async function requestScheduledSync(
+  db: Db,
+  temporal: TemporalGateway,
+  input: ScheduledBankSyncInput,
+): Promise<ScheduledBankSyncOutcome> {
+  const conn = await BankConnection.query(db).findOne({ teamId: input.teamId, id: input.connectionId }).select('status');
+  if (!conn) {
+    await removeBankSyncSchedule(temporal, input.connectionId);
+    return 'gone';
+  }
+  if (conn.status === 'disconnected') {
+    await pauseBankSyncSchedule(temporal, input.connectionId);
+    return 'paused';
+  }
+  await requestSync(temporal, { ...input, manualSync: false });
+  return 'requested';
+}
+
+/**
+ * A schedule for every connected connection (at worker start): connections linked while Temporal was
+ * away, or before schedules existed, get theirs. Returns how many were checked.
+ */
+export async function scheduleEveryConnection(db: Db, temporal: TemporalGateway, everyMs: number): Promise<number> {
+  const connections = await BankConnection.query(db).where({ status: 'connected' }).select('id', 'teamId');
+  for (const c of connections) await keepBankSyncScheduled(temporal, { connectionId: c.id, teamId: c.teamId }, everyMs);
+  return connections.length;
+}
