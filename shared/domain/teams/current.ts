@@ -34,12 +34,9 @@ export const teamSchema = z
       .array(z.number().int())
       .meta({ description: 'Days after the due date on which an overdue invoice is chased (for customers with reminders on).' }),
     invoicePrefix: z.string().meta({ description: 'New invoices are numbered with this prefix: `INV-0001`.' }),
-    invoicePaymentDetails: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'How customers pay (bank account, IBAN and BIC, a payment link): printed on every invoice and its public page.',
-      }),
+    invoicePaymentDetails: z.string().nullable().meta({
+      description: 'How customers pay (bank account, IBAN and BIC, a payment link): printed on every invoice and its public page.',
+    }),
     invoiceNextNumber: z
       .number()
       .int()
