@@ -12,11 +12,42 @@ import {
   listTransactions,
   updateTransaction,
 } from '../../shared/domain/transactions/service';
+import {
+  BULK_LIMIT,
+  bulkDeleteBody,
+  bulkDeleteTransactions,
+  bulkResultSchema,
+  bulkUpdateBody,
+  bulkUpdateTransactions,
+} from '../../shared/domain/transactions/bulk';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
 import { none, one, page } from './replies';
 
 export const transactionRoutes = ({ db }: Pick<ApiDeps, 'db'>) => [
+  // Before `/transactions/:id`, which would otherwise take `bulk` for an id.
+  defineRoute({
+    method: 'patch',
+    path: '/transactions/bulk',
+    scopes: ['transactions.write'],
+    tag: 'Transactions',
+    summary: 'Change many transactions at once',
+    description: `Select by \`ids\` or by \`filter\` (the list's filters as JSON), up to ${BULK_LIMIT.toLocaleString('en')} transactions, and \`set\` a category, status, assignee, note, flags, or tags to add or remove. All or nothing: an id that is not the team's is 404, a filter that selects more than the limit is 400, and nothing changes. Answers how many were selected and how many really changed.`,
+    body: bulkUpdateBody,
+    reply: one(bulkResultSchema),
+    handler: ({ principal, body }) => bulkUpdateTransactions(db, principal.teamId, body),
+  }),
+  defineRoute({
+    method: 'delete',
+    path: '/transactions/bulk',
+    scopes: ['transactions.write'],
+    tag: 'Transactions',
+    summary: 'Delete many manual transactions',
+    description: `Up to ${BULK_LIMIT.toLocaleString('en')} ids, all or nothing: an id that is not the team's is 404, a bank-synced transaction among them is 409 (it would come back with the next sync; exclude it instead).`,
+    body: bulkDeleteBody,
+    reply: one(bulkResultSchema),
+    handler: ({ principal, body }) => bulkDeleteTransactions(db, principal.teamId, body.ids),
+  }),
   defineRoute({
     method: 'get',
     path: '/transactions',

@@ -88,11 +88,13 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   invitationId: 'invitation',
   conversationId: 'conversation',
   tags: 'tag',
+  addTags: 'tag',
+  removeTags: 'tag',
   accounts: 'account',
   customers: 'customer',
   categories: 'categorySlug',
 };
-const ID_FIELD = /^(id|\w+Id|\w+Ids)$/;
+const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 
 beforeAll(async () => {
   const a = ctx.acme;
@@ -263,7 +265,7 @@ function aimAtA(value: unknown, owner: string, where: string, missing: Set<strin
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => {
-      const resource = k === 'id' ? owner : RESOURCE_BY_FIELD[k];
+      const resource = k === 'id' || k === 'ids' ? owner : RESOURCE_BY_FIELD[k];
       if (resource) {
         const id = ids[resource];
         if (!id) missing.add(`${where}: ${k} → ${resource}`);

@@ -14,11 +14,26 @@ import {
   listTransactions,
   updateTransaction,
 } from '../../../shared/domain/transactions/service';
+import {
+  bulkDeleteBody,
+  bulkDeleteTransactions,
+  bulkResultSchema,
+  bulkUpdateBody,
+  bulkUpdateTransactions,
+} from '../../../shared/domain/transactions/bulk';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
 
 export const transactionsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
   router({
+    bulkUpdate: procedure('transactions.write')
+      .input(bulkUpdateBody)
+      .output(bulkResultSchema)
+      .mutation(({ ctx, input }) => bulkUpdateTransactions(db, ctx.principal.teamId, input)),
+    bulkDelete: procedure('transactions.write')
+      .input(bulkDeleteBody)
+      .output(bulkResultSchema)
+      .mutation(({ ctx, input }) => bulkDeleteTransactions(db, ctx.principal.teamId, input.ids)),
     get: procedure('transactions.read')
       .input(listTransactionsQuery.prefault({}))
       .output(pageOf(transactionSchema))

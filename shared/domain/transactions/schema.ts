@@ -84,6 +84,8 @@ export const listTransactionsQuery = z
   });
 
 export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;
+/** What selects transactions, in a list or a bulk edit. */
+export type TransactionFilter = Omit<ListTransactionsQuery, 'cursor' | 'pageSize'>;
 
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
 

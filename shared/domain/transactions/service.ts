@@ -11,6 +11,7 @@ import {
   BANK_OWNED_FIELDS,
   type CreateTransactionBody,
   type ListTransactionsQuery,
+  type TransactionFilter,
   type TransactionDto,
   type UpdateTransactionBody,
 } from './schema';
@@ -88,7 +89,7 @@ export async function deleteTransaction(db: Db, teamId: string, id: string): Pro
   await Transaction.query(db).findOne({ teamId, id }).delete();
 }
 
-async function assertReferences(
+export async function assertReferences(
   db: Knex,
   teamId: string,
   body: { bankAccountId?: string | null; categorySlug?: string | null; assignedId?: string | null; tags?: string[] },
@@ -135,6 +136,11 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery) {
     const [date, id] = decodeCursor(query.cursor, 2);
     q.whereRaw('(t.date, t.id) < (?::date, ?::uuid)', [date, id]);
   }
+  return whereFiltered(db, q, query);
+}
+
+/** The list's filters (also the bulk edit's selection), on a query of `transactions as t`. */
+export function whereFiltered<Q extends Knex.QueryBuilder>(db: Db, q: Q, query: TransactionFilter): Q {
   if (query.statuses) q.whereIn('t.status', query.statuses);
   else q.whereNotIn('t.status', ['excluded', 'archived']);
   if (query.from) q.where('t.date', '>=', query.from);

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { Db } from '../../db/knex';
+import { badRequest, conflict, notFound } from '../../errors';
+import { currencyCode } from '../common/currency';
+import { isoDate } from '../common/query';
+import { assertReferences, whereFiltered } from './service';
+import { TRANSACTION_STATUSES } from './schema';
+
+/** At most this many transactions change in one request, all or none. */
+export const BULK_LIMIT = 10_000;
+
+const bulkFilter = z
+  .object({
+    q: z.string().trim().min(1).max(200).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    statuses: z.array(z.enum(TRANSACTION_STATUSES)).min(1).optional(),
+    accounts: z.array(z.uuid()).min(1).max(500).optional(),
+    categories: z.array(z.string().min(1)).min(1).max(500).optional(),
+    tags: z.array(z.uuid()).min(1).max(500).optional(),
+    currency: currencyCode.optional(),
+    type: z.enum(['income', 'expense']).optional(),
+    amountMin: z.number().optional(),
+    amountMax: z.number().optional(),
+    manual: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ id: 'TransactionFilter', description: 'The same filters as `GET /transactions`, as JSON.' });
+
+const bulkChanges = z
+  .object({
+    categorySlug: z.string().min(1).max(100).nullable().optional().meta({ description: 'Category slug of the team; null clears it.' }),
+    status: z.enum(['posted', 'completed', 'excluded', 'archived']).optional(),
+    assignedId: z.uuid().nullable().optional(),
+    note: z.string().max(5000).nullable().optional(),
+    internal: z.boolean().optional(),
+    recurring: z.boolean().optional(),
+    addTags: z.array(z.uuid()).min(1).max(50).optional(),
+    removeTags: z.array(z.uuid()).min(1).max(50).optional(),
+  })
+  .strict()
+  .refine((c) => Object.keys(c).length > 0, { message: 'give at least one change' });
+
+export const bulkUpdateBody = z
+  .object({
+    ids: z
+      .array(z.uuid())
+      .min(1)
+      .max(BULK_LIMIT)
+      .optional()
+      .meta({ description: `Up to ${BULK_LIMIT.toLocaleString('en')} transaction ids.` }),
+    filter: bulkFilter.optional(),
+    set: bulkChanges,
+  })
+  .strict()
+  .refine((b) => (b.ids === undefined) !== (b.filter === undefined), { message: 'give either `ids` or `filter`', path: ['ids'] })
+  .meta({ id: 'BulkUpdateTransactions' });
+export type BulkUpdateBody = z.infer<typeof bulkUpdateBody>;
+
+export const bulkDeleteBody = z
+  .object({ ids: z.array(z.uuid()).min(1).max(BULK_LIMIT) })
+  .strict()
+  .meta({ id: 'BulkDeleteTransactions' });
+
+export const bulkResultSchema = z
+  .object({
+    matched: z.number().int().meta({ description: 'Transactions the ids or filter selected.' }),
+    changed: z.number().int().meta({ description: 'Of those, how many the request changed or deleted.' }),
+  })
+  .meta({ id: 'BulkResult' });
+export type BulkResult = z.infer<typeof bulkResultSchema>;
+
+/** The selected ids, all of the team's (404 naming how many are not) or at most BULK_LIMIT by filter (400 beyond). */
+async function selection(trx: Db, teamId: string, body: Pick<BulkUpdateBody, 'ids' | 'filter'>): Promise<string[]> {
+  if (body.ids) {
+    const wanted = [...new Set(body.ids)];
+    const found = await trx('transactions').where({ teamId }).whereRaw('id = any(?::uuid[])', [wanted]).pluck('id');
+    if (found.length < wanted.length)
+      throw notFound(`${wanted.length - found.length} of the ids are not transactions of your team; nothing was changed`);
+    return found;
+  }
+  const ids = await whereFiltered(trx, trx('transactions as t').where('t.team_id', teamId), body.filter ?? {})
+    .limit(BULK_LIMIT + 1)
+    .pluck('t.id');
+  if (ids.length > BULK_LIMIT) {
+    throw badRequest('The filter selects too many transactions', [
+      { field: 'filter', message: `matches more than ${BULK_LIMIT.toLocaleString('en')}; narrow it` },
+    ]);
+  }
+  return ids;
+}
+
+/**
+ * Changes many transactions at once, all or nothing: a category, a status, an assignee, a note, flags,
+ * tags added or removed. Only what a user may set on any transaction (the bank owns the rest).
+ */
+export async function bulkUpdateTransactions(db: Db, teamId: string, body: BulkUpdateBody): Promise<BulkResult> {
+  return db.transaction(async (trx) => {
+    const ids = await selection(trx, teamId, body);
+    const { addTags, removeTags, ...fields } = body.set;
+    await assertReferences(trx, teamId, { ...fields, tags: [...(addTags ?? []), ...(removeTags ?? [])] });
+    if (!ids.length) return { matched: 0, changed: 0 };
+    let changed = new Set<string>();
+    if (Object.keys(fields).length) {
+      // Rows that already hold every value are left alone: the count says what really changed.
+      const updated = await trx('transactions')
+        .where({ teamId })
+        .whereRaw('id = any(?::uuid[])', [ids])
+        .where((w) => {
+          for (const [column, value] of Object.entries(fields)) w.orWhereRaw('?? is distinct from ?', [column, value]);
+        })
+        .update({ ...fields, updatedAt: trx.fn.now() })
+        .returning<{ id: string }[]>('id');
+      changed = new Set(updated.map((r) => r.id));
+    }
+    if (addTags) {
+      const { rows } = await trx.raw<{ rows: { transactionId: string }[] }>(
+        `insert into transaction_tags (team_id, transaction_id, tag_id)
+         select ?, t, g from unnest(?::uuid[]) t, unnest(?::uuid[]) g
+         on conflict (transaction_id, tag_id) do nothing returning transaction_id as "transactionId"`,
+        [teamId, ids, [...new Set(addTags)]],
+      );
+      for (const r of rows) changed.add(r.transactionId);
+    }
+    if (removeTags) {
+      const removed = await trx('transaction_tags')
+        .where({ teamId })
+        .whereRaw('transaction_id = any(?::uuid[]) and tag_id = any(?::uuid[])', [ids, removeTags])
+        .delete()
+        .returning<{ transactionId: string }[]>('transactionId');
+      for (const r of removed) changed.add(r.transactionId);
+    }
+    return { matched: ids.length, changed: changed.size };
+  });
+}
+
+/** Deletes manual transactions, all or none: a bank-synced one among them is 409 (it would come back with the next sync). */
+export async function bulkDeleteTransactions(db: Db, teamId: string, ids: string[]): Promise<BulkResult> {
+  return db.transaction(async (trx) => {
+    const wanted = [...new Set(ids)];
+    const rows = await trx('transactions')
+      .where({ teamId })
+      .whereRaw('id = any(?::uuid[])', [wanted])
+      .forUpdate()
+      .select<{ manual: boolean }[]>('manual');
+    if (rows.length < wanted.length)
+      throw notFound(`${wanted.length - rows.length} of the ids are not transactions of your team; nothing was deleted`);
+    const synced = rows.filter((r) => !r.manual).length;
+    if (synced)
+      throw conflict(`${synced} of them are bank-synced and cannot be deleted (set their status to \`excluded\`); nothing was deleted`);
+    const n = await trx('transactions').where({ teamId }).whereRaw('id = any(?::uuid[])', [wanted]).delete();
+    return { matched: wanted.length, changed: n };
+  });
+}
