@@ -74,14 +74,18 @@ export type BulkResult = z.infer<typeof bulkResultSchema>;
 async function selection(trx: Db, teamId: string, body: Pick<BulkUpdateBody, 'ids' | 'filter'>): Promise<string[]> {
   if (body.ids) {
     const wanted = [...new Set(body.ids)];
-    const found = await trx('transactions').where({ teamId }).whereRaw('id = any(?::uuid[])', [wanted]).pluck('id');
+    const found = (
+      await trx('transactions').where({ teamId }).whereRaw('id = any(?::uuid[])', [wanted]).select<{ id: string }[]>('id')
+    ).map((r) => r.id);
     if (found.length < wanted.length)
       throw notFound(`${wanted.length - found.length} of the ids are not transactions of your team; nothing was changed`);
     return found;
   }
-  const ids = await whereFiltered(trx, trx('transactions as t').where('t.team_id', teamId), body.filter ?? {})
-    .limit(BULK_LIMIT + 1)
-    .pluck('t.id');
+  const ids = (
+    await whereFiltered(trx, trx('transactions as t').where('t.team_id', teamId), body.filter ?? {})
+      .limit(BULK_LIMIT + 1)
+      .select<{ id: string }[]>('t.id')
+  ).map((r) => r.id);
   if (ids.length > BULK_LIMIT) {
     throw badRequest('The filter selects too many transactions', [
       { field: 'filter', message: `matches more than ${BULK_LIMIT.toLocaleString('en')}; narrow it` },
