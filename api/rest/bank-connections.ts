@@ -5,6 +5,7 @@ import {
   idParams,
   syncStartedSchema,
   updateBankAccountBody,
+  createBankAccountBody,
 } from '../../shared/domain/bank-connections/schema';
 import {
   createConnection,
@@ -15,6 +16,8 @@ import {
   listConnections,
   manualSync,
   updateAccount,
+  createManualAccount,
+  deleteManualAccount,
 } from '../../shared/domain/bank-connections/service';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
@@ -88,6 +91,30 @@ export const bankRoutes = (deps: ApiDeps) => {
       summary: 'List bank accounts',
       reply: all(bankAccountSchema),
       handler: ({ principal }) => listAccounts(db, principal.teamId),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/bank-accounts',
+      scopes: ['bank-accounts.write'],
+      tag: 'Banking',
+      summary: 'Add a manual account',
+      description:
+        'An account no provider feeds (cash, a card without a feed): its transactions are entered by hand or imported, and its balance is its opening balance plus its booked transactions since `openingBalanceDate`.',
+      body: createBankAccountBody,
+      reply: one(bankAccountSchema),
+      status: 201,
+      handler: ({ principal, body }) => createManualAccount(db, principal.teamId, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/bank-accounts/:id',
+      scopes: ['bank-accounts.write'],
+      tag: 'Banking',
+      summary: 'Delete a manual account',
+      description: "Its transactions stay, without an account. A provider's account is 409: disable it, or delete its connection.",
+      params: idParams,
+      reply: none,
+      handler: ({ principal, params }) => deleteManualAccount(db, principal.teamId, params.id),
     }),
     defineRoute({
       method: 'get',

@@ -6,6 +6,7 @@ import {
   idParams,
   syncStartedSchema,
   updateBankAccountBody,
+  createBankAccountBody,
 } from '../../../shared/domain/bank-connections/schema';
 import {
   createConnection,
@@ -16,6 +17,8 @@ import {
   listConnections,
   manualSync,
   updateAccount,
+  createManualAccount,
+  deleteManualAccount,
 } from '../../../shared/domain/bank-connections/service';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
@@ -54,6 +57,16 @@ export const bankAccountsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
       .input(idParams)
       .output(bankAccountSchema)
       .query(({ ctx, input }) => getAccount(db, ctx.principal.teamId, input.id)),
+    create: procedure('bank-accounts.write')
+      .input(createBankAccountBody)
+      .output(bankAccountSchema)
+      .mutation(({ ctx, input }) => createManualAccount(db, ctx.principal.teamId, input)),
+    delete: procedure('bank-accounts.write')
+      .input(idParams)
+      .output(z.void())
+      .mutation(async ({ ctx, input }) => {
+        await deleteManualAccount(db, ctx.principal.teamId, input.id);
+      }),
     update: procedure('bank-accounts.write')
       .input(idParams.extend({ data: updateBankAccountBody }))
       .output(bankAccountSchema)

@@ -25,6 +25,7 @@ import * as invoiceSeries from './0066_invoice_series';
 import * as invoiceNumberingProducts from './0067_invoice_numbering_products';
 import * as invoicePaymentMatching from './0068_invoice_payment_matching';
 import * as teamPaymentDetails from './0069_team_payment_details';
+import * as manualAccountBalances from './0070_manual_account_balances';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -57,6 +58,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0067_invoice_numbering_products': invoiceNumberingProducts,
   '0068_invoice_payment_matching': invoicePaymentMatching,
   '0069_team_payment_details': teamPaymentDetails,
+  '0070_manual_account_balances': manualAccountBalances,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

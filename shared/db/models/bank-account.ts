@@ -15,5 +15,8 @@ export class BankAccount extends TeamScopedModel {
   creditLimit!: number | null;
   enabled!: boolean;
   manual!: boolean;
+  /** Manual accounts: the balance on `openingBalanceDate`, from which the current one is computed. */
+  openingBalance!: number | null;
+  openingBalanceDate!: string | null;
   updatedAt!: Date;
 }

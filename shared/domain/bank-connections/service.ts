@@ -12,7 +12,7 @@ import type { TemporalGateway } from '../../temporal/client';
 import { keepBankSyncScheduled, removeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
 import { encrypt } from '../crypto/encryption';
-import type { BankAccountDto, BankConnectionDto, createBankConnectionBody, updateBankAccountBody } from './schema';
+import type { BankAccountDto, BankConnectionDto, createBankAccountBody, createBankConnectionBody, updateBankAccountBody } from './schema';
 
 const accountDto = (a: BankAccount): BankAccountDto => ({
   id: a.id,
@@ -27,6 +27,8 @@ const accountDto = (a: BankAccount): BankAccountDto => ({
   creditLimit: a.creditLimit,
   enabled: a.enabled,
   manual: a.manual,
+  openingBalance: a.openingBalance,
+  openingBalanceDate: a.openingBalanceDate,
   updatedAt: toIso(a.updatedAt),
 });
 
@@ -145,14 +147,53 @@ export async function manualSync(deps: Pick<ConnectionDeps, 'db' | 'temporal'>, 
   return { workflowId, status: 'sync_requested' as const };
 }
 
+/**
+ * The team's accounts; a manual account's balance is computed here: its opening balance plus its
+ * booked transactions since the opening date.
+ */
+function accountsWithBalances(db: Db, teamId: string) {
+  return BankAccount.query(db)
+    .where('bank_accounts.team_id', teamId)
+    .select(
+      'bank_accounts.*',
+      db.raw(`case when bank_accounts.manual then coalesce(bank_accounts.opening_balance, 0) + coalesce((
+                 select sum(t.amount) from transactions t
+                  where t.team_id = bank_accounts.team_id and t.bank_account_id = bank_accounts.id and t.status in ('posted', 'completed')
+                    and (bank_accounts.opening_balance_date is null or t.date >= bank_accounts.opening_balance_date)), 0)
+               else bank_accounts.balance end as balance`),
+    );
+}
+
 export async function listAccounts(db: Db, teamId: string): Promise<BankAccountDto[]> {
-  return (await BankAccount.query(db).where({ teamId }).orderBy('name')).map(accountDto);
+  return (await accountsWithBalances(db, teamId).orderBy('name')).map(accountDto);
 }
 
 export async function getAccount(db: Db, teamId: string, id: string): Promise<BankAccountDto> {
-  const row = await BankAccount.query(db).findOne({ teamId, id });
+  const row = (await accountsWithBalances(db, teamId).where('bank_accounts.id', id)).at(0);
   if (!row) throw notFound(`Bank account ${id} not found`);
   return accountDto(row);
+}
+
+/** A manual account (cash, a card without a feed): no connection, an opening balance. */
+export async function createManualAccount(db: Db, teamId: string, body: z.infer<typeof createBankAccountBody>): Promise<BankAccountDto> {
+  const row = await BankAccount.query(db).insert({
+    teamId,
+    name: body.name,
+    currency: body.currency,
+    type: body.type,
+    manual: true,
+    openingBalance: body.openingBalance,
+    openingBalanceDate: body.openingBalanceDate ?? null,
+  });
+  return getAccount(db, teamId, row.id);
+}
+
+/** Only manual accounts can be deleted (a provider's come back with the next sync); their transactions stay, without an account. */
+export async function deleteManualAccount(db: Db, teamId: string, id: string): Promise<void> {
+  const row = await BankAccount.query(db).findOne({ teamId, id }).select('manual');
+  if (!row) throw notFound(`Bank account ${id} not found`);
+  if (!row.manual) throw conflict("A provider's account cannot be deleted; disable it instead, or delete its connection");
+  await BankAccount.query(db).delete().where({ teamId, id });
 }
 
 export async function updateAccount(
@@ -161,12 +202,9 @@ export async function updateAccount(
   id: string,
   body: z.infer<typeof updateBankAccountBody>,
 ): Promise<BankAccountDto> {
-  const row = (
-    await BankAccount.query(db)
-      .where({ teamId, id })
-      .patch({ ...body, updatedAt: new Date() })
-      .returning('*')
-  ).at(0);
-  if (!row) throw notFound(`Bank account ${id} not found`);
-  return accountDto(row);
+  const n = await BankAccount.query(db)
+    .where({ teamId, id })
+    .patch({ ...body, updatedAt: new Date() });
+  if (!n) throw notFound(`Bank account ${id} not found`);
+  return getAccount(db, teamId, id);
 }

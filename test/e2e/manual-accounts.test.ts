@@ -1,0 +1,62 @@
+import { trpcAs, trpcError } from '../support/trpc';
+import { withTwoTeams } from '../support/two-teams';
+
+const { ctx, send: sendJson } = withTwoTeams();
+const send = (method: string, path: string, body?: unknown, token = ctx.acme.sessionToken) =>
+  sendJson(method, path, token, body).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
+
+describe('manual bank accounts', () => {
+  it('keeps an opening balance and adds the booked transactions since, refuses to delete a provider account, and keeps teams apart', async () => {
+    const created = await send('POST', '/bank-accounts', {
+      name: 'Petty cash',
+      currency: 'EUR',
+      openingBalance: 500,
+      openingBalanceDate: '2026-11-01',
+    });
+    expect(created.status).toBe(201);
+    const account = created.body.data;
+    expect(account).toMatchObject({
+      manual: true,
+      connectionId: null,
+      balance: 500,
+      openingBalance: 500,
+      openingBalanceDate: '2026-11-01',
+    });
+
+    const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) =>
+      send('POST', '/transactions', { date, name: 'Cash', amount, currency: 'EUR', bankAccountId: account.id, ...extra });
+    await tx('2026-11-03', -42.5);
+    await tx('2026-11-04', 100);
+    await tx('2026-10-30', -999); // before the opening balance: already in it
+    await tx('2026-11-05', -10, { status: 'pending' }); // not booked yet
+    expect((await send('GET', `/bank-accounts/${account.id}`)).body.data.balance).toBe(557.5);
+    expect((await send('GET', '/bank-accounts')).body.data.find((a: { id: string }) => a.id === account.id).balance).toBe(557.5);
+    expect((await send('PATCH', `/bank-accounts/${account.id}`, { name: 'Cash box' })).body.data).toMatchObject({
+      name: 'Cash box',
+      balance: 557.5,
+    });
+
+    expect((await send('GET', `/bank-accounts/${account.id}`, undefined, ctx.other.sessionToken)).status).toBe(404);
+    expect((await send('DELETE', `/bank-accounts/${account.id}`, undefined, ctx.other.sessionToken)).status).toBe(404);
+
+    const [fed] = await ctx.tdb
+      .db('bank_accounts')
+      .insert({ teamId: ctx.acme.team.id, name: 'Fed', currency: 'EUR', balance: 10, manual: false })
+      .returning('id');
+    const fedId = (fed as { id: string }).id;
+    expect((await send('DELETE', `/bank-accounts/${fedId}`)).status).toBe(409);
+    expect((await send('GET', `/bank-accounts/${fedId}`)).body.data.balance).toBe(10);
+
+    expect((await send('DELETE', `/bank-accounts/${account.id}`)).status).toBe(204);
+    // Its transactions stay, without an account.
+    expect(await ctx.tdb.db('transactions').where({ teamId: ctx.acme.team.id, name: 'Cash' }).whereNull('bankAccountId')).toHaveLength(4);
+  });
+
+  it('speaks tRPC', async () => {
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const card = await trpc.bankAccounts.create.mutate({ name: 'Card without a feed', currency: 'USD', type: 'credit' });
+    expect(card).toMatchObject({ balance: 0, type: 'credit', manual: true });
+    await trpc.bankAccounts.delete.mutate({ id: card.id });
+    expect(await trpcError(trpc.bankAccounts.getById.query({ id: card.id }))).toMatchObject({ httpStatus: 404 });
+  });
+});
