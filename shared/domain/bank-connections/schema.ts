@@ -23,11 +23,9 @@ export const bankAccountSchema = z
     availableBalance: z.number().nullable(),
     creditLimit: z.number().nullable(),
     enabled: z.boolean().meta({ description: 'Disabled accounts are left out of reports.' }),
-    manual: z
-      .boolean()
-      .meta({
-        description: 'An account no provider feeds (cash, a card without a feed); its transactions are entered by hand or imported.',
-      }),
+    manual: z.boolean().meta({
+      description: 'An account no provider feeds (cash, a card without a feed); its transactions are entered by hand or imported.',
+    }),
     openingBalance: z.number().nullable(),
     openingBalanceDate: z.string().nullable(),
     updatedAt: z.iso.datetime(),
