@@ -2,6 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { startChatReply } from '../../shared/temporal/send-chat-message/calls';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
+import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
+import { encrypt } from '../../shared/domain/crypto/encryption';
+import { createTeamAndOwner } from '../support/fixtures';
+import { startBankAFake } from '../fakes/bank-a';
 import { startEcbFake } from '../fakes/ecb';
 import { startMessagingFake } from '../fakes/messaging';
 import { testConfig } from '../support/api';
@@ -103,6 +107,54 @@ describe('one-step workflows survive a worker killed while they retry', () => {
       ]);
     } finally {
       await ecb.close();
+    }
+  }, 120_000);
+
+  it('ScheduledBankSync: the sync is requested once, and runs once', async () => {
+    const bankA = await startBankAFake();
+    try {
+      const env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('bank-schedule-kill'), BANK_A_API_URL: bankA.url };
+      const config = testConfig(env);
+      const owner = await createTeamAndOwner(tdb.db, 'Scheduled');
+      const item = bankA.addItem();
+      const [row] = await tdb
+        .db('bank_connections')
+        .insert({
+          teamId: owner.team.id,
+          provider: 'bank-a',
+          referenceId: item.itemId,
+          accessTokenEncrypted: encrypt(item.accessToken, config.ENCRYPTION_KEY),
+          status: 'connected',
+        })
+        .returning('id');
+      const connectionId = (row as { id: string }).id;
+      // A fault in this test's own database: while the table is renamed, the step cannot read the connection.
+      await tdb.db.raw('alter table bank_connections rename to bank_connections_away');
+      const first = startWorker(env);
+      const client = await temporal.client();
+      const handle = await client.workflow.start<ScheduledBankSyncWorkflow>(scheduledBankSyncContract.workflowType, {
+        taskQueue: env.TEMPORAL_TASK_QUEUE,
+        workflowId: `scheduled-bank-sync-kill-${Date.now()}`,
+        args: [{ connectionId, teamId: owner.team.id }],
+      });
+      await eventually(
+        async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+        60_000,
+        'the request to be retried',
+      );
+      await killWorker(first);
+
+      await tdb.db.raw('alter table bank_connections_away rename to bank_connections');
+      startWorker(env);
+      expect(await handle.result()).toBe('requested');
+      const sync = client.workflow.getHandle(`sync-connection:${connectionId}`);
+      expect(await sync.result()).toMatchObject({ passes: 1 });
+      // Asked once: the attempts that failed before the restart never reached SyncConnection.
+      const signals = (await sync.fetchHistory()).events?.filter((e) => e.workflowExecutionSignaledEventAttributes) ?? [];
+      expect(signals).toHaveLength(1);
+    } finally {
+      await tdb.db.raw('alter table if exists bank_connections_away rename to bank_connections');
+      await bankA.close();
     }
   }, 120_000);
 });
