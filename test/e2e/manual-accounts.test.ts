@@ -35,6 +35,9 @@ describe('manual bank accounts', () => {
       name: 'Cash box',
       balance: 557.5,
     });
+    // The runway counts the computed balance.
+    await send('PATCH', '/teams/current', { baseCurrency: 'EUR' });
+    expect((await send('GET', '/reports/runway?from=2026-11-01&to=2026-11-30')).body.data.balance).toBe(557.5);
 
     expect((await send('GET', `/bank-accounts/${account.id}`, undefined, ctx.other.sessionToken)).status).toBe(404);
     expect((await send('DELETE', `/bank-accounts/${account.id}`, undefined, ctx.other.sessionToken)).status).toBe(404);

@@ -149,14 +149,14 @@ export async function manualSync(deps: Pick<ConnectionDeps, 'db' | 'temporal'>, 
 
 /**
  * The team's accounts; a manual account's balance is computed here: its opening balance plus its
- * booked transactions since the opening date.
+ * booked transactions since the opening date (one made before opening balances keeps its stored one).
  */
-function accountsWithBalances(db: Db, teamId: string) {
+export function accountsWithBalances(db: Db, teamId: string) {
   return BankAccount.query(db)
     .where('bank_accounts.team_id', teamId)
     .select(
       'bank_accounts.*',
-      db.raw(`case when bank_accounts.manual then coalesce(bank_accounts.opening_balance, 0) + coalesce((
+      db.raw(`case when bank_accounts.manual and bank_accounts.opening_balance is not null then bank_accounts.opening_balance + coalesce((
                  select sum(t.amount) from transactions t
                   where t.team_id = bank_accounts.team_id and t.bank_account_id = bank_accounts.id and t.status in ('posted', 'completed')
                     and (bank_accounts.opening_balance_date is null or t.date >= bank_accounts.opening_balance_date)), 0)

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { BankAccount, Team } from '../../db/models';
+import { accountsWithBalances } from '../bank-connections/service';
+import { Team } from '../../db/models';
 import { roundMoney } from '../common/currency';
 import { convert, ratesOn } from '../exchange-rates/service';
 import { monthsBetween, previousPeriod } from './period';
@@ -175,7 +176,8 @@ export async function cashFlow(db: Db, teamId: string, q: ReportQuery): Promise<
 export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof runwaySchema>> {
   const [pnl, accounts, rates] = await Promise.all([
     profitAndLoss(db, teamId, q),
-    BankAccount.query(db).where({ teamId, enabled: true }).select('id', 'name', 'currency', 'balance'),
+    // Manual accounts' balances are computed from their opening balance and transactions.
+    accountsWithBalances(db, teamId).where('bank_accounts.enabled', true),
     ratesOn(db, null),
   ]);
   const currency = pnl.currency;
