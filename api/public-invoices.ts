@@ -10,11 +10,11 @@ import type { AppState } from './http/state';
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** The invoice at its public link (`/i/:token`), for a customer without an account: HTML, and its PDF. */
-export function publicInvoiceRouter({ db }: Pick<ApiDeps, 'db'>) {
+export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'storage'>) {
   const router = new Router<AppState>();
   const find = async (token: string) => {
     try {
-      return await invoiceByPublicToken(db, token);
+      return await invoiceByPublicToken(db, token, storage);
     } catch (err) {
       if (err instanceof AppError && err.status === 404) return null;
       throw err;

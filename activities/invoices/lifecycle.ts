@@ -3,7 +3,7 @@ import { matchInvoicePayments, type MatchOutcome } from '../../shared/domain/inv
 import type { InvoiceNextAction, InvoiceStepPlan } from '../../shared/temporal/invoice-lifecycle/contract';
 import type { ActivityDeps } from '../deps';
 
-export function invoiceLifecycleActivities({ db, mailer, config, temporal }: ActivityDeps) {
+export function invoiceLifecycleActivities({ db, mailer, config, temporal, storage }: ActivityDeps) {
   return {
     /** What the invoice needs next and when, read from the database (the run keeps no copy of the invoice). */
     async planInvoiceStep({ teamId, invoiceId }: { teamId: string; invoiceId: string }): Promise<InvoiceStepPlan> {
@@ -17,7 +17,7 @@ export function invoiceLifecycleActivities({ db, mailer, config, temporal }: Act
       action: InvoiceNextAction;
       reminder?: number;
     }): Promise<StepOutcome> {
-      return performInvoiceStep({ db, mailer, config }, step);
+      return performInvoiceStep({ db, mailer, config, storage }, step);
     },
 
     /** After a bank sync: new incoming transactions that pay open invoices (recorded when certain, else suggested). */

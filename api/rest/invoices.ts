@@ -36,7 +36,7 @@ const ACTION_TEXT: Record<(typeof INVOICE_ACTIONS)[number], string> = {
   cancel: 'Cancel a draft, scheduled, unpaid or overdue invoice.',
 };
 
-export const invoiceRoutes = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'config' | 'temporal'>) => [
+export const invoiceRoutes = ({ db, config, temporal, storage }: Pick<ApiDeps, 'db' | 'config' | 'temporal' | 'storage'>) => [
   defineRoute({
     method: 'get',
     path: '/invoices',
@@ -119,7 +119,7 @@ export const invoiceRoutes = ({ db, config, temporal }: Pick<ApiDeps, 'db' | 'co
     params: invoiceIdParams,
     reply: file('application/pdf, named `<invoice number>.pdf`.'),
     handler: async ({ principal, params }) => {
-      const { pdf, fileName } = await invoicePdfFile(db, principal.teamId, params.id);
+      const { pdf, fileName } = await invoicePdfFile(db, principal.teamId, params.id, storage);
       return { body: pdf, mimeType: 'application/pdf', fileName, size: pdf.length };
     },
   }),

@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { pdfText } from '../../shared/domain/receipts/pdf-text';
 import { insertApiKey } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
@@ -78,6 +79,38 @@ describe('GET /invoices/:id/pdf', () => {
       expect({ expected, found: text.includes(expected) }).toEqual({ expected, found: true });
     }
     expect(invoice.amount).toBe(1837.43);
+  });
+
+  it("prints the team's uploaded logo, and takes only a PNG or JPEG document of the team as the logo", async () => {
+    const png = new PNG({ width: 120, height: 40 });
+    png.data.fill(0x3a);
+    const upload = async (name: string, bytes: Buffer, token = ctx.acme.sessionToken) => {
+      const form = new FormData();
+      form.append('file', new Blob([bytes]), name);
+      const res = await ctx.api.fetch('/documents', { method: 'POST', token, body: form });
+      return ((await res.json()) as { data: { id: string }[] }).data[0].id;
+    };
+    const logo = await upload('logo.png', PNG.sync.write(png));
+    const text = await upload('notes.txt', Buffer.from('not an image\n'));
+    const theirs = await upload('their-logo.png', PNG.sync.write(png), ctx.other.sessionToken);
+    for (const wrong of [text, theirs]) {
+      const res = await send('PATCH', '/teams/current', ctx.acme.sessionToken, { logoDocumentId: wrong });
+      expect(res.status).toBe(400);
+    }
+    const set = await send('PATCH', '/teams/current', ctx.acme.sessionToken, { logoDocumentId: logo });
+    expect((await set.json()).data.logoDocumentId).toBe(logo);
+
+    const invoice = (
+      await (
+        await send('POST', '/invoices', ctx.acme.sessionToken, { currency: 'EUR', lineItems: [{ name: 'Logo work', price: 10 }] })
+      ).json()
+    ).data;
+    const { bytes } = await pdfOf(invoice.id);
+    // The logo is embedded as an image (with its alpha channel as a second, mask image).
+    expect(bytes.toString('latin1')).toContain('/Subtype /Image');
+    expect((await pdfText(bytes)).replace(/\s+/g, ' ')).toContain('Logo work');
+    await send('PATCH', '/teams/current', ctx.acme.sessionToken, { logoDocumentId: null });
+    expect((await pdfOf(invoice.id)).bytes.toString('latin1')).not.toContain('/Subtype /Image');
   });
 
   it('is another team’s 404 and needs invoices.read', async () => {

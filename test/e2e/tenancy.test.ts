@@ -87,6 +87,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   teamId: 'team',
   invitationId: 'invitation',
   conversationId: 'conversation',
+  logoDocumentId: 'document',
   tags: 'tag',
   addTags: 'tag',
   removeTags: 'tag',

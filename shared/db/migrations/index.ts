@@ -26,6 +26,7 @@ import * as invoiceNumberingProducts from './0067_invoice_numbering_products';
 import * as invoicePaymentMatching from './0068_invoice_payment_matching';
 import * as teamPaymentDetails from './0069_team_payment_details';
 import * as manualAccountBalances from './0070_manual_account_balances';
+import * as teamLogo from './0071_team_logo';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -59,6 +60,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0068_invoice_payment_matching': invoicePaymentMatching,
   '0069_team_payment_details': teamPaymentDetails,
   '0070_manual_account_balances': manualAccountBalances,
+  '0071_team_logo': teamLogo,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

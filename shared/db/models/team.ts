@@ -26,6 +26,8 @@ export class Team extends BaseModel {
   invoiceNextNumber!: number | null;
   /** How customers pay: printed on every invoice. */
   invoicePaymentDetails!: string | null;
+  /** An uploaded image (PNG or JPEG) printed on the team's invoices. */
+  logoDocumentId!: string | null;
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/knex';
+import type { Storage } from '../../providers/storage';
 import type { MailMessage, Mailer } from '../../providers/mail';
 import { sha256Hex } from '../crypto/tokens';
 import { invoiceForPdf, localeOf, renderInvoicePdf } from './pdf';
@@ -38,10 +39,11 @@ export async function deliverInvoiceEmail(
   db: Db,
   mailer: Mailer,
   config: DeliveryConfig,
+  storage: Pick<Storage, 'get'> | undefined,
   target: { teamId: string; invoiceId: string; kind: DeliveryKind; sequence: number },
 ): Promise<DeliveryOutcome> {
   const { teamId, invoiceId, kind, sequence } = target;
-  const data = await invoiceForPdf(db, teamId, invoiceId);
+  const data = await invoiceForPdf(db, teamId, invoiceId, storage);
   const recipient = data.customer?.billingEmail ?? data.customer?.email;
   if (!recipient) return 'no_recipient';
   const messageId = `<invoice-${invoiceId}-${kind}-${sequence}@${mailDomain(config.MAIL_FROM)}>`;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex';
 import type { Mailer } from '../../providers/mail';
+import type { Storage } from '../../providers/storage';
 import { badRequest, conflict, notFound, serviceUnavailable } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { keepInvoiceLifecycle, queryInvoiceLifecycle, signalInvoiceChanged } from '../../temporal/invoice-lifecycle/calls';
@@ -254,6 +255,8 @@ export interface StepDeps {
   db: Db;
   mailer: Mailer;
   config: DeliveryConfig;
+  /** Where the team's logo is stored. */
+  storage?: Pick<Storage, 'get'>;
 }
 
 export type StepOutcome = 'done' | 'skipped' | DeliveryOutcome;
@@ -303,7 +306,7 @@ export async function performInvoiceStep(
       const row = await readLifecycleRow(db, teamId, invoiceId);
       const open = row && (row.status === 'unpaid' || row.status === 'overdue');
       if (!open || (kind === 'reminder' && (row.status !== 'overdue' || !row.invoiceReminders))) return 'skipped';
-      const outcome = await deliverInvoiceEmail(db, deps.mailer, deps.config, {
+      const outcome = await deliverInvoiceEmail(db, deps.mailer, deps.config, deps.storage, {
         teamId,
         invoiceId,
         kind,

@@ -1,13 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/knex';
+import type { Storage } from '../../providers/storage';
 import { Customer, Team } from '../../db/models';
 import type { InvoiceDto } from './schema';
 import { getInvoice } from './service';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
-  team: Pick<Team, 'name' | 'email' | 'countryCode' | 'invoicePaymentDetails'>;
+  team: Pick<Team, 'name' | 'email' | 'countryCode' | 'invoicePaymentDetails'> & {
+    /** The logo's bytes (PNG or JPEG), when the team has one and it could be read. */
+    logo?: Buffer | null;
+  };
   customer: Pick<
     Customer,
     'name' | 'email' | 'billingEmail' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zip' | 'countryCode' | 'vatNumber'
@@ -52,19 +56,38 @@ const INK = '#1f2933';
 const MUTED = '#616e7c';
 const RULE = '#d9dee3';
 
-/** The invoice, its team and its customer, as the PDF needs them; 404 for another team's invoice. */
-export async function invoiceForPdf(db: Db, teamId: string, id: string): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
+/**
+ * The invoice, its team (with its logo, read from storage) and its customer, as the PDF needs them;
+ * 404 for another team's invoice. A logo that cannot be read is left out, never an error.
+ */
+export async function invoiceForPdf(
+  db: Db,
+  teamId: string,
+  id: string,
+  storage?: Pick<Storage, 'get'>,
+): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
   const invoice = await getInvoice(db, teamId, id);
   const [team, customer] = await Promise.all([
-    Team.query(db).findById(teamId).select('name', 'email', 'countryCode', 'invoicePaymentDetails').throwIfNotFound(),
+    Team.query(db).findById(teamId).select('name', 'email', 'countryCode', 'invoicePaymentDetails', 'logoDocumentId').throwIfNotFound(),
     invoice.customer ? Customer.query(db).findOne({ teamId, id: invoice.customer.id }) : null,
   ]);
-  return { invoice, team, customer: customer ?? null };
+  let logo: Buffer | null = null;
+  if (storage && team.logoDocumentId) {
+    const doc = await db('documents').where({ teamId, id: team.logoDocumentId }).first<{ storageKey: string } | undefined>('storageKey');
+    logo = doc ? await storage.get(doc.storageKey).catch(() => null) : null;
+  }
+  const { name, email, countryCode, invoicePaymentDetails } = team;
+  return { invoice, team: { name, email, countryCode, invoicePaymentDetails, logo }, customer: customer ?? null };
 }
 
 /** The invoice's PDF as a download: its bytes and a file name from its number. */
-export async function invoicePdfFile(db: Db, teamId: string, id: string): Promise<{ pdf: Buffer; fileName: string }> {
-  const data = await invoiceForPdf(db, teamId, id);
+export async function invoicePdfFile(
+  db: Db,
+  teamId: string,
+  id: string,
+  storage?: Pick<Storage, 'get'>,
+): Promise<{ pdf: Buffer; fileName: string }> {
+  const data = await invoiceForPdf(db, teamId, id, storage);
   return { pdf: await renderInvoicePdf(data), fileName: `${data.invoice.invoiceNumber}.pdf` };
 }
 
@@ -116,18 +139,29 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   const width = doc.page.width - 2 * MARGIN;
   const right = doc.page.width - MARGIN;
 
-  // Header: who sends it, and the invoice's identity.
+  // Header: who sends it (its logo above its name), and the invoice's identity.
+  let nameY = MARGIN;
+  if (team.logo) {
+    try {
+      doc.image(team.logo, MARGIN, MARGIN, { fit: [150, 48] });
+      nameY = MARGIN + 56;
+    } catch {
+      // An image pdfkit cannot read (a corrupt upload): the invoice goes out without it.
+    }
+  }
   doc
     .font('bold')
     .fontSize(20)
     .fillColor(INK)
-    .text(team.name, MARGIN, MARGIN, { width: width / 2 });
+    .text(team.name, MARGIN, nameY, { width: width / 2 });
   if (team.email)
     doc
       .font('regular')
       .fontSize(9)
       .fillColor(MUTED)
       .text(team.email, { width: width / 2 });
+  // Where the team's block ends (lower with a logo): the bill-to block starts below it.
+  const teamBottom = doc.y;
   doc
     .font('bold')
     .fontSize(24)
@@ -153,7 +187,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   }
 
   // Bill to.
-  let y = Math.max(doc.y, factY, MARGIN + 70) + 24;
+  let y = Math.max(teamBottom, factY, MARGIN + 70) + 24;
   doc.font('bold').fontSize(8).fillColor(MUTED).text('BILL TO', MARGIN, y);
   doc
     .font('bold')

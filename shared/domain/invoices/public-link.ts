@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex';
+import type { Storage } from '../../providers/storage';
 import { Invoice } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
@@ -40,7 +41,11 @@ export async function revokePublicLink(db: Db, teamId: string, invoiceId: string
  * What the public page shows for a token, or 404 (unknown, revoked, or its invoice gone). The first
  * view of each day is recorded, and its time set on the invoice as `viewedAt`.
  */
-export async function invoiceByPublicToken(db: Db, token: string): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
+export async function invoiceByPublicToken(
+  db: Db,
+  token: string,
+  storage?: Pick<Storage, 'get'>,
+): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
   const link = await db('invoice_links')
     .where({ tokenHash: sha256Hex(token) })
     .whereNull('revokedAt')
@@ -51,5 +56,5 @@ export async function invoiceByPublicToken(db: Db, token: string): Promise<{ inv
     [link.teamId, link.invoiceId],
   );
   if (rows.length) await Invoice.query(db).where({ teamId: link.teamId, id: link.invoiceId }).patch({ viewedAt: new Date() });
-  return invoiceForPdf(db, link.teamId, link.invoiceId);
+  return invoiceForPdf(db, link.teamId, link.invoiceId, storage);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { Team } from '../../db/models';
 import { toIso } from '../../db/timestamps';
-import { notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import { currencyCode } from '../common/currency';
 import { timeZone } from '../common/time-zone';
 
@@ -34,6 +34,10 @@ export const teamSchema = z
       .array(z.number().int())
       .meta({ description: 'Days after the due date on which an overdue invoice is chased (for customers with reminders on).' }),
     invoicePrefix: z.string().meta({ description: 'New invoices are numbered with this prefix: `INV-0001`.' }),
+    logoDocumentId: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'An uploaded document (PNG or JPEG, at most 2 MB) printed at the top of every invoice.' }),
     invoicePaymentDetails: z.string().nullable().meta({
       description: 'How customers pay (bank account, IBAN and BIC, a payment link): printed on every invoice and its public page.',
     }),
@@ -66,6 +70,7 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   invoicePrefix: t.invoicePrefix,
   invoiceNextNumber: t.invoiceNextNumber,
   invoicePaymentDetails: t.invoicePaymentDetails,
+  logoDocumentId: t.logoDocumentId,
   createdAt: toIso(t.createdAt),
 });
 
@@ -107,6 +112,11 @@ export const updateTeamBody = z
       .optional()
       .meta({ description: 'e.g. `INV-`, `2026/`, or empty for plain numbers.' }),
     invoiceNextNumber: z.number().int().min(1).max(999_999_999).nullable().optional(),
+    logoDocumentId: z
+      .uuid()
+      .nullable()
+      .optional()
+      .meta({ description: 'A document of the team: PNG or JPEG, at most 2 MB (400 otherwise).' }),
     invoicePaymentDetails: z
       .string()
       .trim()
@@ -120,8 +130,19 @@ export const updateTeamBody = z
   .meta({ id: 'UpdateTeam' });
 export type UpdateTeamBody = z.infer<typeof updateTeamBody>;
 
+const LOGO_TYPES = ['image/png', 'image/jpeg'];
+const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
 /** Changes the caller's own team; the inbox id and plan are not the team's to change. */
 export async function updateCurrentTeam(db: Db, teamId: string, inboxDomain: string, body: UpdateTeamBody): Promise<TeamDto> {
+  if (body.logoDocumentId) {
+    const doc = await db('documents')
+      .where({ teamId, id: body.logoDocumentId })
+      .first<{ mimeType: string; size: number } | undefined>('mimeType', 'size');
+    if (!doc || !LOGO_TYPES.includes(doc.mimeType) || doc.size > LOGO_MAX_BYTES) {
+      throw badRequest('Invalid logo', [{ field: 'logoDocumentId', message: 'a PNG or JPEG document of your team, at most 2 MB' }]);
+    }
+  }
   const team = (
     await Team.query(db)
       .patch({ ...body, updatedAt: new Date() })
