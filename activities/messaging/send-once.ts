@@ -1,8 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../../shared/db/knex';
 
-/** Longer than a send can take (the chat client gives up after 15 s): a claim this old belongs to a dead attempt. */
-const CLAIM_LEASE_SECONDS = 60;
+/** Longer than a send can take (the chat client gives up after 45 s): a claim this old belongs to a dead attempt. */
+const CLAIM_LEASE_SECONDS = 120;
 
 /**
  * Sends a message to a person at most once per activity, across Temporal's retries. A chat API takes

@@ -21,7 +21,8 @@ export function createMessagingClient(opts: { baseUrl: string; accessToken: stri
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message }),
-      signal: AbortSignal.timeout(15_000),
+      // Generous: giving up on a send the provider then completes is how a person gets a message twice.
+      signal: AbortSignal.timeout(45_000),
     });
     const json: unknown = await res.json().catch(() => ({}));
     if (!res.ok) {
