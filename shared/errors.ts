@@ -42,6 +42,9 @@ export const notFound = (description = 'Resource not found') => new AppError(404
 export const conflict = (description: string) => new AppError(409, 'Conflict', description);
 export const payloadTooLarge = (description = 'Request body too large') => new AppError(413, 'Payload Too Large', description);
 export const serviceUnavailable = (description: string) => new AppError(503, 'Service Unavailable', description);
+/** A write that needs the workflow service, refused whole (rolled back) because Temporal cannot be reached. */
+export const workflowServiceUnreachable = (cause: unknown) =>
+  Object.assign(serviceUnavailable('The workflow service cannot be reached; nothing was changed. Retry shortly.'), { cause });
 export const tooManyRequests = (description = 'Rate limit exceeded, retry later') => new AppError(429, 'Too Many Requests', description);
 
 /** Turns zod issues into the 400 envelope, one entry per invalid field. */

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { invoiceLifecycleId, invoiceLifecycleProgress } from '../../shared/temporal/invoice-lifecycle/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
-import { startTestApi, type TestApi } from '../support/api';
+import { postJsonAs, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
@@ -28,15 +28,7 @@ describe('InvoiceLifecycle survives a worker killed mid-run', () => {
     const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...shared };
     api = await startTestApi(tdb.db, { env: shared });
     const owner = await createTeamAndOwner(tdb.db);
-    const post = async (path: string, body: unknown) =>
-      (
-        await api.fetch(path, {
-          method: 'POST',
-          token: owner.sessionToken,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json();
+    const post = postJsonAs(api, owner.sessionToken);
     const mailbox = 'payables@customer.example';
     const customer = (await post('/customers', { name: 'Customer', billingEmail: mailbox })).data;
     const invoice = (await post('/invoices', { currency: 'EUR', customerId: customer.id, lineItems: [{ name: 'Work', price: 500 }] })).data;
@@ -95,15 +87,7 @@ describe('InvoiceLifecycle survives a worker killed mid-run', () => {
       .db('teams')
       .where({ id: owner.team.id })
       .update({ invoiceReminderDays: [1] });
-    const post = async (path: string, body: unknown) =>
-      (
-        await api.fetch(path, {
-          method: 'POST',
-          token: owner.sessionToken,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json();
+    const post = postJsonAs(api, owner.sessionToken);
     const mailbox = 'late@customer.example';
     const customer = (await post('/customers', { name: 'Late payer', billingEmail: mailbox, invoiceReminders: true })).data;
     // Due long ago: once sent, it is overdue at once and its one reminder is due.

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { invoiceSeriesScheduleId, recurringInvoiceProgress } from '../../shared/temporal/invoice-series/contract';
-import { startTestApi, type TestApi } from '../support/api';
+import { postJsonAs, startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
@@ -36,15 +36,7 @@ describe('RecurringInvoice survives a worker killed mid-run', () => {
     const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...shared };
     api = await startTestApi(tdb.db, { env: shared });
     const owner = await createTeamAndOwner(tdb.db);
-    const post = async (path: string, body: unknown) =>
-      (
-        await api.fetch(path, {
-          method: 'POST',
-          token: owner.sessionToken,
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json();
+    const post = postJsonAs(api, owner.sessionToken);
     const customer = (await post('/customers', { name: 'Customer' })).data;
 
     let first: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });

@@ -18,6 +18,12 @@ export interface TestApi {
   stop(): Promise<void>;
 }
 
+/** POSTs JSON as the bearer and reads the answer: for tests that start their own API (worker-kill tests). */
+export const postJsonAs =
+  (api: Pick<TestApi, 'fetch'>, token: string) =>
+  async (path: string, body: unknown): Promise<UntypedJson> =>
+    (await api.fetch(path, { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...overrides });
 }

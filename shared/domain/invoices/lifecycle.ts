@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex';
 import type { Mailer } from '../../providers/mail';
 import type { Storage } from '../../providers/storage';
-import { badRequest, conflict, notFound, serviceUnavailable } from '../../errors';
+import { badRequest, conflict, notFound, workflowServiceUnreachable } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { keepInvoiceLifecycle, queryInvoiceLifecycle, signalInvoiceChanged } from '../../temporal/invoice-lifecycle/calls';
 import type { InvoiceNextAction, InvoiceStepPlan } from '../../temporal/invoice-lifecycle/contract';
@@ -43,9 +43,7 @@ export async function changeInvoiceStatus(
     const to = await transitionInvoice(trx, current, t, details);
     if (!LIVE.includes(to)) return false;
     await keepInvoiceLifecycle(temporal, target).catch((err: unknown) => {
-      throw Object.assign(serviceUnavailable('The workflow service cannot be reached; nothing was changed. Retry shortly.'), {
-        cause: err,
-      });
+      throw workflowServiceUnreachable(err);
     });
     return true;
   });
@@ -217,6 +215,7 @@ const overdueAt = (dueDate: string, timezone: string | null) => startOfDayIn(add
 export async function planInvoiceStep(db: Db, teamId: string, invoiceId: string, now = new Date()): Promise<InvoiceStepPlan> {
   const row = await readLifecycleRow(db, teamId, invoiceId);
   if (!row) return { stage: 'ended', status: 'deleted', action: null, at: null };
+  const recheckAt = new Date(now.getTime() + RECHECK_DAYS * 86_400_000);
   const plan = (
     stage: InvoiceStepPlan['stage'],
     action: InvoiceNextAction | null,
@@ -238,13 +237,13 @@ export async function planInvoiceStep(db: Db, teamId: string, invoiceId: string,
       if (row.status === 'unpaid')
         return row.dueDate
           ? plan('awaiting_payment', 'mark-overdue', overdueAt(row.dueDate, row.timezone))
-          : plan('awaiting_payment', 'recheck', new Date(now.getTime() + RECHECK_DAYS * 86_400_000));
+          : plan('awaiting_payment', 'recheck', recheckAt);
       const coming = remindersAfter(row);
       // Of reminders already due, only the latest goes: an invoice found weeks overdue gets one reminder, not three at once.
       const due = coming.filter((r) => r.at <= now).at(-1);
       if (due) return plan('overdue', 'remind', now, due.reminder);
       if (coming[0]) return plan('overdue', 'remind', coming[0].at, coming[0].reminder);
-      return plan('overdue', 'recheck', new Date(now.getTime() + RECHECK_DAYS * 86_400_000));
+      return plan('overdue', 'recheck', recheckAt);
     }
     default:
       return plan('ended', null, null);

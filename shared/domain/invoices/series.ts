@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex';
 import { Customer, Invoice, InvoiceSeries, Team } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
-import { AppError, badRequest, conflict, notFound, serviceUnavailable } from '../../errors';
+import { AppError, badRequest, conflict, notFound, workflowServiceUnreachable } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import {
   keepInvoiceSeriesScheduled,
@@ -35,9 +35,6 @@ const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number
   timezone: timezone ?? 'UTC',
   intervalMs,
 });
-
-const unreachable = (err: unknown) =>
-  Object.assign(serviceUnavailable('The workflow service cannot be reached; nothing was changed. Retry shortly.'), { cause: err });
 
 type SeriesRow = InvoiceSeries & { cursorCreatedAt: string; customerName: string };
 
@@ -137,7 +134,7 @@ export async function createInvoiceSeries(
       rhythmOf(series, team.timezone, scheduling.intervalMs),
       startDate === today,
     ).catch((err: unknown) => {
-      throw unreachable(err);
+      throw workflowServiceUnreachable(err);
     });
     return series.id;
   });
@@ -165,7 +162,7 @@ export async function updateInvoiceSeries(
       .returning('*');
     const team = await Team.query(trx).findById(teamId).select('timezone').throwIfNotFound();
     await keepInvoiceSeriesScheduled(scheduling.temporal, rhythmOf(updated, team.timezone, scheduling.intervalMs)).catch((err: unknown) => {
-      throw unreachable(err);
+      throw workflowServiceUnreachable(err);
     });
   });
   return getInvoiceSeries(db, scheduling.temporal, teamId, id);
@@ -177,7 +174,7 @@ export async function deleteInvoiceSeries(db: Db, temporal: TemporalGateway, tea
     const current = await InvoiceSeries.query(trx).findOne({ teamId, id }).forUpdate();
     if (!current) throw notFound(`Invoice series ${id} not found`);
     await removeInvoiceSeriesSchedule(temporal, id).catch((err: unknown) => {
-      throw unreachable(err);
+      throw workflowServiceUnreachable(err);
     });
     await InvoiceSeries.query(trx).delete().where({ teamId, id });
   });
