@@ -13,6 +13,13 @@ types.setTypeParser(types.builtins.DATE, (v) => v);
 
 export type Db = Knex;
 
+/**
+ * `query.queryContext(ROWS_AS_SELECTED)` returns rows with the column names the SQL gave them,
+ * skipping the snake_case → camelCase key mapping. For hot reads whose SQL already names its columns
+ * as the API does: mapping 35 keys of every row was a tenth of GET /transactions' CPU.
+ */
+export const ROWS_AS_SELECTED = Object.freeze({ rowsAsSelected: true });
+
 export interface DbOptions {
   url: string;
   poolMax?: number;
@@ -34,10 +41,19 @@ export function createDb({ url, poolMax = 10, logger }: DbOptions): Db {
         debug: (m: unknown) => logger.debug({ component: 'knex' }, String(m)),
       },
     }),
-    ...knexSnakeCaseMappers(),
+    ...caseMappers(),
   });
   installTeamWall(db);
   return db;
+}
+
+function caseMappers(): Pick<Knex.Config, 'wrapIdentifier' | 'postProcessResponse'> {
+  const mappers = knexSnakeCaseMappers();
+  return {
+    wrapIdentifier: (identifier, origWrap) => mappers.wrapIdentifier(identifier, origWrap),
+    postProcessResponse: (result: unknown, context?: unknown): unknown =>
+      context === ROWS_AS_SELECTED ? result : (mappers.postProcessResponse(result) as unknown),
+  };
 }
 
 export async function migrateLatest(db: Db): Promise<string[]> {

@@ -218,6 +218,36 @@ describe('writing transactions', () => {
     expect(Object.keys(data).sort()).toEqual(Object.keys(transactionSchema.shape).sort());
   });
 
+  it('shows timestamps as ISO 8601 UTC and attachments with their type and size, as stored', async () => {
+    const stamp = new Date('2030-06-15T08:09:10.123Z');
+    const [row] = await ctx.tdb
+      .db('transactions')
+      .insert({
+        teamId: ctx.acme.team.id,
+        date: '2031-01-02',
+        name: 'Stamped',
+        amount: -1,
+        currency: 'EUR',
+        createdAt: stamp,
+        updatedAt: stamp,
+      })
+      .returning('id');
+    await ctx.tdb.db('transaction_attachments').insert({
+      teamId: ctx.acme.team.id,
+      transactionId: row.id,
+      name: 'r.pdf',
+      mimeType: 'application/pdf',
+      size: 1234,
+      storageKey: 'k/r.pdf',
+    });
+    const { data } = await (await ctx.api.fetch(`/transactions/${row.id}`, { token: ctx.acme.sessionToken })).json();
+    expect(data.createdAt).toBe('2030-06-15T08:09:10.123Z');
+    expect(data.updatedAt).toBe('2030-06-15T08:09:10.123Z');
+    expect(data.attachments).toEqual([{ id: expect.any(String), name: 'r.pdf', mimeType: 'application/pdf', size: 1234 }]);
+    const listed = await (await ctx.api.fetch('/transactions?pageSize=1', { token: ctx.acme.sessionToken })).json();
+    expect(listed.data[0]).toEqual(data);
+  });
+
   it('rejects references to another team and bad fields, storing nothing', async () => {
     const [foreignTag] = await ctx.tdb.db('tags').insert({ teamId: ctx.other.team.id, name: 'theirs' }).returning('*');
     const before = await ctx.tdb.db('transactions').where({ teamId: ctx.acme.team.id }).count('* as n').first();

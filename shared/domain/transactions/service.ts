@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import type { ModelObject } from 'objection';
-import type { Db } from '../../db/knex';
+import { ROWS_AS_SELECTED, type Db } from '../../db/knex';
 import { BankAccount, TeamMember, Tag, Transaction, TransactionCategory, TransactionTag } from '../../db/models';
-import { toIso } from '../../db/timestamps';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../errors';
 import { decodeCursor, encodeCursor } from '../common/cursor';
 import type { Page } from '../common/page';
@@ -16,14 +14,6 @@ import {
   type UpdateTransactionBody,
 } from './schema';
 
-/** A transaction as the list query selects it: its own columns plus its references as json. */
-type TransactionRow = ModelObject<Transaction> & {
-  account: TransactionDto['account'];
-  category: TransactionDto['category'];
-  tags: TransactionDto['tags'];
-  attachments: { id: string; name: string; mime_type: string; size: number | string }[];
-};
-
 /**
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is.
  * Tags and attachments come back in the same round trip as json aggregates.
@@ -34,7 +24,7 @@ export async function listTransactions(db: Db, teamId: string, query: ListTransa
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
   return {
-    data: page.map(toDto),
+    data: page,
     meta: { cursor: hasNextPage && last ? encodeCursor([last.date, last.id]) : null, hasNextPage },
   };
 }
@@ -42,7 +32,7 @@ export async function listTransactions(db: Db, teamId: string, query: ListTransa
 export async function getTransaction(db: Db, teamId: string, id: string): Promise<TransactionDto> {
   const row = (await selectTransactions(db, teamId).where('t.id', id)).at(0);
   if (!row) throw notFound(`Transaction ${id} not found`);
-  return toDto(row);
+  return row;
 }
 
 /** Creates a manual transaction; every referenced account, category, tag and user must be the team's. */
@@ -169,7 +159,11 @@ export function whereFiltered<Q extends Knex.QueryBuilder>(db: Db, q: Q, query: 
   return q;
 }
 
-/** Transactions of one team with their account, category, tags and attachments, in one round trip. */
+/**
+ * Transactions of one team with their account, category, tags and attachments, in one round trip,
+ * each row already a TransactionDto: the columns are named as the API names them and timestamps
+ * are formatted by PostgreSQL, so the list maps no keys and parses no dates (the list is the hot path).
+ */
 function selectTransactions(db: Db, teamId: string) {
   return db('transactions as t')
     .leftJoin('bank_accounts as a', 'a.id', 't.bank_account_id')
@@ -177,43 +171,20 @@ function selectTransactions(db: Db, teamId: string) {
       this.on('c.team_id', '=', 't.team_id').andOn('c.slug', '=', 't.category_slug');
     })
     .where('t.team_id', teamId)
-    .select<TransactionRow[]>(
-      't.*',
-      db.raw(`case when a.id is null then null else json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) end as account`),
-      db.raw(`case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name, 'color', c.color) end as category`),
-      db.raw(`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
-                        from transaction_tags tt join tags g on g.id = tt.tag_id
-                        where tt.transaction_id = t.id), '[]') as tags`),
-      db.raw(`coalesce((select json_agg(json_build_object('id', x.id, 'name', x.name, 'mime_type', x.mime_type, 'size', x.size) order by x.created_at)
-                        from transaction_attachments x where x.transaction_id = t.id), '[]') as attachments`),
-    );
+    .select<TransactionDto[]>(db.raw(DTO_COLUMNS))
+    .queryContext(ROWS_AS_SELECTED);
 }
 
-function toDto(r: TransactionRow): TransactionDto {
-  return {
-    id: r.id,
-    date: r.date,
-    name: r.name,
-    description: r.description,
-    amount: r.amount,
-    currency: r.currency,
-    status: r.status,
-    method: r.method,
-    category: r.category,
-    counterpartyName: r.counterpartyName,
-    merchantName: r.merchantName,
-    note: r.note,
-    manual: r.manual,
-    internal: r.internal,
-    recurring: r.recurring,
-    frequency: r.frequency,
-    taxAmount: r.taxAmount,
-    taxRate: r.taxRate,
-    taxType: r.taxType,
-    account: r.account,
-    tags: r.tags,
-    attachments: r.attachments.map((a) => ({ id: a.id, name: a.name, mimeType: a.mime_type, size: Number(a.size) })),
-    createdAt: toIso(r.createdAt),
-    updatedAt: toIso(r.updatedAt),
-  };
-}
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const DTO_COLUMNS = `t.id, t.date, t.name, t.description, t.amount, t.currency, t.status, t.method,
+  case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name, 'color', c.color) end as category,
+  t.counterparty_name as "counterpartyName", t.merchant_name as "merchantName", t.note, t.manual, t.internal,
+  t.recurring, t.frequency, t.tax_amount as "taxAmount", t.tax_rate as "taxRate", t.tax_type as "taxType",
+  case when a.id is null then null else json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) end as account,
+  coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
+            from transaction_tags tt join tags g on g.id = tt.tag_id
+            where tt.transaction_id = t.id), '[]') as tags,
+  coalesce((select json_agg(json_build_object('id', x.id, 'name', x.name, 'mimeType', x.mime_type, 'size', x.size) order by x.created_at)
+            from transaction_attachments x where x.transaction_id = t.id), '[]') as attachments,
+  to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as "createdAt",
+  to_char(t.updated_at at time zone 'UTC', ${ISO_UTC}) as "updatedAt"`;
