@@ -1,17 +1,33 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { Pool } from 'pg';
 
 /**
- * The baseline for bench/transactions.ts: the same SQL as GET /transactions, served by plain
- * `http` + `pg` with no framework, no auth and no validation. Not part of the product.
+ * The baseline for bench/transactions.ts: the same work as GET /transactions — look the API key up
+ * by its hash (the same query), then the same list SQL — served by plain `http` + `pg`, with no
+ * framework, no validation, no rate limit and no cache. Not part of the product.
  */
+interface Sql {
+  sql: string;
+  bindings: unknown[];
+}
 const [port, url] = [Number(process.argv[2]), process.argv[3]];
-const { sql, bindings } = JSON.parse(Buffer.from(process.argv[4], 'base64').toString()) as { sql: string; bindings: unknown[] };
+const decode = (arg: string) => JSON.parse(Buffer.from(arg, 'base64').toString()) as Sql;
+const list = decode(process.argv[4]);
+// The key lookup's SQL, its one binding being the key's hash.
+const auth = decode(process.argv[5]);
 const pool = new Pool({ connectionString: url, max: 10 });
 
-async function answer(res: http.ServerResponse) {
+async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   try {
-    const { rows } = await pool.query(sql, bindings);
+    const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const found = await pool.query(auth.sql, [createHash('sha256').update(key).digest('hex')]);
+    if (!found.rows.length) {
+      res.writeHead(401);
+      res.end();
+      return;
+    }
+    const { rows } = await pool.query(list.sql, list.bindings);
     const page = rows.slice(0, 50);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: page, meta: { cursor: null, hasNextPage: rows.length > 50 } }));
@@ -22,4 +38,4 @@ async function answer(res: http.ServerResponse) {
 }
 
 // answer() settles every request itself, failures included: nothing is left for the server to await.
-http.createServer((_req, res) => void answer(res)).listen(port, '127.0.0.1', () => process.send?.('ready'));
+http.createServer((req, res) => void answer(req, res)).listen(port, '127.0.0.1', () => process.send?.('ready'));

@@ -84,25 +84,21 @@ async function main() {
   );
 
   const port = await freePort();
-  const api = spawn(
-    process.execPath,
-    [path.join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(PROJECT_ROOT, 'api', 'main.ts')],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        AUTH_JWT_SECRET: 'x'.repeat(32),
-        ENCRYPTION_KEY: '1'.repeat(64),
-        DATABASE_URL: bench.url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        TEMPORAL_ADDRESS: '127.0.0.1:1',
-      },
-      stdio: 'inherit',
+  const api = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'api', 'main.ts')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: '1'.repeat(64),
+      DATABASE_URL: bench.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
     },
-  );
+    stdio: 'inherit',
+  });
   const base = `http://127.0.0.1:${port}`;
   const curve: Record<string, Record<number, number>> = {};
   try {

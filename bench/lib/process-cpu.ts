@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc. CPU per request tells what a
+ * server costs even on a machine busy with other work, where throughput and latency mostly tell
+ * how busy the machine was.
+ */
+export function processCpuMs(pid: number): number {
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th, in clock ticks (100/s on Linux).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Runs `work` and returns its result with the CPU the (child) process spent meanwhile. */
+export async function withCpuOf<T>(child: { pid?: number }, work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
+  const { pid } = child;
+  if (pid === undefined) throw new Error('the process under test is not running');
+  const before = processCpuMs(pid);
+  const result = await work();
+  return { result, cpuMs: processCpuMs(pid) - before };
+}
