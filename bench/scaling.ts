@@ -8,12 +8,10 @@
  *   npx tsx bench/scaling.ts
  *   SIZES=10000,100000,1000000,10000000 RATE=100 DURATION=10 npx tsx bench/scaling.ts
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { Team, User } from '../shared/db/models';
 import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
 import { createUserWithTeam } from '../shared/domain/teams/service';
-import { PROJECT_ROOT } from '../shared/paths';
+import { spawnApi } from './lib/server-process';
 import { freePort } from '../scripts/lib/ports';
 import type { Db } from '../shared/db/knex';
 import { benchDatabase } from './lib/database';
@@ -84,20 +82,17 @@ async function main() {
   );
 
   const port = await freePort();
-  const api = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'api', 'main.ts')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      AUTH_JWT_SECRET: 'x'.repeat(32),
-      ENCRYPTION_KEY: '1'.repeat(64),
-      DATABASE_URL: bench.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      TEMPORAL_ADDRESS: '127.0.0.1:1',
-    },
-    stdio: 'inherit',
+  const api = spawnApi({
+    ...process.env,
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: '1'.repeat(64),
+    DATABASE_URL: bench.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
   });
   const base = `http://127.0.0.1:${port}`;
   const curve: Record<string, Record<number, number>> = {};

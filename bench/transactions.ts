@@ -7,7 +7,7 @@
  *   npx tsx bench/transactions.ts            (DATABASE_URL or an embedded PostgreSQL)
  *   ROWS=200000 DURATION=10 npx tsx bench/transactions.ts
  */
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import type { Knex } from 'knex';
 import path from 'node:path';
 import { Team, User } from '../shared/db/models';
@@ -16,7 +16,7 @@ import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
 import { listTransactionsQuery } from '../shared/domain/transactions/schema';
 import { listTransactionsSql } from '../shared/domain/transactions/service';
 import { findApiKey } from '../shared/domain/auth/credentials';
-import { PROJECT_ROOT } from '../shared/paths';
+import { spawnApi } from './lib/server-process';
 import { freePort } from '../scripts/lib/ports';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
@@ -66,20 +66,17 @@ async function main() {
 
   const apiPort = await freePort();
   const barePort = await freePort();
-  const api = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'api', 'main.ts')], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      AUTH_JWT_SECRET: 'x'.repeat(32),
-      ENCRYPTION_KEY: '1'.repeat(64),
-      DATABASE_URL: bench.url,
-      PORT: String(apiPort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      TEMPORAL_ADDRESS: '127.0.0.1:1',
-    },
-    stdio: 'inherit',
+  const api = spawnApi({
+    ...process.env,
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: '1'.repeat(64),
+    DATABASE_URL: bench.url,
+    PORT: String(apiPort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
   });
   const bare = fork(
     path.join(__dirname, 'bare-transactions-server.ts'),
