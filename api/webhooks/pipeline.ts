@@ -77,20 +77,24 @@ function storable(value: unknown): unknown {
  * (header credentials →) raw body → signature → JSON + zod → record in webhook_events (redeliveries
  * stop here) → act → 200. A failure after validation is logged with the event id and still answers
  * 200, as the spec asks: the event stays recorded as `failed` with its payload, and the relay (or a
- * redelivery) acts on it again. Failed credentials count against the sender's address.
+ * redelivery) acts on it again.
+ *
+ * Failed credentials count against the sender's address, and past the limit a failure answers 429
+ * instead of 401. The counter is read only when a delivery fails: a correctly signed one proves its
+ * sender and is never throttled (a provider sharing an address with a guesser keeps delivering), and
+ * the common case costs no rate-limit query.
  */
 export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, failures: RateLimiterAbstract): Middleware<AppState> {
   const perMinute = deps.config.AUTH_FAILURES_PER_MINUTE;
   const refuse = async (ctx: Context & { state: AppState }) => {
-    await failures.penalty(`ip:${ctx.ip}`, 1).catch(() => undefined);
+    const counted = await failures.penalty(`ip:${ctx.ip}`, 1).catch(() => null);
+    if (counted && counted.consumedPoints > perMinute) {
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(counted.msBeforeNext / 1000))));
+      return tooManyRequests('Too many failed webhook deliveries from this address');
+    }
     return unauthorized('Invalid signature');
   };
   return async (ctx: Context & { state: AppState }) => {
-    const seen = await failures.get(`ip:${ctx.ip}`).catch(() => null);
-    if (seen && seen.consumedPoints >= perMinute) {
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))));
-      throw tooManyRequests('Too many failed webhook deliveries from this address');
-    }
     if (spec.preauthorize && !spec.preauthorize({ headers: ctx.req.headers, ip: ctx.ip })) throw await refuse(ctx);
     const req = await readRaw(ctx, spec.maxBytes);
     let verified = false;

@@ -112,6 +112,17 @@ describe('provider webhooks under hostile or broken conditions', () => {
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
 
+    // A delivery whose signature is right proves its sender: it is not throttled with the guesser
+    // sharing its address, and it is recorded.
+    const wrongSignature = { 'x-forwarded-for': '203.0.113.52', 'bank-b-signature': 't=1,v1=00' };
+    for (let i = 0; i < 12; i++) await ctx.api.fetch('/webhook/bank-b', { method: 'POST', headers: wrongSignature, body: '{}' });
+    const honest = { id: 'evt_shared_address', type: 'webhook.test', timestamp: new Date().toISOString(), payload: {} };
+    expect((await postBankB(ctx.api, honest, { 'x-forwarded-for': '203.0.113.52' })).status).toBe(200);
+    expect(await event('evt_shared_address')).toMatchObject({ outcome: 'processed' });
+    const stillGuessing = await ctx.api.fetch('/webhook/bank-b', { method: 'POST', headers: wrongSignature, body: '{}' });
+    expect(stillGuessing.status).toBe(429);
+    expect(Number(stillGuessing.headers.get('retry-after'))).toBeGreaterThan(0);
+
     const verify = (token: string) =>
       ctx.api.fetch(`/webhook/messaging?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=42`, {
         headers: { 'x-forwarded-for': '203.0.113.51' },
