@@ -28,6 +28,16 @@ export const withinTeam = <T>(teamId: string, fn: () => T | PromiseLike<T>): Pro
 export const acrossTeams = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scope.run(ACROSS, async () => await fn());
 
 /**
+ * For a read whose speed depends on an index over an operator PostgreSQL does not call leakproof
+ * (full-text `@@`, trigram `<%`): under row-level security such an operator may only be evaluated
+ * after the policy's check, so the planner cannot use the GIN index and reads every row of the team
+ * instead (a search over 100,000 transactions took 530 ms through the wall, 28 ms outside it). The
+ * query runs as the session user and must name its team in every table it reads, as all service
+ * SQL does; use it for nothing else.
+ */
+export const outsideTheWall = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scope.run(ACROSS, async () => await fn());
+
+/**
  * For queries on tables no team owns (the rate-limit counters), which run before a request knows
  * its team: they take a connection as it is, so a request does not switch its connection away from
  * its team and back.

@@ -1,3 +1,6 @@
+import { withinTeam } from '../../shared/db/team-wall';
+import { searchQuery } from '../../shared/domain/search/schema';
+import { search } from '../../shared/domain/search/service';
 import { SEARCH_SOURCES } from '../../shared/domain/search/sources';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
@@ -161,5 +164,31 @@ describe('GET /search', () => {
         expect(await plan(`'figma' <% x.${s.name}`)).toContain(`${s.table}_name_trgm_idx`);
       }
     });
+  });
+
+  // Row-level security evaluates its policy before any operator not known to be leakproof (`@@`, `<%`),
+  // so inside the wall those indexes go unused and a search reads every row of the team.
+  it('runs its query outside the team wall, whose policy would keep its indexes unused, naming the team in every candidate subquery', async () => {
+    const db = ctx.tdb.db;
+    const queries: { sql: string; bindings: unknown[]; connection: unknown }[] = [];
+    const listen = (q: { sql: string; bindings?: unknown[]; __knexUid: unknown }) =>
+      queries.push({ sql: q.sql, bindings: q.bindings ?? [], connection: q.__knexUid });
+    db.on('query', listen);
+    try {
+      const principal = { kind: 'session' as const, userId: ctx.acme.user.id, teamId: ctx.acme.team.id, scopes: ['apis.all' as const] };
+      const found = await withinTeam(ctx.acme.team.id, async () => {
+        await db('transactions').where({ teamId: ctx.acme.team.id }).first(); // the request's connection, switched into the wall
+        return search(db, principal, searchQuery.parse({ q: 'figma' }));
+      });
+      expect(found.map((h) => h.id)).toEqual(expect.arrayContaining([ids.transaction, ids.inbox]));
+    } finally {
+      db.removeListener('query', listen);
+    }
+    const searched = queries.find((q) => q.sql.includes('websearch_to_tsquery'))!;
+    const lastSwitch = queries.filter((q) => q.connection === searched.connection && q.sql.includes("set_config('role'")).at(-1);
+    expect(lastSwitch?.bindings[0]).toBe('none');
+    // Each kind's two candidate subqueries (words, name trigrams) name the caller's team.
+    expect(searched.sql.match(/c\.team_id = \$\d+/g)).toHaveLength(SEARCH_SOURCES.length * 2);
+    expect(searched.bindings.filter((b) => b === ctx.acme.team.id)).toHaveLength(SEARCH_SOURCES.length * 2);
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { outsideTheWall } from '../../db/team-wall';
 import { forbidden } from '../../errors';
 import type { Principal } from '../auth/principal';
 import { hasScopes } from '../auth/scopes';
@@ -47,14 +48,17 @@ export async function search(db: Db, principal: Principal, query: SearchQuery): 
   };
   const branches = sources.map((s) => branch(s, { q: query.q, amount, teamId: principal.teamId, limit: query.limit }, bind));
   bindings.push(query.limit);
-  const { rows } = await db.raw<{ rows: Row[] }>(
-    `with q as (select websearch_to_tsquery('simple', ?) as tsq, ?::text as raw, ?::numeric as num)
+  // Every candidate subquery names the team; the wall would keep the words and trigram indexes unused.
+  const { rows } = await outsideTheWall(() =>
+    db.raw<{ rows: Row[] }>(
+      `with q as (select websearch_to_tsquery('simple', ?) as tsq, ?::text as raw, ?::numeric as num)
      select h.type, h.id, h.title, h.date, h.amount, h.currency, h.rank,
             ts_headline('simple', h.body, q.tsq, ?) as snippet
        from (${branches.join(' union all ')}) h, q
       order by h.rank desc, h.date desc nulls last, h.id
       limit ?`,
-    bindings,
+      bindings,
+    ),
   );
   return rows.map((r) => ({
     type: r.type,
