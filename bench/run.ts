@@ -28,6 +28,8 @@ const BENCHES: Record<string, Bench> = {
   search: { script: 'search.ts' },
   reports: { script: 'reports.ts' },
   invoices: { script: 'invoices.ts' },
+  // Five minutes of load: one run; its figures are a maximum and a growth, not a latency.
+  memory: { script: 'memory.ts', runs: 1 },
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
