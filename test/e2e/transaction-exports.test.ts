@@ -203,6 +203,8 @@ describe('transaction exports', () => {
       result: { documentId: exported.documentId, rowsWritten: 3 },
       email: 'sent',
     });
+    const after = (await (await send('GET', `/transactions/exports/${started.id}`, stack.acme.sessionToken)).json()).data;
+    expect(after).toMatchObject({ notifiedAt: expect.any(String), emailedAt: expect.any(String) });
   });
 
   it('another team sees neither the export nor its file, and its own export holds only its rows', async () => {

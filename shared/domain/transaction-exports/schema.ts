@@ -62,6 +62,8 @@ export const exportSchema = z
       .nullable()
       .meta({ description: 'Where the ZIP downloads (with `documents.read`); absolute when PUBLIC_URL is configured.' }),
     error: z.string().nullable(),
+    notifiedAt: z.iso.datetime().nullable().meta({ description: 'When the requester was notified (`export_ready`).' }),
+    emailedAt: z.iso.datetime().nullable().meta({ description: 'When the link was mailed to `email`.' }),
     workflowId: z.string().meta({ description: 'The ExportTransactions run, `export:<id>`.' }),
     createdAt: z.iso.datetime(),
     completedAt: z.iso.datetime().nullable(),

@@ -24,6 +24,8 @@ const toDto = (e: TransactionExport, publicUrl: string | undefined): ExportDto =
   documentId: e.documentId,
   downloadUrl: e.documentId ? documentDownloadUrl(publicUrl, e.documentId) : null,
   error: e.error,
+  notifiedAt: toIsoOrNull(e.notifiedAt),
+  emailedAt: toIsoOrNull(e.emailedAt),
   workflowId: exportTransactionsId(e.id),
   createdAt: toIso(e.createdAt),
   completedAt: toIsoOrNull(e.completedAt),
