@@ -14,6 +14,7 @@ import { listTransactions } from '../transactions/service';
 import { EXPORT_COLUMNS, receiptPath } from './columns';
 import { csvHeader, csvLine } from './csv';
 import type { ExportFormat } from './schema';
+import { openZip, type ZipFile } from './zip';
 
 /** Rows per keyset page: what one export holds in memory at a time, whatever its size. */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -25,6 +26,8 @@ export interface ExportRequest {
   /** Stamped on every entry of the ZIP and on the workbook, so writing the same rows again gives the same bytes. */
   createdAt: Date;
 }
+
+type ExportCounts = Pick<WrittenZip, 'rowsWritten' | 'receiptsWritten' | 'receiptsMissing'>;
 
 export interface WrittenZip {
   path: string;
@@ -67,28 +70,32 @@ export async function writeExportZip(
   dir: string,
   hooks: { page(rowsWritten: number): Promise<void>; alive(): void },
 ): Promise<WrittenZip> {
-  const { ZipArchive } = await import('archiver');
   const zipPath = path.join(dir, 'export.zip');
-  const zipFile = createWriteStream(zipPath);
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  const archived = pipeline(archive, zipFile);
-  // Guards against an unhandled rejection while entries are still being added; the error surfaces at the end.
-  archived.catch(() => undefined);
-  const entryDone = new Map<string, () => void>();
-  archive.on('entry', (e) => entryDone.get(e.name)?.());
-  /** Adds one entry and waits until the archive has taken it, so streams (an S3 body) are read one at a time. */
+  const zip = await openZip(zipPath, req.createdAt);
+  let counts: ExportCounts;
+  try {
+    counts = await writeEntries(deps, req, dir, zip, hooks);
+    await zip.close();
+  } catch (err) {
+    zip.abort();
+    throw err;
+  }
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(zipPath), hash);
+  return { path: zipPath, size: (await stat(zipPath)).size, sha256: hash.digest('hex'), ...counts };
+}
+
+async function writeEntries(
+  deps: { db: Db; storage: Storage },
+  req: ExportRequest,
+  dir: string,
+  zip: ZipFile,
+  hooks: { page(rowsWritten: number): Promise<void>; alive(): void },
+): Promise<ExportCounts> {
   const addEntry = async (source: Readable, name: string) => {
-    const taken = new Promise<void>((resolve, reject) => {
-      entryDone.set(name, resolve);
-      source.once('error', reject);
-      archived.catch(reject);
-    });
-    archive.append(source, { name, date: req.createdAt });
-    await taken;
-    entryDone.delete(name);
+    await zip.add(source, name);
     hooks.alive();
   };
-
   const wants = new Set(req.formats);
   const csvPath = path.join(dir, 'transactions.csv');
   const xlsxPath = path.join(dir, 'transactions.xlsx');
@@ -150,12 +157,7 @@ export async function writeExportZip(
     await workbook.commit();
     await addEntry(createReadStream(xlsxPath), 'transactions.xlsx');
   }
-  await archive.finalize();
-  await archived;
-
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(zipPath), hash);
-  return { path: zipPath, size: (await stat(zipPath)).size, sha256: hash.digest('hex'), rowsWritten, receiptsWritten, receiptsMissing };
+  return { rowsWritten, receiptsWritten, receiptsMissing };
 }
 
 function missingAsNull(err: unknown): null {
