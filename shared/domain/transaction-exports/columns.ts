@@ -42,6 +42,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
 const safeName = (name: string) =>
   name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^\w.-]+/g, '_')
     .replace(/^[._]+/, '')
     .slice(-100) || 'file';
