@@ -7,6 +7,7 @@ import { invoiceSeriesActivities } from './invoices/series';
 import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
+import { transactionExportActivities } from './exports/transactions';
 import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
 import type { ActivityDeps } from './deps';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...insightActivities(deps),
     ...invoiceLifecycleActivities(deps),
     ...invoiceSeriesActivities(deps),
+    ...transactionExportActivities(deps),
   };
 }
 

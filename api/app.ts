@@ -35,6 +35,7 @@ import { documentRoutes } from './rest/documents';
 import { teamRoutes } from './rest/teams';
 import { trackerRoutes } from './rest/tracker';
 import { transactionRoutes } from './rest/transactions';
+import { transactionExportRoutes } from './rest/transaction-exports';
 import { userRoutes } from './rest/users';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
@@ -44,6 +45,7 @@ import { publicInvoiceRouter } from './public-invoices';
 
 /** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
 export const restRoutes = (deps: ApiDeps): Route[] => [
+  ...transactionExportRoutes(deps),
   ...transactionRoutes(deps),
   ...catalogRoutes(deps),
   ...customerRoutes(deps),

@@ -22,6 +22,7 @@ import {
 } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract, type RecurringInvoiceWorkflow } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
+import { exportTransactionsContract, type ExportTransactionsWorkflow } from '../../shared/temporal/export-transactions/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -272,6 +273,22 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ connectionId: 'c1', teamId: 't1' }],
+      }),
+  },
+  {
+    // An export with an address: written and stored, announced, mailed.
+    name: 'export-transactions',
+    activities: {
+      writeTransactionExport: async () => ({ documentId: 'd1', rowsWritten: 3, receiptsWritten: 1, receiptsMissing: 0 }),
+      announceTransactionExport: async () => 'n1',
+      emailTransactionExport: async () => 'sent',
+      failTransactionExport: async () => undefined,
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<ExportTransactionsWorkflow>(exportTransactionsContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ exportId: 'e1', teamId: 't1' }],
       }),
   },
 ];

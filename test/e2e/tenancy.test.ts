@@ -44,6 +44,8 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'invoice-series': 'invoiceSeries',
   'invoice-products': 'invoiceProduct',
   'invoice-payment-suggestions': 'paymentSuggestion',
+  // Two segments: a resource nested under another's path.
+  'transactions/exports': 'export',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -70,6 +72,8 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   invoiceSeries: 'invoiceSeries',
   invoiceProducts: 'invoiceProduct',
 };
+/** Procedures whose `id` is not their router's resource. */
+const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export' };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
 /** Fields that carry an id (or list of ids) anywhere in a query or body, and whose. */
@@ -233,6 +237,11 @@ beforeAll(async () => {
     .returning('id');
   ids.paymentSuggestion = (suggestion as { id: string }).id;
   ids.invoiceProduct = (await post('/invoice-products', { name: `${MARKER} product`, price: 120, vatRate: 19 })).id;
+  const [exported] = await ctx.tdb
+    .db('exports')
+    .insert({ teamId: a.team.id, requestedBy: a.user.id, filters: { q: MARKER }, formats: ['csv'], email: 'books@acme.example' })
+    .returning('id');
+  ids.export = (exported as { id: string }).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);
@@ -283,8 +292,8 @@ const sample = (schema: z.ZodType | undefined): unknown =>
 
 function restProbe(route: Route, missing: Set<string>) {
   const name = `${route.method.toUpperCase()} ${route.path}`;
-  const segment = route.path.split('/')[1];
-  const owner = RESOURCE_BY_SEGMENT[segment] ?? '';
+  const [, segment, nested] = route.path.split('/');
+  const owner = RESOURCE_BY_SEGMENT[`${segment}/${nested}`] ?? RESOURCE_BY_SEGMENT[segment] ?? '';
   const path = route.path.replace(/:(\w+)/g, (_m, param: string) => {
     const resource = param === 'id' ? owner : (RESOURCE_BY_FIELD[param] ?? RESOURCE_BY_PARAM[param]);
     if (!resource || !ids[resource]) missing.add(`${name}: path parameter ${param}`);
@@ -311,7 +320,7 @@ describe('tenancy: team B aims every operation at team A', () => {
     for (const [path, p] of procedures) {
       const routerName = path.split('.')[0];
       if (!(routerName in RESOURCE_BY_ROUTER)) missing.add(`tRPC ${path}: router ${routerName}`);
-      aimAtA(sample(p._def.inputs[0]), RESOURCE_BY_ROUTER[routerName] ?? '', `tRPC ${path}`, missing);
+      aimAtA(sample(p._def.inputs[0]), RESOURCE_BY_PROCEDURE[path] ?? RESOURCE_BY_ROUTER[routerName] ?? '', `tRPC ${path}`, missing);
     }
     expect([...missing]).toEqual([]);
   });
@@ -347,7 +356,12 @@ describe('tenancy: team B aims every operation at team A', () => {
         check(probe.name, probe.url + JSON.stringify(probe.body ?? null), res.status, await res.text());
       }
       for (const [path, p] of procedures) {
-        const input = aimAtA(sample(p._def.inputs[0]), RESOURCE_BY_ROUTER[path.split('.')[0]] ?? '', path, unused);
+        const input = aimAtA(
+          sample(p._def.inputs[0]),
+          RESOURCE_BY_PROCEDURE[path] ?? RESOURCE_BY_ROUTER[path.split('.')[0]] ?? '',
+          path,
+          unused,
+        );
         const res =
           p._def.type === 'query'
             ? await ctx.api.fetch(`/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`, {

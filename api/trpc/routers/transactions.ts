@@ -23,9 +23,12 @@ import {
 } from '../../../shared/domain/transactions/bulk';
 import type { ApiDeps } from '../../deps';
 import { procedure, router } from '../trpc';
+import { transactionExportProcedures } from './transaction-exports';
 
-export const transactionsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
-  router({
+export const transactionsRouter = (deps: Pick<ApiDeps, 'db' | 'temporal' | 'config'>) => {
+  const { db } = deps;
+  return router({
+    ...transactionExportProcedures(deps),
     bulkUpdate: procedure('transactions.write')
       .input(bulkUpdateBody)
       .output(bulkResultSchema)
@@ -57,3 +60,4 @@ export const transactionsRouter = ({ db }: Pick<ApiDeps, 'db'>) =>
         await deleteTransaction(db, ctx.principal.teamId, input.id);
       }),
   });
+};

@@ -76,6 +76,10 @@ const writers: Writers = {
     title: `Your week in numbers: ${m.periodStart} to ${m.periodEnd}`,
     body: `The summary of ${m.periodStart} to ${m.periodEnd} is ready: income, spending, what changed most, receipts waiting and runway.`,
   }),
+  export_ready: (m) => ({
+    title: `Your transaction export is ready: ${plural(m.rows, 'transaction', 'transactions')}`,
+    body: `The export of ${plural(m.rows, 'transaction', 'transactions')} with ${plural(m.receipts, 'receipt', 'receipts')} is stored in the documents as a ZIP (transactions.csv, transactions.xlsx, receipts/).`,
+  }),
 };
 
 export function messageOf<T extends NotificationType>(type: T, metadata: NotificationMetadata[T]): NotificationMessage {

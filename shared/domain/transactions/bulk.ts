@@ -1,31 +1,11 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { badRequest, conflict, notFound } from '../../errors';
-import { currencyCode } from '../common/currency';
-import { isoDate } from '../common/query';
 import { assertReferences, whereFiltered } from './service';
-import { TRANSACTION_STATUSES } from './schema';
+import { transactionFilterBody } from './schema';
 
 /** At most this many transactions change in one request, all or none. */
 export const BULK_LIMIT = 10_000;
-
-const bulkFilter = z
-  .object({
-    q: z.string().trim().min(1).max(200).optional(),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    statuses: z.array(z.enum(TRANSACTION_STATUSES)).min(1).optional(),
-    accounts: z.array(z.uuid()).min(1).max(500).optional(),
-    categories: z.array(z.string().min(1)).min(1).max(500).optional(),
-    tags: z.array(z.uuid()).min(1).max(500).optional(),
-    currency: currencyCode.optional(),
-    type: z.enum(['income', 'expense']).optional(),
-    amountMin: z.number().optional(),
-    amountMax: z.number().optional(),
-    manual: z.boolean().optional(),
-  })
-  .strict()
-  .meta({ id: 'TransactionFilter', description: 'The same filters as `GET /transactions`, as JSON.' });
 
 const bulkChanges = z
   .object({
@@ -49,7 +29,7 @@ export const bulkUpdateBody = z
       .max(BULK_LIMIT)
       .optional()
       .meta({ description: `Up to ${BULK_LIMIT.toLocaleString('en')} transaction ids.` }),
-    filter: bulkFilter.optional(),
+    filter: transactionFilterBody.optional(),
     set: bulkChanges,
   })
   .strict()

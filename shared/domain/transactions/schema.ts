@@ -87,6 +87,35 @@ export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;
 /** What selects transactions, in a list or a bulk edit. */
 export type TransactionFilter = Omit<ListTransactionsQuery, 'cursor' | 'pageSize'>;
 
+/**
+ * The list's filters as JSON, for operations that select transactions in a body (a bulk edit, an
+ * export): the same fields and meanings as the query of `GET /transactions`, typed instead of strings.
+ */
+export const transactionFilterBody = z
+  .object({
+    q: z.string().trim().min(1).max(200).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    statuses: z.array(z.enum(TRANSACTION_STATUSES)).min(1).optional(),
+    accounts: z.array(z.uuid()).min(1).max(500).optional(),
+    categories: z.array(z.string().min(1)).min(1).max(500).optional(),
+    tags: z.array(z.uuid()).min(1).max(500).optional(),
+    currency: currency.optional(),
+    type: z.enum(['income', 'expense']).optional(),
+    amountMin: z.number().optional(),
+    amountMax: z.number().optional(),
+    manual: z.boolean().optional(),
+  })
+  .strict()
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })
+  .refine((q) => q.amountMin === undefined || q.amountMax === undefined || q.amountMin <= q.amountMax, {
+    message: '`amountMin` must not exceed `amountMax`',
+    path: ['amountMin'],
+  })
+  .meta({ id: 'TransactionFilter', description: 'The same filters as `GET /transactions`, as JSON.' });
+
+export type TransactionFilterBody = z.infer<typeof transactionFilterBody>;
+
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
 
 export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;

@@ -1,0 +1,22 @@
+import { exportIdParams, exportSchema, requestExportBody } from '../../../shared/domain/transaction-exports/schema';
+import { getTransactionExport, requestTransactionExport } from '../../../shared/domain/transaction-exports/service';
+import type { ApiDeps } from '../../deps';
+import { procedure } from '../trpc';
+
+/** `transactions.export` and `transactions.getExport`: the same services as REST `/transactions/export(s)`. */
+export const transactionExportProcedures = ({ db, temporal, config }: Pick<ApiDeps, 'db' | 'temporal' | 'config'>) => ({
+  export: procedure('transactions.read')
+    .input(requestExportBody.prefault({}))
+    .output(exportSchema)
+    .mutation(({ ctx, input }) =>
+      requestTransactionExport(
+        { db, temporal, publicUrl: config.PUBLIC_URL },
+        { teamId: ctx.principal.teamId, userId: ctx.principal.userId },
+        input,
+      ),
+    ),
+  getExport: procedure('transactions.read')
+    .input(exportIdParams)
+    .output(exportSchema)
+    .query(({ ctx, input }) => getTransactionExport(db, ctx.principal.teamId, input.id, config.PUBLIC_URL)),
+});

@@ -1,0 +1,52 @@
+import type { TransactionDto } from '../transactions/schema';
+
+/** A cell as both files hold it: text, a number, a calendar date (YYYY-MM-DD), or empty. */
+export type ExportCell = { text: string } | { number: number } | { date: string } | null;
+
+export interface ExportColumn {
+  header: string;
+  /** Excel column width, in characters. */
+  width: number;
+  /** Excel number format of the column's cells. */
+  numFmt?: string;
+  cell(t: TransactionDto, receiptPaths: readonly string[]): ExportCell;
+}
+
+const text = (v: string | null | undefined): ExportCell => (v ? { text: v } : null);
+const number = (v: number | null | undefined): ExportCell => (v === null || v === undefined ? null : { number: v });
+
+/** The columns of transactions.csv and transactions.xlsx, in order: what an accountant books from. */
+export const EXPORT_COLUMNS: readonly ExportColumn[] = [
+  { header: 'Date', width: 12, numFmt: 'yyyy-mm-dd', cell: (t) => ({ date: t.date }) },
+  { header: 'Name', width: 32, cell: (t) => text(t.name) },
+  { header: 'Description', width: 32, cell: (t) => text(t.description) },
+  { header: 'Amount', width: 14, numFmt: '#,##0.00', cell: (t) => number(t.amount) },
+  { header: 'Currency', width: 9, cell: (t) => text(t.currency) },
+  { header: 'Category', width: 20, cell: (t) => text(t.category?.name) },
+  { header: 'Category slug', width: 16, cell: (t) => text(t.category?.slug) },
+  { header: 'Status', width: 11, cell: (t) => text(t.status) },
+  { header: 'Method', width: 13, cell: (t) => text(t.method) },
+  { header: 'Counterparty', width: 24, cell: (t) => text(t.counterpartyName) },
+  { header: 'Merchant', width: 24, cell: (t) => text(t.merchantName) },
+  { header: 'Account', width: 20, cell: (t) => text(t.account?.name) },
+  { header: 'Tags', width: 20, cell: (t) => text(t.tags.map((g) => g.name).join(', ')) },
+  { header: 'Note', width: 30, cell: (t) => text(t.note) },
+  { header: 'Tax amount', width: 12, numFmt: '#,##0.00', cell: (t) => number(t.taxAmount) },
+  { header: 'Tax rate (%)', width: 12, cell: (t) => number(t.taxRate) },
+  { header: 'Tax type', width: 10, cell: (t) => text(t.taxType) },
+  { header: 'Receipts', width: 40, cell: (_t, paths) => text(paths.join('; ')) },
+  { header: 'Transaction id', width: 38, cell: (t) => text(t.id) },
+];
+
+/** A file name safe in any ZIP tool and file system: letters, digits, dot, dash and underscore. */
+const safeName = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(-100) || 'file';
+
+/** Where an attachment lies in the ZIP: by date, so receipts sort as the books do, and unique by the attachment's id. */
+export const receiptPath = (t: Pick<TransactionDto, 'date'>, attachment: { id: string; name: string }) =>
+  `receipts/${t.date}_${attachment.id.slice(0, 8)}_${safeName(attachment.name)}`;

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { transactionFilterBody } from '../transactions/schema';
+
+/** What an export can hold: the rows as CSV, the rows as an Excel workbook, the files attached to them. */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'receipts'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+export const requestExportBody = z
+  .object({
+    filter: transactionFilterBody
+      .optional()
+      .meta({ description: 'Which transactions: the filters of `GET /transactions`. Default: the same as the list with no filter.' }),
+    formats: z
+      .array(z.enum(EXPORT_FORMATS))
+      .min(1)
+      .max(EXPORT_FORMATS.length)
+      .refine((f) => new Set(f).size === f.length, 'each format once')
+      .optional()
+      .meta({
+        description:
+          'What goes into the ZIP: `csv` (transactions.csv), `xlsx` (transactions.xlsx), `receipts` (the attached files, under receipts/). Default: all three.',
+      }),
+    email: z
+      .email()
+      .max(320)
+      .optional()
+      .meta({ description: "An address (the accountant's) to mail the download link to when the export is ready." }),
+  })
+  .strict()
+  .meta({ id: 'RequestTransactionExport' });
+export type RequestExportBody = z.infer<typeof requestExportBody>;
+
+export const exportIdParams = z.object({ id: z.uuid().meta({ description: 'Export id.' }) });
+
+export const exportSchema = z
+  .object({
+    id: z.uuid(),
+    status: z
+      .enum(EXPORT_STATUSES)
+      .meta({ description: '`pending` → `running` → `completed` (the file is stored) or `failed` (see `error`).' }),
+    filter: transactionFilterBody,
+    formats: z.array(z.enum(EXPORT_FORMATS)),
+    email: z.string().nullable(),
+    rowsWritten: z
+      .number()
+      .int()
+      .meta({ description: 'Transactions written so far: the progress of a running export, the total of a completed one.' }),
+    receiptsWritten: z.number().int(),
+    receiptsMissing: z
+      .number()
+      .int()
+      .meta({ description: 'Attachments whose file is no longer stored (deleted since): listed in the CSV, absent from the ZIP.' }),
+    documentId: z
+      .uuid()
+      .nullable()
+      .meta({ description: 'The ZIP in the document library once completed: download it with `GET /documents/{id}/file`.' }),
+    downloadUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'Where the ZIP downloads (with `documents.read`); absolute when PUBLIC_URL is configured.' }),
+    error: z.string().nullable(),
+    notifiedAt: z.iso.datetime().nullable().meta({ description: 'When the requester was notified (`export_ready`).' }),
+    emailedAt: z.iso.datetime().nullable().meta({ description: 'When the link was mailed to `email`.' }),
+    workflowId: z.string().meta({ description: 'The ExportTransactions run, `export:<id>`.' }),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'TransactionExport', description: 'A transaction export: one ZIP with transactions.csv, transactions.xlsx and receipts/.' });
+export type ExportDto = z.infer<typeof exportSchema>;

@@ -1,0 +1,117 @@
+import type { Db } from '../../db/knex';
+import { TransactionExport } from '../../db/models';
+import { toIso, toIsoOrNull } from '../../db/timestamps';
+import { notFound, workflowServiceUnreachable } from '../../errors';
+import type { TemporalGateway } from '../../temporal/client';
+import { startTransactionExport } from '../../temporal/export-transactions/calls';
+import { exportTransactionsId } from '../../temporal/export-transactions/contract';
+import { notify } from '../notifications/service';
+import { EXPORT_FORMATS, type ExportDto, type RequestExportBody } from './schema';
+
+/** Where a stored document downloads, absolute when the public address is known. */
+export const documentDownloadUrl = (publicUrl: string | undefined, documentId: string) =>
+  `${(publicUrl ?? '').replace(/\/$/, '')}/documents/${documentId}/file`;
+
+const toDto = (e: TransactionExport, publicUrl: string | undefined): ExportDto => ({
+  id: e.id,
+  status: e.status,
+  filter: e.filters,
+  formats: e.formats,
+  email: e.email,
+  rowsWritten: e.rowsWritten,
+  receiptsWritten: e.receiptsWritten,
+  receiptsMissing: e.receiptsMissing,
+  documentId: e.documentId,
+  downloadUrl: e.documentId ? documentDownloadUrl(publicUrl, e.documentId) : null,
+  error: e.error,
+  notifiedAt: toIsoOrNull(e.notifiedAt),
+  emailedAt: toIsoOrNull(e.emailedAt),
+  workflowId: exportTransactionsId(e.id),
+  createdAt: toIso(e.createdAt),
+  completedAt: toIsoOrNull(e.completedAt),
+});
+
+/**
+ * Records the request and starts its ExportTransactions run. The row is committed first, so the run
+ * always finds it; when Temporal cannot be reached the row is removed again and nothing is left behind.
+ */
+export async function requestTransactionExport(
+  deps: { db: Db; temporal: TemporalGateway; publicUrl?: string },
+  who: { teamId: string; userId: string },
+  body: RequestExportBody,
+): Promise<ExportDto> {
+  const { db, temporal } = deps;
+  const row = await TransactionExport.query(db).insert({
+    teamId: who.teamId,
+    requestedBy: who.userId,
+    status: 'pending',
+    filters: body.filter ?? {},
+    // In the order the ZIP lists them, whatever order they were asked in.
+    formats: EXPORT_FORMATS.filter((f) => !body.formats || body.formats.includes(f)),
+    email: body.email ?? null,
+  });
+  try {
+    await startTransactionExport(temporal, { exportId: row.id, teamId: who.teamId });
+  } catch (err) {
+    await TransactionExport.query(db).deleteById(row.id);
+    throw workflowServiceUnreachable(err);
+  }
+  return getTransactionExport(db, who.teamId, row.id, deps.publicUrl);
+}
+
+export async function getTransactionExport(db: Db, teamId: string, id: string, publicUrl?: string): Promise<ExportDto> {
+  const row = await TransactionExport.query(db).findOne({ teamId, id });
+  if (!row) throw notFound(`Export ${id} not found`);
+  return toDto(row, publicUrl);
+}
+
+// ── The run's steps (activities call these) ────────────────────────────────────────────────────
+
+/** The export as its run reads it; a missing row is the run's own bug or a deleted team, never retried into existence. */
+export async function exportForRun(db: Db, teamId: string, exportId: string): Promise<TransactionExport | undefined> {
+  return TransactionExport.query(db).findOne({ teamId, id: exportId });
+}
+
+export async function markExportRunning(db: Db, exportId: string): Promise<void> {
+  // A retry after a crash starts the count again: the file is written again from the first row.
+  await TransactionExport.query(db)
+    .findById(exportId)
+    .whereNot('status', 'completed')
+    .patch({ status: 'running', rowsWritten: 0, receiptsWritten: 0, receiptsMissing: 0, updatedAt: new Date() });
+}
+
+export async function recordExportProgress(db: Db, exportId: string, rowsWritten: number): Promise<void> {
+  await TransactionExport.query(db).findById(exportId).where('status', 'running').patch({ rowsWritten, updatedAt: new Date() });
+}
+
+export async function failExport(db: Db, teamId: string, exportId: string, error: string): Promise<void> {
+  await TransactionExport.query(db)
+    .findOne({ teamId, id: exportId })
+    .whereNot('status', 'completed')
+    .patch({ status: 'failed', error, updatedAt: new Date() });
+}
+
+/**
+ * Tells the requester the export is ready, once however often the step runs: the row is locked while
+ * deciding and marked in the same transaction as the notice is written. Returns the notice's id, or
+ * null when it was written before (or nobody is left to tell).
+ */
+export async function announceExport(db: Db, teamId: string, exportId: string): Promise<string | null> {
+  return db.transaction(async (trx) => {
+    const row = await TransactionExport.query(trx).findOne({ teamId, id: exportId }).forUpdate();
+    if (!row) throw notFound(`Export ${exportId} not found`);
+    if (row.notifiedAt || !row.documentId) return null;
+    const notificationId = await notify(trx, {
+      teamId,
+      userId: row.requestedBy,
+      type: 'export_ready',
+      metadata: { exportId, documentId: row.documentId, rows: row.rowsWritten, receipts: row.receiptsWritten },
+    });
+    await TransactionExport.query(trx).findById(exportId).patch({ notifiedAt: new Date() });
+    return notificationId;
+  });
+}
+
+export async function markExportEmailed(db: Db, exportId: string): Promise<void> {
+  await TransactionExport.query(db).findById(exportId).patch({ emailedAt: new Date() });
+}
