@@ -37,10 +37,12 @@ export const bankConsentExpiry: BankConsentWorkflow = async (input) => {
     current.expiresAt = expiresAt;
     current.changed = true;
   });
+  // A function, so a read after `current.changed = false` is not narrowed to false (a signal may have set it since).
+  const changed = () => current.changed;
   // Workflow time is deterministic (replayed), so waiting "until" a moment is safe; true when the expiry changed first.
   const changedBefore = async (atMs: number) => {
     const ms = atMs - Date.now();
-    return ms > 0 ? condition(() => current.changed, ms) : current.changed;
+    return ms > 0 ? condition(changed, ms) : changed();
   };
   const end = (s: BankConsentResult['stage']): BankConsentResult => {
     setStage(s);
@@ -56,21 +58,21 @@ export const bankConsentExpiry: BankConsentWorkflow = async (input) => {
     current.changed = false;
     const expiresAt = current.expiresAt;
     if (expiresAt === null) return end('cleared');
-    if (stage !== 'waiting') setStage('waiting');
+    setStage('waiting');
     const at = Date.parse(expiresAt);
 
     if (await changedBefore(at - input.leadMs)) continue;
     // A consent granted with less than the lead time left is warned about at once; one already over is not.
     if (Date.now() < at && (await notice(expiresAt, 'expiring')) === 'stale') {
       // The connection has another expiry (its signal is on the way) or is gone.
-      if (current.changed) continue;
+      if (changed()) continue;
       return end('cleared');
     }
     setStage('warned');
 
     if (await changedBefore(at)) continue;
     if ((await notice(expiresAt, 'expired')) === 'stale') {
-      if (current.changed) continue;
+      if (changed()) continue;
       return end('cleared');
     }
     return end('expired');

@@ -4,7 +4,7 @@ import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../sha
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../shared/db/knex';
-import { BankAccount, BankConnection, Transaction } from '../../shared/db/models';
+import { BankConnection, Transaction } from '../../shared/db/models';
 import { decrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
