@@ -143,3 +143,5 @@ export function signBankB(body: unknown, secrets: string[], t = Math.floor(Date.
   const v1 = secrets.map((s) => `v1=${createHmac('sha256', s).update(`${t}.${raw}`).digest('hex')}`).join(',');
   return { raw, headers: { 'content-type': 'application/json', 'bank-b-signature': `t=${t},${v1}` } };
 }
+
+export type BankBFake = Awaited<ReturnType<typeof startBankBFake>>;
