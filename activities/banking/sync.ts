@@ -9,6 +9,7 @@ import { decrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
 import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
+import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
 import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-b';
 import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
@@ -69,10 +70,20 @@ const setInstitution = (db: Db, conn: BankConnection, institution: { id: string 
 const bankAMethod = (t: BankATransaction): Transaction['method'] =>
   t.payment_channel === 'online' || t.payment_channel === 'in store' ? 'card_purchase' : 'other';
 
-async function syncBankA(db: Db, client: BankAClient, conn: BankConnection, token: string): Promise<SyncResult> {
+async function syncBankA(
+  db: Db,
+  client: BankAClient,
+  conn: BankConnection,
+  token: string,
+  onConsentExpiry: (expiresAt: Date | null) => Promise<void>,
+): Promise<SyncResult> {
   const { accounts, item } = await client.getAccounts(token);
   const accountIds = await upsertProviderAccounts(db, conn, accounts.map(bankAAccount));
   if (item.institution_name) await setInstitution(db, conn, { id: item.institution_id ?? null, name: item.institution_name });
+  // The item reports its consent's end on every read: a renewal at the bank moves the consent timer.
+  if (item.consent_expiration_time !== undefined) {
+    await onConsentExpiry(item.consent_expiration_time ? new Date(item.consent_expiration_time) : null);
+  }
 
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
   let cursor: string | null = conn.syncCursor;
@@ -179,7 +190,20 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       const token = decrypt(conn.accessTokenEncrypted, config.ENCRYPTION_KEY);
       let result: SyncResult;
       try {
-        result = conn.provider === 'bank-a' ? await syncBankA(db, bankA, conn, token) : await syncBankB(db, bankB, conn, token);
+        const consentDeps = {
+          db,
+          temporal,
+          config,
+          logger: {
+            error: (attrs: Record<string, unknown>, msg: string) => {
+              log.error(msg, attrs);
+            },
+          },
+        };
+        result =
+          conn.provider === 'bank-a'
+            ? await syncBankA(db, bankA, conn, token, (expiresAt) => recordConsentExpiry(consentDeps, conn, expiresAt))
+            : await syncBankB(db, bankB, conn, token);
       } catch (err) {
         if (err instanceof BankAuthError) {
           await markDisconnected(db, conn, { code: err.code, message: err.message });

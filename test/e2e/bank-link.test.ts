@@ -1,5 +1,6 @@
 import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';
-import { bankConsentWorkflowId } from '../../shared/temporal/bank-consent/contract';
+import { bankConsentWorkflowId, consentStage } from '../../shared/temporal/bank-consent/contract';
+import { applyConnectionEvent } from '../../shared/domain/bank-connections/webhook-effects';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { signBankB, startBankBFake, type BankBFake } from '../fakes/bank-b';
 import { eventually } from '../support/eventually';
@@ -234,5 +235,67 @@ describe('bank connection lifecycle', () => {
     } finally {
       bankA.setNextConsentExpiry(null);
     }
+  }, 60_000);
+
+  it('HISTORICAL_UPDATE: the domain syncs a connection under one day old and logs and ignores an older one', async () => {
+    const link = await call('POST', '/bank-connections/link', { provider: 'bank-a' });
+    const { publicToken, itemId } = bankA.completeLink(link.body.data.linkToken);
+    const connection = (await call('POST', '/bank-connections/exchange', { provider: 'bank-a', publicToken })).body.data;
+    const logged: unknown[][] = [];
+    const deps = { db: stack.tdb.db, temporal: stack.api.deps.temporal, logger: { info: (...args: unknown[]) => void logged.push(args) } };
+    const ref = { provider: 'bank-a' as const, referenceId: itemId };
+
+    expect(await applyConnectionEvent(deps, ref, { kind: 'initial-history' })).toEqual({
+      outcome: 'processed',
+      teamId: stack.acme.team.id,
+      workflowId: `sync-connection:${connection.id}`,
+    });
+    expect(logged).toEqual([]);
+
+    await stack.tdb
+      .db('bank_connections')
+      .where({ id: connection.id })
+      .update({ createdAt: new Date(Date.now() - 86_400_000 - 60_000) });
+    expect(await applyConnectionEvent(deps, ref, { kind: 'initial-history' })).toEqual({ outcome: 'ignored', teamId: stack.acme.team.id });
+    expect(logged).toEqual([
+      [
+        expect.objectContaining({ connectionId: connection.id }),
+        'historical update ignored: the connection was created more than a day ago',
+      ],
+    ]);
+  });
+
+  it('moves the consent timer when a sync finds the consent renewed at the bank: no notice for the old expiry', async () => {
+    const first = new Date(Date.now() + 8000);
+    bankA.setNextConsentExpiry(first.toISOString());
+    let itemId: string;
+    let connection: { id: string };
+    try {
+      const link = await call('POST', '/bank-connections/link', { provider: 'bank-a' });
+      const done = bankA.completeLink(link.body.data.linkToken);
+      itemId = done.itemId;
+      connection = (await call('POST', '/bank-connections/exchange', { provider: 'bank-a', publicToken: done.publicToken })).body.data;
+    } finally {
+      bankA.setNextConsentExpiry(null);
+    }
+    const renewed = new Date(Date.now() + 10 * 60_000);
+    bankA.setConsentExpiry(itemId, renewed.toISOString());
+    expect((await call('POST', `/bank-connections/${connection.id}/sync`)).status).toBe(202);
+    await eventually(
+      async () => (await call('GET', `/bank-connections/${connection.id}`)).body.data.expiresAt === renewed.toISOString(),
+      15_000,
+      'the renewed expiry',
+    );
+    // Past the old expiry: nothing was said about it, and the timer waits for the new one.
+    await new Promise((r) => setTimeout(r, Math.max(0, first.getTime() + 1500 - Date.now())));
+    const notices = await stack.tdb
+      .db('notifications')
+      .where({ teamId: stack.acme.team.id })
+      .whereRaw(`metadata->>'connectionId' = ?`, [connection.id]);
+    expect(notices).toEqual([]);
+    const handle = stack.worker.client.workflow.getHandle(bankConsentWorkflowId(connection.id));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(await handle.query(consentStage)).toBe('waiting');
+    await handle.terminate('test over');
   }, 60_000);
 });

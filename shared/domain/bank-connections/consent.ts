@@ -1,6 +1,5 @@
 import type { Db } from '../../db/knex';
 import { BankConnection } from '../../db/models';
-import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { watchConsentExpiry } from '../../temporal/bank-consent/calls';
 import type { ConsentNoticeKind, ConsentNoticeOutcome } from '../../temporal/bank-consent/contract';
@@ -39,7 +38,7 @@ export async function sendConsentNotice(
 export interface ConsentDeps {
   db: Db;
   temporal: TemporalGateway;
-  logger: Logger;
+  logger: { error(obj: Record<string, unknown>, msg: string): void };
   config: { BANK_CONSENT_NOTICE_LEAD: number };
 }
 
