@@ -265,7 +265,7 @@ describe('bank connection lifecycle', () => {
     ]);
   });
 
-  it('moves the consent timer when a sync finds the consent renewed at the bank: no notice for the old expiry', async () => {
+  it('moves the consent timer when a sync finds the consent renewed at the bank (no notice for the old expiry), and ends it with the connection', async () => {
     const first = new Date(Date.now() + 8000);
     bankA.setNextConsentExpiry(first.toISOString());
     let itemId: string;
@@ -296,6 +296,8 @@ describe('bank connection lifecycle', () => {
     const handle = stack.worker.client.workflow.getHandle(bankConsentWorkflowId(connection.id));
     expect((await handle.describe()).status.name).toBe('RUNNING');
     expect(await handle.query(consentStage)).toBe('waiting');
-    await handle.terminate('test over');
+    // Deleting the connection ends its timer without a notice.
+    expect((await call('DELETE', `/bank-connections/${connection.id}`)).status).toBe(204);
+    expect(await handle.result()).toEqual({ stage: 'cleared', expiresAt: null, notices: [] });
   }, 60_000);
 });

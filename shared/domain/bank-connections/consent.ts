@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex';
 import { BankConnection } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
-import { watchConsentExpiry } from '../../temporal/bank-consent/calls';
+import { stopConsentTimer, watchConsentExpiry } from '../../temporal/bank-consent/calls';
 import type { ConsentNoticeKind, ConsentNoticeOutcome } from '../../temporal/bank-consent/contract';
 import { notify } from '../notifications/service';
 
@@ -56,13 +56,15 @@ export async function recordConsentExpiry(
   if (!before) return;
   if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
   await BankConnection.query(deps.db).findById(conn.id).patch({ consentExpiresAt: expiresAt });
-  if (!expiresAt) return; // a waiting timer wakes to a notice that is stale and ends
-  await watchConsentExpiry(deps.temporal, {
-    connectionId: conn.id,
-    teamId: conn.teamId,
-    expiresAt,
-    leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD,
-  }).catch((err: unknown) => {
-    deps.logger.error({ err, connectionId: conn.id }, 'could not start the consent expiry timer');
+  const timer = expiresAt
+    ? watchConsentExpiry(deps.temporal, {
+        connectionId: conn.id,
+        teamId: conn.teamId,
+        expiresAt,
+        leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD,
+      })
+    : stopConsentTimer(deps.temporal, conn.id);
+  await timer.catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: conn.id }, 'could not move the consent expiry timer');
   });
 }

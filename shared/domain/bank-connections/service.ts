@@ -12,6 +12,7 @@ import { BankAuthError, BankUnavailableError } from '../../providers/bank-errors
 import type { TemporalGateway } from '../../temporal/client';
 import { keepBankSyncScheduled, removeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
+import { stopConsentTimer } from '../../temporal/bank-consent/calls';
 import { encrypt } from '../crypto/encryption';
 import { recordConsentExpiry } from './consent';
 import { upsertProviderAccounts } from './provider-accounts';
@@ -155,6 +156,9 @@ export async function deleteConnection(
   if (!n) throw notFound(`Bank connection ${id} not found`);
   await removeBankSyncSchedule(deps.temporal, id).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not remove the sync schedule; its next run removes it');
+  });
+  await stopConsentTimer(deps.temporal, id).catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: id }, 'could not stop the consent timer; it finds the connection gone when it wakes');
   });
 }
 

@@ -1,6 +1,6 @@
 import type { TemporalGateway } from '../client';
 import { ConnectionId, Stage, TeamId } from '../search-attribute-keys';
-import { signalWithStart } from '../start';
+import { signalIfRunning, signalWithStart } from '../start';
 import { bankConsentContract, bankConsentWorkflowId, consentExpiryChanged, consentStage, type BankConsentStage } from './contract';
 
 /**
@@ -23,6 +23,11 @@ export function watchConsentExpiry(
       { key: Stage, value: 'waiting' },
     ],
   });
+}
+
+/** The connection went (or its consent no longer expires): a waiting timer ends without a notice. False when none waits. */
+export function stopConsentTimer(temporal: TemporalGateway, connectionId: string): Promise<boolean> {
+  return signalIfRunning(temporal, bankConsentWorkflowId(connectionId), consentExpiryChanged, { expiresAt: null });
 }
 
 export async function queryConsentStage(temporal: TemporalGateway, connectionId: string): Promise<BankConsentStage> {
