@@ -64,7 +64,8 @@ const bankBLinkSession = (session: { id: string; url: string; expires_at: string
   connectionId,
 });
 
-async function disconnectedConnection(deps: ConnectionDeps, teamId: string, id: string) {
+/** The team's connection, or 404 (another team's id included). */
+async function teamConnection(deps: ConnectionDeps, teamId: string, id: string) {
   const conn = await BankConnection.query(deps.db).findOne({ teamId, id });
   if (!conn) throw notFound(`Bank connection ${id} not found`);
   return conn;
@@ -75,7 +76,7 @@ async function disconnectedConnection(deps: ConnectionDeps, teamId: string, id: 
  * item's access token (the user logs in again, the token stays), bank-b's Connect for the enrollment.
  */
 export async function createReconnectSession(deps: ConnectionDeps, teamId: string, id: string): Promise<LinkSession> {
-  const conn = await disconnectedConnection(deps, teamId, id);
+  const conn = await teamConnection(deps, teamId, id);
   if (conn.status !== 'disconnected') throw conflict('The connection is connected: there is nothing to reconnect');
   try {
     if (conn.provider === 'bank-a') {
@@ -104,18 +105,16 @@ export async function completeReconnect(
   id: string,
   body: z.infer<typeof reconnectCompleteBody>,
 ): Promise<BankConnectionDto> {
-  const conn = await disconnectedConnection(deps, teamId, id);
+  const conn = await teamConnection(deps, teamId, id);
   if (body.accessToken && conn.provider !== 'bank-b')
     throw badRequest('bank-a keeps its access token through a reconnect', [{ field: 'accessToken', message: 'only for bank-b' }]);
   const token = body.accessToken ?? decrypt(conn.accessTokenEncrypted ?? '', deps.config.ENCRYPTION_KEY);
-  let snapshot;
-  try {
-    snapshot = await readProvider(deps, conn.provider, token, 'accessToken');
-  } catch (err) {
+  const snapshot = await readProvider(deps, conn.provider, token, 'accessToken').catch((err: unknown) => {
+    // The stored token still refused: the user has not finished the provider's flow (not a bad request of theirs).
     if (err instanceof AppError && err.status === 400 && !body.accessToken)
       throw conflict(`${conn.provider} still refuses the connection: finish the reconnect in its flow first`);
     throw err;
-  }
+  });
   if (snapshot.referenceId !== null && snapshot.referenceId !== conn.referenceId)
     throw badRequest('The access token belongs to another enrollment', [{ field: 'accessToken', message: 'not this connection' }]);
 
