@@ -2,7 +2,7 @@ import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
-import { createBankBClient, type BankBClient } from '../shared/providers/bank-b';
+import { bankBClient, type BankBClient } from '../shared/providers/bank-b';
 import { createMailer, type Mailer } from '../shared/providers/mail';
 import { createMessagingClient, type MessagingClient } from '../shared/providers/messaging';
 import { createStorage, type Storage } from '../shared/providers/storage';
@@ -38,7 +38,7 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     db,
     mailer: overrides.mailer ?? createMailer(config.SMTP_URL, config.MAIL_FROM),
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
-    bankB: createBankBClient({ baseUrl: config.BANK_B_API_URL }),
+    bankB: bankBClient(config),
     messaging: createMessagingClient({
       baseUrl: config.MESSAGING_API_URL,
       accessToken: config.MESSAGING_ACCESS_TOKEN,

@@ -1,5 +1,6 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
+import { bankConsentActivities } from './banking/consent';
 import { documentActivities } from './documents/process';
 import { insightActivities } from './insights/weekly';
 import { invoiceLifecycleActivities } from './invoices/lifecycle';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
     ...bankingActivities(deps),
+    ...bankConsentActivities(deps),
     ...receiptActivities(deps),
     ...exchangeRateActivities(deps),
     ...invitationActivities(deps),

@@ -2,6 +2,7 @@ import type { Config } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import type { Logger } from '../shared/logger';
 import { createBankAClient, type BankAClient } from '../shared/providers/bank-a';
+import { bankBClient, type BankBClient } from '../shared/providers/bank-b';
 import { createLlmChatClient, type LlmChatClient } from '../shared/providers/llm';
 import { createChatLimiter, type ChatLimiter } from '../shared/domain/chat/rate-limit';
 import { createStorage, type Storage } from '../shared/providers/storage';
@@ -18,6 +19,8 @@ export interface ApiDeps {
   logger: Logger;
   /** bank-a: public-token exchange on connection create, webhook verification keys. */
   bankA: BankAClient;
+  /** bank-b: Connect sessions (link, reconnect) and checking an enrollment's token when it is linked. */
+  bankB: BankBClient;
   /** Stored documents (inbox downloads). */
   storage: Storage;
   /** Rate-limit and brute-force counters shared by every API process. */
@@ -36,6 +39,7 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
   return {
     ...base,
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
+    bankB: bankBClient(config),
     storage: createStorage(config),
     limiters: createLimiterStore(config, base.db),
     uploads: createUploadTokens({ encryptionKey: config.ENCRYPTION_KEY, ttlMs: config.DOCUMENT_UPLOAD_URL_TTL, db: base.db }),

@@ -96,6 +96,8 @@ const schema = z
     INVITATION_TTL: duration.default(7 * 86_400_000),
     // Every connected bank connection is also synced on this interval, in case its webhooks do not come.
     BANK_SYNC_INTERVAL: duration.default(6 * 3_600_000),
+    // How long before a bank consent expires the team hears of it (BankConsentExpiry); it hears again on expiry.
+    BANK_CONSENT_NOTICE_LEAD: duration.default(7 * 86_400_000),
     // Recurring invoices: every series issues on this interval instead of its calendar (demos and tests only).
     INVOICE_SERIES_INTERVAL: duration.optional(),
     TEAM_DELETION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(5000),
@@ -118,9 +120,16 @@ const schema = z
     BANK_A_API_URL: url.default('http://127.0.0.1:4010'),
     BANK_A_CLIENT_ID: z.string().default('dev-client-id'),
     BANK_A_SECRET: z.string().default('dev-secret'),
+    // Which bank-a environment the credentials belong to; Link sessions name the webhook URL for it.
+    BANK_A_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+    // The sandbox's own base address for the bank-a webhook (a staging host); unset: PUBLIC_URL.
+    BANK_A_SANDBOX_WEBHOOK_BASE_URL: url.optional(),
     // bank-b (Teller wire format)
     BANK_B_API_URL: url.default('http://127.0.0.1:4011'),
     BANK_B_WEBHOOK_SECRETS: list.default([]),
+    // The application bank-b's Connect sessions are created for, and its environment.
+    BANK_B_APPLICATION_ID: z.string().default('app_dev'),
+    BANK_B_ENVIRONMENT: z.enum(['sandbox', 'development', 'production']).default('sandbox'),
     // payments (Stripe wire format) and subscriptions (Standard Webhooks)
     PAYMENTS_WEBHOOK_SECRET: z.string().optional(),
     SUBSCRIPTIONS_WEBHOOK_SECRET: z.string().optional(),

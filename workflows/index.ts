@@ -13,3 +13,4 @@ export { invoiceLifecycle } from './invoice-lifecycle';
 export { recurringInvoice } from './recurring-invoice';
 export { scheduledBankSync } from './scheduled-bank-sync';
 export { exportTransactions } from './export-transactions';
+export { bankConsentExpiry } from './bank-consent-expiry';

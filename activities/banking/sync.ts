@@ -4,10 +4,12 @@ import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../sha
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../shared/db/knex';
-import { BankAccount, BankConnection, Transaction } from '../../shared/db/models';
+import { BankConnection, Transaction } from '../../shared/db/models';
 import { decrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
+import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
+import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
 import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-b';
 import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
@@ -45,12 +47,6 @@ const MERGED = [
   'updatedAt',
 ] as const satisfies readonly (keyof SyncedTransaction)[];
 
-/** A provider account in our terms. */
-type SyncedAccount = Pick<
-  ModelObject<BankAccount>,
-  'name' | 'currency' | 'type' | 'subtype' | 'mask' | 'balance' | 'availableBalance' | 'creditLimit'
-> & { providerAccountId: string };
-
 // The bulk upserts are the sync's hot path (100,000 transactions in seconds): one statement per page, typed Knex.
 
 /** Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated. */
@@ -68,41 +64,26 @@ async function upsertTransactions(db: Db, all: SyncedTransaction[]): Promise<{ a
   return { added, modified: result.length - added };
 }
 
-/** The connection's accounts, created or refreshed; by provider account id, our account id. */
-async function upsertAccounts(db: Db, conn: BankConnection, accounts: SyncedAccount[]): Promise<Map<string, string>> {
-  if (!accounts.length) return new Map();
-  const rows = await db<ModelObject<BankAccount>>('bank_accounts')
-    .insert(accounts.map((a) => ({ ...a, teamId: conn.teamId, bankConnectionId: conn.id, manual: false, updatedAt: new Date() })))
-    .onConflict(['bankConnectionId', 'providerAccountId'])
-    .merge(['name', 'currency', 'type', 'subtype', 'mask', 'balance', 'availableBalance', 'creditLimit', 'updatedAt'])
-    .returning(['id', 'providerAccountId']);
-  return new Map(rows.flatMap((r) => (r.providerAccountId === null ? [] : [[r.providerAccountId, r.id] as const])));
-}
-
 const setInstitution = (db: Db, conn: BankConnection, institution: { id: string | null; name: string }) =>
   BankConnection.query(db).findById(conn.id).patch({ institutionName: institution.name, institutionId: institution.id });
 
 const bankAMethod = (t: BankATransaction): Transaction['method'] =>
   t.payment_channel === 'online' || t.payment_channel === 'in store' ? 'card_purchase' : 'other';
 
-async function syncBankA(db: Db, client: BankAClient, conn: BankConnection, token: string): Promise<SyncResult> {
+async function syncBankA(
+  db: Db,
+  client: BankAClient,
+  conn: BankConnection,
+  token: string,
+  onConsentExpiry: (expiresAt: Date | null) => Promise<void>,
+): Promise<SyncResult> {
   const { accounts, item } = await client.getAccounts(token);
-  const accountIds = await upsertAccounts(
-    db,
-    conn,
-    accounts.map((a) => ({
-      providerAccountId: a.account_id,
-      name: a.official_name ?? a.name,
-      currency: a.balances.iso_currency_code ?? 'USD',
-      type: a.type === 'credit' ? 'credit' : a.type === 'loan' ? 'loan' : 'depository',
-      subtype: a.subtype ?? null,
-      mask: a.mask ?? null,
-      balance: a.balances.current,
-      availableBalance: a.balances.available,
-      creditLimit: a.balances.limit,
-    })),
-  );
+  const accountIds = await upsertProviderAccounts(db, conn, accounts.map(bankAAccount));
   if (item.institution_name) await setInstitution(db, conn, { id: item.institution_id ?? null, name: item.institution_name });
+  // The item reports its consent's end on every read: a renewal at the bank moves the consent timer.
+  if (item.consent_expiration_time !== undefined) {
+    await onConsentExpiry(item.consent_expiration_time ? new Date(item.consent_expiration_time) : null);
+  }
 
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
   let cursor: string | null = conn.syncCursor;
@@ -151,27 +132,8 @@ const BANK_B_METHODS = new Map<string | undefined, Transaction['method']>([
 ]);
 
 async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, token: string): Promise<SyncResult> {
-  const accounts = (await client.listAccounts(token)).filter((a) => a.status === 'open');
-  const balances = new Map<string, number | null>();
-  for (const a of accounts) {
-    const b = await client.getBalances(token, a.id);
-    balances.set(a.id, b.ledger === null ? null : Number(b.ledger));
-  }
-  const accountIds = await upsertAccounts(
-    db,
-    conn,
-    accounts.map((a) => ({
-      providerAccountId: a.id,
-      name: a.name,
-      currency: a.currency.toUpperCase(),
-      type: a.type === 'credit' ? 'credit' : 'depository',
-      subtype: a.subtype ?? null,
-      mask: a.last_four ?? null,
-      balance: balances.get(a.id) ?? null,
-      availableBalance: null,
-      creditLimit: null,
-    })),
-  );
+  const { raw: accounts, accounts: providerAccounts } = await bankBAccounts(client, token);
+  const accountIds = await upsertProviderAccounts(db, conn, providerAccounts);
   const institution = accounts.at(0)?.institution;
   if (institution) await setInstitution(db, conn, institution);
 
@@ -228,7 +190,20 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       const token = decrypt(conn.accessTokenEncrypted, config.ENCRYPTION_KEY);
       let result: SyncResult;
       try {
-        result = conn.provider === 'bank-a' ? await syncBankA(db, bankA, conn, token) : await syncBankB(db, bankB, conn, token);
+        const consentDeps = {
+          db,
+          temporal,
+          config,
+          logger: {
+            error: (attrs: Record<string, unknown>, msg: string) => {
+              log.error(msg, attrs);
+            },
+          },
+        };
+        result =
+          conn.provider === 'bank-a'
+            ? await syncBankA(db, bankA, conn, token, (expiresAt) => recordConsentExpiry(consentDeps, conn, expiresAt))
+            : await syncBankB(db, bankB, conn, token);
       } catch (err) {
         if (err instanceof BankAuthError) {
           await markDisconnected(db, conn, { code: err.code, message: err.message });

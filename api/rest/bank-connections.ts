@@ -6,7 +6,11 @@ import {
   syncStartedSchema,
   updateBankAccountBody,
   createBankAccountBody,
+  linkSessionBody,
+  linkSessionSchema,
+  reconnectCompleteBody,
 } from '../../shared/domain/bank-connections/schema';
+import { completeReconnect, createLinkSession, createReconnectSession } from '../../shared/domain/bank-connections/link';
 import {
   createConnection,
   deleteConnection,
@@ -58,6 +62,58 @@ export const bankRoutes = (deps: ApiDeps) => {
       reply: one(bankConnectionSchema),
       status: 201,
       handler: ({ principal, body }) => createConnection(deps, principal.teamId, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/bank-connections/link',
+      scopes: ['bank-accounts.write'],
+      tag: 'Banking',
+      summary: 'Start linking a bank',
+      description:
+        "Opens the provider's link session. bank-a: a Link token (`POST /link/token/create`, with our webhook URL `{PUBLIC_URL}/webhook/bank-a` set, or the sandbox's own base address); Link completes with a `public_token`. bank-b: a Connect enrollment URL; Connect completes with an access token and enrollment id. Either goes to `POST /bank-connections/exchange`.",
+      body: linkSessionBody,
+      reply: one(linkSessionSchema),
+      status: 201,
+      handler: ({ principal, body }) => createLinkSession(deps, principal.teamId, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/bank-connections/exchange',
+      scopes: ['bank-accounts.write'],
+      tag: 'Banking',
+      summary: 'Complete linking a bank',
+      description:
+        '`{provider: "bank-a", publicToken}` (exchanged for the item\'s access token) or `{provider: "bank-b", accessToken, enrollmentId}`. The provider\'s accounts are read with the token (a token it refuses: 400, nothing is created) and stored with the connection, its institution and its consent expiry (`expiresAt`); the access token is stored encrypted. The first sync starts at once (SyncConnection), the regular sync is scheduled, and the team is notified ahead of the consent\'s expiry. 409 when it is already connected.',
+      body: createBankConnectionBody,
+      reply: one(bankConnectionSchema),
+      status: 201,
+      handler: ({ principal, body }) => createConnection(deps, principal.teamId, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/bank-connections/:id/reconnect',
+      scopes: ['bank-accounts.write'],
+      tag: 'Banking',
+      summary: 'Start reconnecting a bank connection',
+      description:
+        "A link session in update mode for a `disconnected` connection: bank-a's Link for the item (it keeps its access token), bank-b's Connect for the enrollment. 409 for a connected connection.",
+      params: idParams,
+      reply: one(linkSessionSchema),
+      status: 201,
+      handler: ({ principal, params }) => createReconnectSession(deps, principal.teamId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/bank-connections/:id/reconnect/complete',
+      scopes: ['bank-accounts.write'],
+      tag: 'Banking',
+      summary: 'Complete reconnecting a bank connection',
+      description:
+        "After the provider's update flow: the token is checked by reading the accounts (still refused: 409, nothing changes); the connection becomes `connected`, the team is notified it was repaired, its regular sync resumes, its consent expiry is renewed and a sync catches up. bank-b may pass the new `accessToken` Connect returned.",
+      params: idParams,
+      body: reconnectCompleteBody,
+      reply: one(bankConnectionSchema),
+      handler: ({ principal, params, body }) => completeReconnect(deps, principal.teamId, params.id, body),
     }),
     defineRoute({
       method: 'delete',

@@ -23,6 +23,12 @@ import {
 import { recurringInvoiceContract, type RecurringInvoiceWorkflow } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { exportTransactionsContract, type ExportTransactionsWorkflow } from '../../shared/temporal/export-transactions/contract';
+import {
+  bankConsentContract,
+  consentExpiryChanged,
+  consentStage,
+  type BankConsentWorkflow,
+} from '../../shared/temporal/bank-consent/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -290,5 +296,20 @@ export const SCENARIOS: HistoryScenario[] = [
         workflowId,
         args: [{ exportId: 'e1', teamId: 't1' }],
       }),
+  },
+  {
+    // Warned, then the consent is renewed (a reconnect): warned again for the new expiry, then expired.
+    name: 'bank-consent',
+    activities: { sendConsentNotice: async () => 'sent' },
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.start<BankConsentWorkflow>(bankConsentContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ connectionId: 'c1', teamId: 't1', expiresAt: new Date(Date.now() + 3_000).toISOString(), leadMs: 1_500 }],
+      });
+      while ((await handle.query(consentStage)) !== 'warned') await new Promise((r) => setTimeout(r, 200));
+      await handle.signal(consentExpiryChanged, { expiresAt: new Date(Date.now() + 4_000).toISOString() });
+      return handle.result();
+    },
   },
 ];

@@ -35,6 +35,14 @@ export interface BankATransaction {
   personal_finance_category?: { primary?: string } | null;
 }
 
+export interface BankAItem {
+  item_id: string;
+  institution_id?: string | null;
+  institution_name?: string | null;
+  /** ISO 8601; only items under a consent regime (EU/UK) have one. */
+  consent_expiration_time?: string | null;
+}
+
 export interface BankASyncPage {
   added: BankATransaction[];
   modified: BankATransaction[];
@@ -78,10 +86,20 @@ export function createBankAClient(opts: { baseUrl: string; clientId: string; sec
     exchangePublicToken: (publicToken: string) =>
       call<{ access_token: string; item_id: string }>('/item/public_token/exchange', { public_token: publicToken }),
     getAccounts: (accessToken: string) =>
-      call<{ accounts: BankAAccount[]; item: { item_id: string; institution_id?: string | null; institution_name?: string | null } }>(
-        '/accounts/get',
-        { access_token: accessToken },
-      ),
+      call<{ accounts: BankAAccount[]; item: BankAItem }>('/accounts/get', { access_token: accessToken }),
+    /**
+     * A Link session. With `accessToken` it is update mode: the user repairs that item's login and
+     * keeps its access token. The webhook is where bank-a sends this item's events from now on.
+     */
+    createLinkToken: (opts: { clientUserId: string; webhook: string; accessToken?: string }) =>
+      call<{ link_token: string; expiration: string }>('/link/token/create', {
+        client_name: 'Finops',
+        language: 'en',
+        country_codes: ['US', 'GB', 'DE', 'FR', 'NL'],
+        user: { client_user_id: opts.clientUserId },
+        webhook: opts.webhook,
+        ...(opts.accessToken ? { access_token: opts.accessToken } : { products: ['transactions'] }),
+      }),
     transactionsSync: (accessToken: string, cursor: string | null, count = 500) =>
       call<BankASyncPage>('/transactions/sync', { access_token: accessToken, ...(cursor ? { cursor } : {}), count }),
     getVerificationKey: (kid: string) =>

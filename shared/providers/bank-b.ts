@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import { z } from 'zod';
 import { BankAuthError, BankUnavailableError } from './bank-errors';
 
@@ -28,13 +29,28 @@ export interface BankBTransaction {
 /** The fields read from a failure (Teller's error object); a body we cannot read is reported by its status alone. */
 const bankBErrorBody = z.object({ error: z.object({ code: z.string().nullish(), message: z.string().nullish() }).nullish() }).catch({});
 
-/** bank-b speaks Teller's API: GETs with HTTP Basic (access token as user name, empty password). */
-export function createBankBClient(opts: { baseUrl: string }) {
-  async function get<T>(accessToken: string, path: string): Promise<T> {
+/** A bank-b Connect session: where the user enrolls (or repairs an enrollment), until when. */
+export interface BankBConnectSession {
+  id: string;
+  url: string;
+  expires_at: string;
+}
+
+/**
+ * bank-b speaks Teller's API: HTTP Basic with the access token as user name and an empty password;
+ * application-level calls (Connect sessions) authenticate as the application id the same way.
+ */
+export function createBankBClient(opts: { baseUrl: string; applicationId?: string; environment?: string }) {
+  async function request<T>(accessToken: string, path: string, body?: Record<string, unknown>): Promise<T> {
     let res: Response;
     try {
       res = await fetch(new URL(path, opts.baseUrl), {
-        headers: { authorization: `Basic ${Buffer.from(`${accessToken}:`).toString('base64')}` },
+        method: body ? 'POST' : 'GET',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${accessToken}:`).toString('base64')}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(30_000),
       });
     } catch (err) {
@@ -51,16 +67,31 @@ export function createBankBClient(opts: { baseUrl: string }) {
   }
 
   return {
-    listAccounts: (accessToken: string) => get<BankBAccount[]>(accessToken, '/accounts'),
+    listAccounts: (accessToken: string) => request<BankBAccount[]>(accessToken, '/accounts'),
     /** One page, newest first; pass the last id as `fromId` for the next (older) page. */
     listTransactions: (accessToken: string, accountId: string, fromId?: string, count = 500) =>
-      get<BankBTransaction[]>(
+      request<BankBTransaction[]>(
         accessToken,
         `/accounts/${encodeURIComponent(accountId)}/transactions?count=${count}${fromId ? `&from_id=${encodeURIComponent(fromId)}` : ''}`,
       ),
+    /** A Connect session for a new enrollment, or (with `enrollmentId`) to repair that one. */
+    createConnectSession: (enrollmentId?: string) =>
+      request<BankBConnectSession>(opts.applicationId ?? '', '/connect/sessions', {
+        environment: opts.environment ?? 'sandbox',
+        products: ['transactions'],
+        ...(enrollmentId ? { enrollment_id: enrollmentId } : {}),
+      }),
     getBalances: (accessToken: string, accountId: string) =>
-      get<{ ledger: string | null; available: string | null }>(accessToken, `/accounts/${encodeURIComponent(accountId)}/balances`),
+      request<{ ledger: string | null; available: string | null }>(accessToken, `/accounts/${encodeURIComponent(accountId)}/balances`),
   };
 }
 
 export type BankBClient = ReturnType<typeof createBankBClient>;
+
+/** The client as the config describes it (API and worker build it the same way). */
+export const bankBClient = (config: Pick<Config, 'BANK_B_API_URL' | 'BANK_B_APPLICATION_ID' | 'BANK_B_ENVIRONMENT'>) =>
+  createBankBClient({
+    baseUrl: config.BANK_B_API_URL,
+    applicationId: config.BANK_B_APPLICATION_ID,
+    environment: config.BANK_B_ENVIRONMENT,
+  });

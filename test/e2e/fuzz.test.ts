@@ -7,6 +7,7 @@ import type { ApiDeps } from '../../api/deps';
 import { createAppRouter } from '../../api/trpc/app-router';
 import { webhooks } from '../../api/webhooks';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
+import { startBankBFake, type BankBFake } from '../fakes/bank-b';
 import { dbFingerprint } from '../support/db-fingerprint';
 import { hostileBody } from '../support/fuzz';
 import { withTwoTeams } from '../support/two-teams';
@@ -23,15 +24,18 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 
 let bankA: BankAFake;
-// Before the gateway starts: it fetches bank-a's verification keys from the fake.
+let bankB: BankBFake;
+// Before the gateway starts: it fetches bank-a's verification keys from the fake; linking a bank asks the banks.
 beforeAll(async () => {
   bankA = await startBankAFake();
+  bankB = await startBankBFake();
 });
 afterAll(async () => {
   await bankA?.close();
+  await bankB?.close();
 });
 const env = { ...WEBHOOK_SECRETS, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' };
-const { ctx } = withTwoTeams({ env: () => ({ ...env, BANK_A_API_URL: bankA.url }) });
+const { ctx } = withTwoTeams({ env: () => ({ ...env, BANK_A_API_URL: bankA.url, BANK_B_API_URL: bankB.url }) });
 
 const fakeDeps = {} as ApiDeps;
 

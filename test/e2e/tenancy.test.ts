@@ -7,6 +7,8 @@ import type { ApiDeps } from '../../api/deps';
 import type { Route } from '../../api/rest/define';
 import { createAppRouter } from '../../api/trpc/app-router';
 import { notify } from '../../shared/domain/notifications/service';
+import { startBankAFake, type BankAFake } from '../fakes/bank-a';
+import { startBankBFake, type BankBFake } from '../fakes/bank-b';
 import { plausibleFor } from '../support/fuzz';
 import { insertApiKey } from '../support/fixtures';
 import { trpcAs } from '../support/trpc';
@@ -19,7 +21,20 @@ import { withTwoTeams } from '../support/two-teams';
  * change. The routers are enumerated: a route or an id field this test does not know how to aim at
  * A fails it, so a new resource cannot arrive without its probe.
  */
-const { ctx } = withTwoTeams({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
+// The banks answer (and refuse B's sampled tokens) instead of being unreachable: a link or exchange is then B's 4xx, not a 502.
+let bankA: BankAFake;
+let bankB: BankBFake;
+beforeAll(async () => {
+  bankA = await startBankAFake();
+  bankB = await startBankBFake();
+});
+afterAll(async () => {
+  await bankA?.close();
+  await bankB?.close();
+});
+const { ctx } = withTwoTeams({
+  env: () => ({ RATE_LIMIT_PER_MINUTE: '1000000', BANK_A_API_URL: bankA.url, BANK_B_API_URL: bankB.url }),
+});
 const MARKER = 'ACME-PRIVATE';
 
 /** A's ids by resource, and which resource each path segment, tRPC router and id field names. */

@@ -21,6 +21,19 @@ interface Item {
   /** The change log /transactions/sync pages through; a cursor is a position in it. */
   log: Array<{ kind: 'added' | 'modified' | 'removed'; tx: FakeTransaction }>;
   loginRequired: boolean;
+  /** ISO 8601, as /accounts/get reports it in `item.consent_expiration_time`. */
+  consentExpiresAt: string | null;
+  /** What the last Link session set as the item's webhook. */
+  webhook: string | null;
+}
+
+/** A Link session: create mode makes a new item when the user finishes; update mode repairs one. */
+interface LinkSession {
+  linkToken: string;
+  webhook: string;
+  clientUserId: string;
+  item: Item | null;
+  expiration: string;
 }
 
 /**
@@ -32,6 +45,9 @@ export async function startBankAFake() {
   const items = new Map<string, Item>();
   const byToken = new Map<string, Item>();
   const publicTokens = new Map<string, Item>();
+  const linkTokens = new Map<string, LinkSession>();
+  /** A consent expiry every item linked from now on gets (tests of the consent timer). */
+  let nextConsentExpiresAt: string | null = null;
   const kid = randomUUID();
   const { publicKey, privateKey } = await generateKeyPair('ES256');
   const jwk = {
@@ -59,6 +75,28 @@ export async function startBankAFake() {
         };
       return { body: { access_token: item.accessToken, item_id: item.itemId, request_id: 'req' } };
     }
+    if (path === '/link/token/create') {
+      const missing = ['client_name', 'user', 'language', 'country_codes'].filter((k) => body?.[k] === undefined);
+      if (missing.length || typeof body?.user?.client_user_id !== 'string')
+        return { status: 400, body: { error_type: 'INVALID_REQUEST', error_code: 'MISSING_FIELDS', error_message: missing.join(', ') } };
+      let target: Item | null = null;
+      if (body.access_token !== undefined) {
+        target = byToken.get(body.access_token) ?? null;
+        if (!target)
+          return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', error_message: 'unknown token' } };
+      } else if (!Array.isArray(body.products) || !body.products.length) {
+        return { status: 400, body: { error_type: 'INVALID_REQUEST', error_code: 'MISSING_FIELDS', error_message: 'products' } };
+      }
+      const session: LinkSession = {
+        linkToken: `link-sandbox-${randomUUID()}`,
+        webhook: body.webhook,
+        clientUserId: body.user.client_user_id,
+        item: target,
+        expiration: new Date(Date.now() + 4 * 3_600_000).toISOString(),
+      };
+      linkTokens.set(session.linkToken, session);
+      return { body: { link_token: session.linkToken, expiration: session.expiration, request_id: 'req' } };
+    }
     const item = byToken.get(body?.access_token);
     if (!item)
       return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', error_message: 'unknown token' } };
@@ -75,7 +113,13 @@ export async function startBankAFake() {
             subtype: 'checking',
             balances: { available: a.balance, current: a.balance, limit: null, iso_currency_code: a.currency },
           })),
-          item: { item_id: item.itemId, institution_id: 'ins_1', institution_name: 'First Platypus Bank' },
+          item: {
+            item_id: item.itemId,
+            institution_id: 'ins_1',
+            institution_name: 'First Platypus Bank',
+            webhook: item.webhook,
+            consent_expiration_time: item.consentExpiresAt,
+          },
         },
       };
     }
@@ -120,6 +164,8 @@ export async function startBankAFake() {
         ],
         log: [],
         loginRequired: false,
+        consentExpiresAt: nextConsentExpiresAt,
+        webhook: null,
       };
       items.set(item.itemId, item);
       byToken.set(item.accessToken, item);
@@ -151,6 +197,33 @@ export async function startBankAFake() {
     },
     remove(itemId: string, tx: FakeTransaction) {
       items.get(itemId)!.log.push({ kind: 'removed', tx });
+    },
+    /**
+     * The user finishes Link in the browser. Create mode: a new item, and the public token Link hands
+     * the client. Update mode: the item's login works again (its access token stays); no public token.
+     */
+    completeLink(linkToken: string): { publicToken: string | null; itemId: string } {
+      const session = linkTokens.get(linkToken);
+      if (!session) throw new Error(`unknown link token ${linkToken}`);
+      linkTokens.delete(linkToken);
+      if (session.item) {
+        session.item.loginRequired = false;
+        session.item.webhook = session.webhook;
+        return { publicToken: null, itemId: session.item.itemId };
+      }
+      const linked = this.addItem();
+      items.get(linked.itemId)!.webhook = session.webhook;
+      return { publicToken: linked.publicToken, itemId: linked.itemId };
+    },
+    /** The Link sessions asked for, as bank-a saw them (webhook URL, user, update target). */
+    linkSessions: () =>
+      [...linkTokens.values()].map((l) => ({ webhook: l.webhook, clientUserId: l.clientUserId, itemId: l.item?.itemId ?? null })),
+    /** Items linked from now on report this consent expiry (null: none). */
+    setNextConsentExpiry(iso: string | null) {
+      nextConsentExpiresAt = iso;
+    },
+    setConsentExpiry(itemId: string, iso: string | null) {
+      items.get(itemId)!.consentExpiresAt = iso;
     },
     requireLogin(itemId: string, on = true) {
       items.get(itemId)!.loginRequired = on;

@@ -18,12 +18,41 @@ interface Enrollment {
   disconnected: boolean;
 }
 
-/** bank-b (Teller wire format) on loopback: Basic-auth GETs for accounts, balances and paged transactions. */
-export async function startBankBFake() {
+interface ConnectSession {
+  id: string;
+  applicationId: string;
+  environment: string;
+  /** Repairing this enrollment; null: a new one. */
+  enrollment: Enrollment | null;
+  expiresAt: string;
+}
+
+/**
+ * bank-b (Teller wire format) on loopback: Basic-auth GETs for accounts, balances and paged
+ * transactions, and Connect sessions (`POST /connect/sessions`, Basic with the application id).
+ */
+export async function startBankBFake(opts: { applicationId?: string } = {}) {
+  const applicationId = opts.applicationId ?? 'app_dev';
   const byToken = new Map<string, Enrollment>();
-  const fake = await startHttpFake(({ path, headers, query }) => {
+  const sessions = new Map<string, ConnectSession>();
+  const fake = await startHttpFake(({ method, path, headers, query, body }) => {
     const basic = /^Basic (.+)$/.exec(headers.authorization ?? '')?.[1];
     const token = basic ? Buffer.from(basic, 'base64').toString().replace(/:$/, '') : '';
+    if (method === 'POST' && path === '/connect/sessions') {
+      if (token !== applicationId) return { status: 401, body: { error: { code: 'unauthorized', message: 'unknown application' } } };
+      const repairing = body?.enrollment_id ? [...byToken.values()].find((x) => x.enrollmentId === body.enrollment_id) : undefined;
+      if (body?.enrollment_id && !repairing)
+        return { status: 404, body: { error: { code: 'enrollment.not_found', message: String(body.enrollment_id) } } };
+      const session: ConnectSession = {
+        id: `cs_${randomUUID().slice(0, 12)}`,
+        applicationId: token,
+        environment: String(body?.environment ?? 'sandbox'),
+        enrollment: repairing ?? null,
+        expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+      };
+      sessions.set(session.id, session);
+      return { status: 201, body: { id: session.id, url: `https://connect.bank-b.test/s/${session.id}`, expires_at: session.expiresAt } };
+    }
     const e = byToken.get(token);
     if (!e) return { status: 401, body: { error: { code: 'unauthorized', message: 'bad token' } } };
     if (e.disconnected)
@@ -86,6 +115,25 @@ export async function startBankBFake() {
     disconnect(e: Enrollment) {
       e.disconnected = true;
     },
+    /**
+     * The user finishes Connect: a new enrollment, or the repaired one (it works again and gets a new
+     * access token, as Teller issues on repair). Returns what Connect hands the client.
+     */
+    completeSession(sessionId: string): { accessToken: string; enrollmentId: string; enrollment: Enrollment } {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`unknown connect session ${sessionId}`);
+      sessions.delete(sessionId);
+      const e = session.enrollment ?? this.addEnrollment();
+      if (session.enrollment) {
+        byToken.delete(e.accessToken);
+        e.accessToken = `token_${randomUUID()}`;
+        byToken.set(e.accessToken, e);
+        e.disconnected = false;
+      }
+      return { accessToken: e.accessToken, enrollmentId: e.enrollmentId, enrollment: e };
+    },
+    /** The Connect sessions opened and not completed. */
+    openSessions: () => [...sessions.values()].map((x) => ({ ...x, enrollmentId: x.enrollment?.enrollmentId ?? null })),
   };
 }
 
@@ -95,3 +143,5 @@ export function signBankB(body: unknown, secrets: string[], t = Math.floor(Date.
   const v1 = secrets.map((s) => `v1=${createHmac('sha256', s).update(`${t}.${raw}`).digest('hex')}`).join(',');
   return { raw, headers: { 'content-type': 'application/json', 'bank-b-signature': `t=${t},${v1}` } };
 }
+
+export type BankBFake = Awaited<ReturnType<typeof startBankBFake>>;

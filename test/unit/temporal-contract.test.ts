@@ -15,6 +15,7 @@ import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycl
 import { recurringInvoiceContract } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { exportTransactionsContract } from '../../shared/temporal/export-transactions/contract';
+import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -34,6 +35,7 @@ const contracts = {
   'invoice-series': recurringInvoiceContract,
   'scheduled-bank-sync': scheduledBankSyncContract,
   'export-transactions': exportTransactionsContract,
+  'bank-consent': bankConsentContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
@@ -62,11 +64,13 @@ describe('the Temporal contract (shared/temporal)', () => {
 
   // Recorded histories and running workflows carry these names: renaming one breaks them.
   it('keeps the signal and query names that running workflows know', () => {
-    expect([buttonReply.name, stageQuery.name, syncRequested.name, syncStatus.name]).toEqual([
+    expect([buttonReply.name, stageQuery.name, syncRequested.name, syncStatus.name, consentExpiryChanged.name, consentStage.name]).toEqual([
       'buttonReply',
       'stage',
       'syncRequested',
       'syncStatus',
+      'consentExpiryChanged',
+      'consentStage',
     ]);
   });
 

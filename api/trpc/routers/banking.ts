@@ -7,7 +7,11 @@ import {
   syncStartedSchema,
   updateBankAccountBody,
   createBankAccountBody,
+  linkSessionBody,
+  linkSessionSchema,
+  reconnectCompleteBody,
 } from '../../../shared/domain/bank-connections/schema';
+import { completeReconnect, createLinkSession, createReconnectSession } from '../../../shared/domain/bank-connections/link';
 import {
   createConnection,
   deleteConnection,
@@ -36,6 +40,22 @@ export const bankConnectionsRouter = (deps: ApiDeps) =>
       .input(createBankConnectionBody)
       .output(bankConnectionSchema)
       .mutation(({ ctx, input }) => createConnection(deps, ctx.principal.teamId, input)),
+    link: procedure('bank-accounts.write')
+      .input(linkSessionBody)
+      .output(linkSessionSchema)
+      .mutation(({ ctx, input }) => createLinkSession(deps, ctx.principal.teamId, input)),
+    exchange: procedure('bank-accounts.write')
+      .input(createBankConnectionBody)
+      .output(bankConnectionSchema)
+      .mutation(({ ctx, input }) => createConnection(deps, ctx.principal.teamId, input)),
+    reconnect: procedure('bank-accounts.write')
+      .input(idParams)
+      .output(linkSessionSchema)
+      .mutation(({ ctx, input }) => createReconnectSession(deps, ctx.principal.teamId, input.id)),
+    completeReconnect: procedure('bank-accounts.write')
+      .input(idParams.extend({ data: reconnectCompleteBody }))
+      .output(bankConnectionSchema)
+      .mutation(({ ctx, input }) => completeReconnect(deps, ctx.principal.teamId, input.id, input.data)),
     delete: procedure('bank-accounts.write')
       .input(idParams)
       .output(z.void())

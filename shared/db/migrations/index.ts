@@ -28,6 +28,7 @@ import * as teamPaymentDetails from './0069_team_payment_details';
 import * as manualAccountBalances from './0070_manual_account_balances';
 import * as teamLogo from './0071_team_logo';
 import * as transactionExports from './0073_transaction_exports';
+import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -63,6 +64,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0070_manual_account_balances': manualAccountBalances,
   '0071_team_logo': teamLogo,
   '0073_transaction_exports': transactionExports,
+  '0075_bank_connection_lifecycle': bankConnectionLifecycle,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -18,6 +18,15 @@ export class BankConnection extends TeamScopedModel {
   /** The provider's sync cursor, saved with each page of transactions. */
   syncCursor!: string | null;
   lastSyncedAt!: Date | null;
+  /** When the provider's consent ends (bank-a's consent_expiration_time); null when it does not expire. */
+  consentExpiresAt!: Date | null;
+  /** The expiry the "expires soon" / "expired" notice was sent for: each goes out once per expiry. */
+  consentWarningSentFor!: Date | null;
+  consentExpiredSentFor!: Date | null;
+  /** The most recent break, kept after a repair (errorCode/errorMessage are cleared then). */
+  lastErrorCode!: string | null;
+  lastErrorMessage!: string | null;
+  lastErrorAt!: Date | null;
   updatedAt!: Date;
   /** Its accounts (`withGraphFetched('accounts')`). */
   accounts?: BankAccount[];

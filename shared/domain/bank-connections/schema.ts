@@ -43,6 +43,14 @@ export const bankConnectionSchema = z
       .object({ code: z.string().nullable(), message: z.string().nullable() })
       .nullable()
       .meta({ description: 'Why it was disconnected, when it was.' }),
+    lastError: z
+      .object({ code: z.string().nullable(), message: z.string().nullable(), at: z.iso.datetime() })
+      .nullable()
+      .meta({ description: 'The most recent break, kept after the connection is repaired (`error` is only the current one).' }),
+    expiresAt: z.iso.datetime().nullable().meta({
+      description:
+        "When the provider's consent ends (bank-a's consent expiration; null when it does not expire). The team is notified ahead of it and on it; reconnecting renews it.",
+    }),
     lastSyncedAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     accounts: z.array(bankAccountSchema),
@@ -86,5 +94,39 @@ export const createBankAccountBody = z
   })
   .strict()
   .meta({ id: 'CreateBankAccount', description: 'A manual account: no provider feeds it.' });
+
+export const linkSessionBody = z
+  .object({ provider: z.enum(BANK_PROVIDERS) })
+  .strict()
+  .meta({ id: 'CreateBankLinkSession' });
+
+export const linkSessionSchema = z
+  .object({
+    provider: z.enum(BANK_PROVIDERS),
+    mode: z.enum(['create', 'update']).meta({ description: '`update`: repairs an existing connection (reconnect).' }),
+    linkToken: z.string().nullable().meta({
+      description:
+        'bank-a: the token to open Link with; it completes with a `public_token` (create mode) for `POST /bank-connections/exchange`.',
+    }),
+    enrollmentUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'bank-b: where the user enrolls; Connect completes with an access token and enrollment id.' }),
+    sessionId: z.string().nullable().meta({ description: "bank-b: the Connect session's id." }),
+    expiresAt: z.iso.datetime().meta({ description: 'The session cannot be completed after this.' }),
+    connectionId: z.uuid().nullable().meta({ description: 'The connection being repaired (update mode).' }),
+  })
+  .meta({ id: 'BankLinkSession', description: "What a client needs to open the provider's own linking UI." });
+
+export const reconnectCompleteBody = z
+  .object({
+    accessToken: z.string().min(1).max(500).optional().meta({
+      description: 'bank-b: the token Connect returned for the repaired enrollment (when it issued a new one). bank-a keeps its token.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'CompleteBankReconnect' });
+
+export type LinkSession = z.infer<typeof linkSessionSchema>;
 
 export const syncStartedSchema = z.object({ workflowId: z.string(), status: z.literal('sync_requested') }).meta({ id: 'SyncRequested' });

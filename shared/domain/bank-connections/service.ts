@@ -4,14 +4,19 @@ import { isUniqueViolation } from '../../db/constraint-errors';
 import type { Db } from '../../db/knex';
 import { BankAccount, BankConnection } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
-import { AppError, conflict, notFound } from '../../errors';
+import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import type { BankAClient } from '../../providers/bank-a';
+import type { BankBClient } from '../../providers/bank-b';
 import { BankAuthError, BankUnavailableError } from '../../providers/bank-errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { keepBankSyncScheduled, removeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
+import { stopConsentTimer } from '../../temporal/bank-consent/calls';
 import { encrypt } from '../crypto/encryption';
+import { recordConsentExpiry } from './consent';
+import { upsertProviderAccounts } from './provider-accounts';
+import { readProvider } from './provider-snapshot';
 import type { BankAccountDto, BankConnectionDto, createBankAccountBody, createBankConnectionBody, updateBankAccountBody } from './schema';
 
 const accountDto = (a: BankAccount): BankAccountDto => ({
@@ -39,6 +44,8 @@ const connectionDto = (c: BankConnection): BankConnectionDto => ({
   status: c.status,
   institution: { id: c.institutionId, name: c.institutionName },
   error: c.errorCode || c.errorMessage ? { code: c.errorCode, message: c.errorMessage } : null,
+  lastError: c.lastErrorAt ? { code: c.lastErrorCode, message: c.lastErrorMessage, at: toIso(c.lastErrorAt) } : null,
+  expiresAt: toIsoOrNull(c.consentExpiresAt),
   lastSyncedAt: toIsoOrNull(c.lastSyncedAt),
   createdAt: toIso(c.createdAt),
   accounts: (c.accounts ?? []).map(accountDto),
@@ -68,6 +75,7 @@ export interface ConnectionDeps {
   config: Config;
   temporal: TemporalGateway;
   bankA: BankAClient;
+  bankB: BankBClient;
   logger: Logger;
 }
 
@@ -91,9 +99,11 @@ async function providerCredentials(
 }
 
 /**
- * Links a provider: bank-a's public token is exchanged here (the one provider call in a request,
- * since the connection cannot exist without it); the access token is stored encrypted; the new
- * connection starts `connected` and its first sync is requested.
+ * Links a provider (`POST /bank-connections` and `/bank-connections/exchange`): bank-a's public token
+ * is exchanged, then the provider's accounts are read with the access token (bank-b's token is
+ * checked that way), so a bad token creates nothing. The connection is stored with its accounts, its
+ * institution and its consent expiry, the token encrypted; it starts `connected`, its first sync is
+ * requested, its regular sync scheduled and its consent timer started.
  */
 export async function createConnection(
   deps: ConnectionDeps,
@@ -101,15 +111,24 @@ export async function createConnection(
   body: z.infer<typeof createBankConnectionBody>,
 ): Promise<BankConnectionDto> {
   const { accessToken, referenceId } = await providerCredentials(deps.bankA, body);
+  const snapshot = await readProvider(deps, body.provider, accessToken, 'accessToken');
+  if (snapshot.referenceId !== null && snapshot.referenceId !== referenceId)
+    throw badRequest('The access token belongs to another enrollment', [{ field: 'enrollmentId', message: 'does not match the token' }]);
   let id: string;
   try {
-    ({ id } = await BankConnection.query(deps.db).insert({
-      teamId,
-      provider: body.provider,
-      referenceId,
-      accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY),
-      status: 'connected',
-    }));
+    id = await deps.db.transaction(async (trx) => {
+      const row = await BankConnection.query(trx).insert({
+        teamId,
+        provider: body.provider,
+        referenceId,
+        accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY),
+        status: 'connected',
+        institutionId: snapshot.institution?.id ?? null,
+        institutionName: snapshot.institution?.name ?? null,
+      });
+      await upsertProviderAccounts(trx, { id: row.id, teamId }, snapshot.accounts);
+      return row.id;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`This ${body.provider} connection already exists`);
     throw err;
@@ -120,6 +139,7 @@ export async function createConnection(
   await keepBankSyncScheduled(deps.temporal, { connectionId: id, teamId }, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not schedule the regular sync; the next worker start creates it');
   });
+  await recordConsentExpiry(deps, { id, teamId }, snapshot.consentExpiresAt);
   return getConnection(deps.db, teamId, id);
 }
 
@@ -136,6 +156,9 @@ export async function deleteConnection(
   if (!n) throw notFound(`Bank connection ${id} not found`);
   await removeBankSyncSchedule(deps.temporal, id).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not remove the sync schedule; its next run removes it');
+  });
+  await stopConsentTimer(deps.temporal, id).catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: id }, 'could not stop the consent timer; it finds the connection gone when it wakes');
   });
 }
 

@@ -12,9 +12,15 @@ export async function markDisconnected(db: Db, conn: Connection, error: { code: 
   await db.transaction(async (trx) => {
     const before = await BankConnection.query(trx).findById(conn.id).forUpdate().select('status');
     if (!before) return;
-    await BankConnection.query(trx)
-      .findById(conn.id)
-      .patch({ status: 'disconnected', errorCode: error.code, errorMessage: error.message, updatedAt: new Date() });
+    await BankConnection.query(trx).findById(conn.id).patch({
+      status: 'disconnected',
+      errorCode: error.code,
+      errorMessage: error.message,
+      lastErrorCode: error.code,
+      lastErrorMessage: error.message,
+      lastErrorAt: new Date(),
+      updatedAt: new Date(),
+    });
     if (before.status === 'disconnected') return;
     await notify(trx, {
       teamId: conn.teamId,

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import type { Logger } from '../../logger';
 import { BankConnection, Transaction } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
 import { resumeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
@@ -19,6 +20,7 @@ export type ConnectionEvent =
 export interface WebhookEffectDeps {
   db: Db;
   temporal: TemporalGateway;
+  logger: Pick<Logger, 'info'>;
 }
 
 const ONE_DAY_MS = 86_400_000;
@@ -45,8 +47,14 @@ export async function applyConnectionEvent(
     case 'new-data':
       return sync();
     case 'initial-history':
-      // Later, the provider's regular update webhooks already cover the same data.
-      return Date.now() - conn.createdAt.getTime() < ONE_DAY_MS ? sync() : { outcome: 'ignored', teamId };
+      // The provider's history is only worth a sync right after linking (spec §6: within one day);
+      // later, its regular update webhooks already cover the same data.
+      if (Date.now() - conn.createdAt.getTime() < ONE_DAY_MS) return sync();
+      deps.logger.info(
+        { connectionId: conn.id, provider: conn.provider, createdAt: conn.createdAt.toISOString() },
+        'historical update ignored: the connection was created more than a day ago',
+      );
+      return { outcome: 'ignored', teamId };
     case 'transactions-removed':
       if (event.providerTransactionIds.length)
         await Transaction.query(deps.db).where({ teamId }).whereIn('providerTransactionId', event.providerTransactionIds).delete();

@@ -48,6 +48,14 @@ const writers: Writers = {
     title: `The connection to ${bank(m.institutionName)} works again`,
     body: `${bank(m.institutionName)} is connected again; a sync is catching up on what was missed.`,
   }),
+  bank_connection_consent_expiring: (m) => ({
+    title: `The connection to ${bank(m.institutionName)} expires on ${m.expiresAt.slice(0, 10)}`,
+    body: `${bank(m.institutionName)} stops sharing data on ${m.expiresAt.slice(0, 10)} unless you reconnect it before then.`,
+  }),
+  bank_connection_consent_expired: (m) => ({
+    title: `The connection to ${bank(m.institutionName)} expired`,
+    body: `The consent you gave ${bank(m.institutionName)} has ended, so no new transactions arrive. Reconnect it to renew the consent.`,
+  }),
   document_unreadable: (m) => ({
     title: `${m.name} could not be read`,
     body: `The file is kept, but its text could not be read (${m.reason}). Upload a clearer copy, or fill in what it says by hand.`,

@@ -24,6 +24,10 @@ export interface NotificationMetadata {
   bank_connection_disconnected: { connectionId: string; institutionName: string | null; code: string; reason: string | null };
   /** A disconnected connection works again; a sync catches up on what was missed. */
   bank_connection_reconnected: { connectionId: string; institutionName: string | null };
+  /** The consent the bank holds for the connection ends soon (BANK_CONSENT_NOTICE_LEAD ahead): reconnect to renew it. */
+  bank_connection_consent_expiring: { connectionId: string; institutionName: string | null; expiresAt: string };
+  /** The consent ended: the bank stops sharing data until the connection is reconnected. */
+  bank_connection_consent_expired: { connectionId: string; institutionName: string | null; expiresAt: string };
   /** An uploaded document could not be read (a broken PDF, an image that does not decode). */
   document_unreadable: { documentId: string; name: string; reason: string };
   /** A member created an API key: the whole team hears of a new way into its data. */
@@ -65,6 +69,8 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   team_member_joined: 'Someone accepted an invitation to the team.',
   bank_connection_disconnected: 'A bank connection broke and needs a reconnect.',
   bank_connection_reconnected: 'A broken bank connection works again.',
+  bank_connection_consent_expiring: "A bank connection's consent expires soon.",
+  bank_connection_consent_expired: "A bank connection's consent expired.",
   document_unreadable: 'An uploaded document could not be read.',
   api_key_created: 'A member created an API key for the team.',
   invoice_overdue: 'An invoice passed its due date unpaid.',

@@ -1,0 +1,70 @@
+import type { Db } from '../../db/knex';
+import { BankConnection } from '../../db/models';
+import type { TemporalGateway } from '../../temporal/client';
+import { stopConsentTimer, watchConsentExpiry } from '../../temporal/bank-consent/calls';
+import type { ConsentNoticeKind, ConsentNoticeOutcome } from '../../temporal/bank-consent/contract';
+import { notify } from '../notifications/service';
+
+const SENT_FOR = { expiring: 'consentWarningSentFor', expired: 'consentExpiredSentFor' } as const;
+
+/**
+ * One consent notice (BankConsentExpiry's activity). Written once per expiry: under a row lock, the
+ * notice is sent only when the connection still has this expiry and it was not yet sent for it;
+ * the mark and the notification commit together, so a retry after a crash finds it done.
+ */
+export async function sendConsentNotice(
+  db: Db,
+  input: { connectionId: string; expiresAt: string; kind: ConsentNoticeKind },
+): Promise<ConsentNoticeOutcome> {
+  const column = SENT_FOR[input.kind];
+  const expiresAt = new Date(input.expiresAt);
+  return db.transaction(async (trx) => {
+    const conn = await BankConnection.query(trx).findById(input.connectionId).forUpdate();
+    if (!conn || conn.consentExpiresAt?.getTime() !== expiresAt.getTime()) return 'stale';
+    if (conn[column]?.getTime() === expiresAt.getTime()) return 'already';
+    await BankConnection.query(trx)
+      .findById(conn.id)
+      .patch({ [column]: expiresAt });
+    await notify(trx, {
+      teamId: conn.teamId,
+      type: input.kind === 'expiring' ? 'bank_connection_consent_expiring' : 'bank_connection_consent_expired',
+      priority: input.kind === 'expiring' ? 3 : 2,
+      metadata: { connectionId: conn.id, institutionName: conn.institutionName, expiresAt: expiresAt.toISOString() },
+    });
+    return 'sent';
+  });
+}
+
+export interface ConsentDeps {
+  db: Db;
+  temporal: TemporalGateway;
+  logger: { error(obj: Record<string, unknown>, msg: string): void };
+  config: { BANK_CONSENT_NOTICE_LEAD: number };
+}
+
+/**
+ * Records the provider's consent expiry for the connection and moves its timer to it (a new
+ * consent after a reconnect, or the first one at link time). The database is written first: a timer
+ * that cannot be reached now still finds the right expiry when it wakes, or is started by the next change.
+ */
+export async function recordConsentExpiry(
+  deps: ConsentDeps,
+  conn: Pick<BankConnection, 'id' | 'teamId'>,
+  expiresAt: Date | null,
+): Promise<void> {
+  const before = await BankConnection.query(deps.db).findById(conn.id).select('consentExpiresAt');
+  if (!before) return;
+  if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
+  await BankConnection.query(deps.db).findById(conn.id).patch({ consentExpiresAt: expiresAt });
+  const timer = expiresAt
+    ? watchConsentExpiry(deps.temporal, {
+        connectionId: conn.id,
+        teamId: conn.teamId,
+        expiresAt,
+        leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD,
+      })
+    : stopConsentTimer(deps.temporal, conn.id);
+  await timer.catch((err: unknown) => {
+    deps.logger.error({ err, connectionId: conn.id }, 'could not move the consent expiry timer');
+  });
+}

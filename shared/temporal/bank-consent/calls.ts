@@ -1,0 +1,35 @@
+import type { TemporalGateway } from '../client';
+import { ConnectionId, Stage, TeamId } from '../search-attribute-keys';
+import { signalIfRunning, signalWithStart } from '../start';
+import { bankConsentContract, bankConsentWorkflowId, consentExpiryChanged, consentStage, type BankConsentStage } from './contract';
+
+/**
+ * Keeps the connection's consent timer on this expiry: signal-with-start on `bank-consent:<id>`, so a
+ * waiting run moves its timers and an ended one (it notified the last expiry) is followed by a new run.
+ */
+export function watchConsentExpiry(
+  temporal: TemporalGateway,
+  input: { connectionId: string; teamId: string; expiresAt: Date; leadMs: number },
+): Promise<string> {
+  const expiresAt = input.expiresAt.toISOString();
+  return signalWithStart(temporal, bankConsentContract, {
+    workflowId: bankConsentWorkflowId(input.connectionId),
+    args: [{ connectionId: input.connectionId, teamId: input.teamId, expiresAt, leadMs: input.leadMs }],
+    signal: consentExpiryChanged,
+    signalArgs: [{ expiresAt }],
+    searchAttributes: [
+      { key: TeamId, value: input.teamId },
+      { key: ConnectionId, value: input.connectionId },
+      { key: Stage, value: 'waiting' },
+    ],
+  });
+}
+
+/** The connection went (or its consent no longer expires): a waiting timer ends without a notice. False when none waits. */
+export function stopConsentTimer(temporal: TemporalGateway, connectionId: string): Promise<boolean> {
+  return signalIfRunning(temporal, bankConsentWorkflowId(connectionId), consentExpiryChanged, { expiresAt: null });
+}
+
+export async function queryConsentStage(temporal: TemporalGateway, connectionId: string): Promise<BankConsentStage> {
+  return (await temporal.client()).workflow.getHandle(bankConsentWorkflowId(connectionId)).query(consentStage);
+}
