@@ -1,6 +1,7 @@
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { documentActivities } from './documents/process';
+import { importActivities } from './imports/import';
 import { insightActivities } from './insights/weekly';
 import { invoiceLifecycleActivities } from './invoices/lifecycle';
 import { invoiceSeriesActivities } from './invoices/series';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...insightActivities(deps),
     ...invoiceLifecycleActivities(deps),
     ...invoiceSeriesActivities(deps),
+    ...importActivities(deps),
   };
 }
 

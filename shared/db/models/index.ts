@@ -34,3 +34,4 @@ export * from './transaction';
 export * from './user';
 export * from './webhook-event';
 export * from './invoice-series';
+export * from './transaction-import';
