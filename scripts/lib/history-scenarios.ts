@@ -22,6 +22,7 @@ import {
 } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract, type RecurringInvoiceWorkflow } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
+import { importTransactionsContract, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -272,6 +273,20 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ connectionId: 'c1', teamId: 't1' }],
+      }),
+  },
+  {
+    // A statement file read and checked, then every row inserted (some were imported before).
+    name: 'import-transactions',
+    activities: {
+      validateImport: async () => ({ ok: true, rowsRead: 120 }),
+      insertImportedRows: async () => ({ created: 100, skipped: 20 }),
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<ImportTransactionsWorkflow>(importTransactionsContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ importId: 'i1', teamId: 't1' }],
       }),
   },
 ];
