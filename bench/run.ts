@@ -28,6 +28,7 @@ const BENCHES: Record<string, Bench> = {
   search: { script: 'search.ts' },
   reports: { script: 'reports.ts' },
   invoices: { script: 'invoices.ts' },
+  import: { script: 'import.ts' },
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -40,7 +40,7 @@ async function insertBatch(trx: Knex.Transaction, teamId: string, bankAccountId:
   const result = await trx.raw<{ rowCount: number }>(
     `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
      select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
-       from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+       from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
          as u(date, amount, currency, name, reference, counterparty, hash)
      on conflict (team_id, import_hash) do nothing`,
     [teamId, bankAccountId, column(0), column(1), column(2), column(3), column(4), column(5), column(6)],

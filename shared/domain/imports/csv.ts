@@ -18,7 +18,7 @@ interface ParsedRecord {
 /** The records of a CSV stream, read as they arrive (never the whole file at once). */
 export async function* csvRecords(input: Readable, delimiter: Delimiter): AsyncGenerator<CsvRecord> {
   const parser = input.pipe(
-    parse({ delimiter, bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 100_000 }),
+    parse({ delimiter, bom: true, info: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 100_000 }),
   );
   try {
     for await (const item of parser as AsyncIterable<ParsedRecord>) yield { line: item.info.lines, fields: item.record };
@@ -100,7 +100,7 @@ export function readCsvRow(record: CsvRecord, columns: Columns, mapping: ImportM
 
   let currency: string | null = null;
   if (columns.currency !== undefined) {
-    currency = at('currency').toUpperCase();
+    currency = at('currency').trim().toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) problems.push(`currency ${JSON.stringify(at('currency'))} is not an ISO 4217 code`);
   }
   if (problems.length || !date || !name || amount === null) return fail(line, problems.join('; '));

@@ -37,7 +37,9 @@ export function rowHasher(bankAccountId: string) {
     const identity = `${row.date}\u0000${formatAmount(row.amount)}\u0000${row.name}`;
     const occurrence = seen.get(identity) ?? 0;
     seen.set(identity, occurrence + 1);
-    return createHash('sha256').update(`${bankAccountId}\u0000${identity}\u0000${occurrence}`).digest('base64url');
+    const hex = createHash('sha256').update(`${bankAccountId}\u0000${identity}\u0000${occurrence}`).digest('hex');
+    // 128 bits of the digest, written as a uuid (the column's type).
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
   };
 }
 
