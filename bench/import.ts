@@ -48,7 +48,12 @@ async function main() {
     STORAGE_DIR: storageDir,
   });
   const connection = await NativeConnection.connect({ address: env.address });
-  const worker = await createWorker({ connection, namespace: 'default', taskQueue: 'bench-import', deps: createActivityDeps(config, bench.db) });
+  const worker = await createWorker({
+    connection,
+    namespace: 'default',
+    taskQueue: 'bench-import',
+    deps: createActivityDeps(config, bench.db),
+  });
   const temporal = createTemporalGateway({ address: env.address, namespace: 'default', taskQueue: 'bench-import' });
   const apiDeps = createApiDeps({ config, db: bench.db, temporal, logger: createLogger(config) });
   const server: Server = await new Promise((resolve) => {
@@ -58,8 +63,15 @@ async function main() {
   try {
     await worker.runUntil(async () => {
       const { team, user } = await createUserWithTeam(bench.db, { email: `bench-${Date.now()}@example.com`, teamName: 'bench-import' });
-      const account = await BankAccount.query(bench.db).insert({ teamId: team.id, name: `bench ${Date.now()}`, currency: 'EUR', manual: true });
-      const token = await signSessionToken(config.AUTH_JWT_SECRET!, user.id);
+      const account = await BankAccount.query(bench.db).insert({
+        teamId: team.id,
+        name: `bench ${Date.now()}`,
+        currency: 'EUR',
+        manual: true,
+      });
+      const secret = config.AUTH_JWT_SECRET;
+      if (!secret) throw new Error('the bench signs its own session: set AUTH_JWT_SECRET, not AUTH_JWKS_URL');
+      const token = await signSessionToken(secret, user.id);
       const csv = generatedCsv(ROWS);
 
       const body = new FormData();
@@ -67,14 +79,19 @@ async function main() {
       body.append('mapping', JSON.stringify(GENERATED_CSV_MAPPING));
       body.append('file', new Blob([csv]), 'bench.csv');
       const started = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}/transactions/import`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body });
+      const res = await fetch(`http://127.0.0.1:${port}/transactions/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body,
+      });
       if (res.status !== 202) throw new Error(`import answered ${res.status}: ${await res.text()}`);
       const { id } = ((await res.json()) as { data: { id: string } }).data;
       const accepted = performance.now();
       const result = await (await temporal.client()).workflow.getHandle<ImportTransactionsWorkflow>(importTransactionsId(id)).result();
       const seconds = (performance.now() - started) / 1000;
       const stored = await TransactionImport.query(bench.db).findById(id).throwIfNotFound();
-      if (result.created !== ROWS || stored.createdCount !== ROWS) throw new Error(`expected ${ROWS} created, the import says ${result.created}`);
+      if (result.created !== ROWS || stored.createdCount !== ROWS)
+        throw new Error(`expected ${ROWS} created, the import says ${result.created}`);
       const rate = ROWS / seconds;
       console.log(
         `\nImport: ${ROWS.toLocaleString()} CSV rows (${(csv.length / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s (upload accepted after ${((accepted - started) / 1000).toFixed(2)} s), ${rate.toFixed(0)} rows/s  (target: over ${TARGET_ROWS_PER_SECOND.toLocaleString()} rows/s)`,

@@ -138,7 +138,8 @@ export function importActivities({ db, storage }: ActivityDeps) {
     async insertImportedRows(input: ImportTransactionsInput): Promise<ImportCounts> {
       const imp = await find(input);
       if (imp.status === 'completed') return { created: imp.createdCount, skipped: imp.skippedCount };
-      if (imp.status !== 'importing') throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
+      if (imp.status !== 'importing')
+        throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
       const { stream } = await storage.open(stagedKey(imp.storageKey));
       const counts = await db.transaction(async (trx) => {
         let created = 0;
@@ -157,7 +158,12 @@ export function importActivities({ db, storage }: ActivityDeps) {
         }
         if (batch.length) await flush();
         const result = { created, skipped: total - created };
-        await patch(trx, imp.id, { status: 'completed', createdCount: result.created, skippedCount: result.skipped, completedAt: new Date() });
+        await patch(trx, imp.id, {
+          status: 'completed',
+          createdCount: result.created,
+          skippedCount: result.skipped,
+          completedAt: new Date(),
+        });
         return result;
       });
       // The staging file has served; the upload stays as the import's file.

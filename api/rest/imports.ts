@@ -18,7 +18,7 @@ import { one, page } from './replies';
 
 const tag = 'Transactions';
 const binary = z.string().meta({ format: 'binary' });
-const field = (fields: Record<string, string[]>, name: string) => fields[name]?.at(-1);
+const field = (fields: Record<string, string[] | undefined>, name: string) => fields[name]?.at(-1);
 
 /**
  * Statement imports: a file goes to disk as it arrives (never whole in memory), then to storage

@@ -24,16 +24,14 @@ type ImportReply = {
 let accountId: string;
 let usdAccountId: string;
 
+const newAccount = async (teamId: string, name: string, currency = 'EUR') => {
+  const [row] = await stack.tdb.db('bank_accounts').insert({ teamId, name, currency, manual: true }).returning<{ id: string }[]>('id');
+  return row.id;
+};
+
 beforeAll(async () => {
-  const insert = async (name: string, currency: string) =>
-    (
-      (await stack.tdb
-        .db('bank_accounts')
-        .insert({ teamId: stack.acme.team.id, name, currency, manual: true })
-        .returning('id')) as { id: string }[]
-    )[0].id;
-  accountId = await insert('Business checking', 'EUR');
-  usdAccountId = await insert('USD card', 'USD');
+  accountId = await newAccount(stack.acme.team.id, 'Business checking');
+  usdAccountId = await newAccount(stack.acme.team.id, 'USD card', 'USD');
 });
 
 const form = (file: string | Buffer, fileName: string, fields: Record<string, string> = {}) => {
@@ -56,9 +54,12 @@ const finished = async (imp: ImportReply) => {
   return (await res.json()).data as ImportReply;
 };
 const transactionsOf = (bankAccountId: string) =>
-  stack.tdb.db('transactions').where({ bankAccountId }).orderBy([{ column: 'date' }, { column: 'name' }]);
+  stack.tdb
+    .db('transactions')
+    .where({ bankAccountId })
+    .orderBy([{ column: 'date' }, { column: 'name' }]);
 const countOf = async (bankAccountId: string) =>
-  ((await stack.tdb.db('transactions').where({ bankAccountId }).count({ n: '*' })) as { n: number }[])[0].n;
+  (await stack.tdb.db('transactions').where({ bankAccountId }).count<{ n: number }[]>({ n: '*' }))[0].n;
 
 describe('statement imports', () => {
   it('previews a European CSV (semicolons, comma decimals, DD.MM.YYYY), changing nothing', async () => {
@@ -77,7 +78,15 @@ describe('statement imports', () => {
       dateFormat: 'DD.MM.YYYY',
       hasHeader: true,
       headers: ['Buchungstag', 'Verwendungszweck', 'Betrag', 'Währung'],
-      mapping: { date: 'Buchungstag', description: 'Verwendungszweck', amount: 'Betrag', debit: null, credit: null, currency: 'Währung', reference: null },
+      mapping: {
+        date: 'Buchungstag',
+        description: 'Verwendungszweck',
+        amount: 'Betrag',
+        debit: null,
+        credit: null,
+        currency: 'Währung',
+        reference: null,
+      },
       rows: [
         ['03.11.2026', 'REWE Markt Berlin', '-1.234,56', 'EUR'],
         ['04.11.2026', 'Gehalt; November', '2.500,00', 'EUR'],
@@ -92,10 +101,24 @@ describe('statement imports', () => {
     expect(await stack.tdb.db('imports').where({ teamId: stack.acme.team.id })).toEqual([]);
 
     // The detected mapping, sent back, imports the file as the preview showed it (debit/credit layout aside).
-    const mapping = { date: 'Buchungstag', description: 'Verwendungszweck', amount: 'Betrag', currency: 'Währung', dateFormat: 'DD.MM.YYYY', decimalSeparator: ',' };
+    const mapping = {
+      date: 'Buchungstag',
+      description: 'Verwendungszweck',
+      amount: 'Betrag',
+      currency: 'Währung',
+      dateFormat: 'DD.MM.YYYY',
+      decimalSeparator: ',',
+    };
     const done = await finished(await startImport(csv, 'umsaetze.csv', { bankAccountId: usdAccountId, mapping: JSON.stringify(mapping) }));
     expect(done).toMatchObject({ status: 'completed', progress: { rowsRead: 3, created: 3, skipped: 0 } });
-    expect((await transactionsOf(usdAccountId)).map((t: { date: string; amount: number; currency: string; name: string }) => [t.date, t.amount, t.currency, t.name])).toEqual([
+    expect(
+      (await transactionsOf(usdAccountId)).map((t: { date: string; amount: number; currency: string; name: string }) => [
+        t.date,
+        t.amount,
+        t.currency,
+        t.name,
+      ]),
+    ).toEqual([
       ['2026-11-03', -1234.56, 'EUR', 'REWE Markt Berlin'],
       ['2026-11-04', 2500, 'EUR', 'Gehalt; November'],
       ['2026-11-15', -950, 'EUR', 'Miete'],
@@ -106,10 +129,20 @@ describe('statement imports', () => {
     const csv = generatedCsv(100_000);
     const mapping = JSON.stringify(GENERATED_CSV_MAPPING);
     const first = await finished(await startImport(csv, 'big.csv', { bankAccountId: accountId, mapping }));
-    expect(first).toMatchObject({ status: 'completed', format: 'csv', progress: { rowsRead: 100_000, created: 100_000, skipped: 0 }, errors: [] });
+    expect(first).toMatchObject({
+      status: 'completed',
+      format: 'csv',
+      progress: { rowsRead: 100_000, created: 100_000, skipped: 0 },
+      errors: [],
+    });
     expect(await countOf(accountId)).toBe(100_000);
     // Rows 0 and 73,000 are the same transaction on paper: both are kept, as two rows of one statement.
-    expect(await stack.tdb.db('transactions').where({ bankAccountId: accountId, date: '2025-01-01', name: 'Payee 0, Berlin', amount: -0.01 }).count({ n: '*' })).toEqual([{ n: 2 }]);
+    expect(
+      await stack.tdb
+        .db('transactions')
+        .where({ bankAccountId: accountId, date: '2025-01-01', name: 'Payee 0, Berlin', amount: -0.01 })
+        .count({ n: '*' }),
+    ).toEqual([{ n: 2 }]);
 
     const again = await startImport(csv, 'big-again.csv', { bankAccountId: accountId, mapping });
     const second = await finished(again);
@@ -129,7 +162,13 @@ describe('statement imports', () => {
   }, 180_000);
 
   it('imports nothing from a file with a bad row, and names its line', async () => {
-    const csv = ['Date,Description,Debit,Credit', '2026-10-01,Coffee,3.20,', '2026-10-02,Refund,,12.00', '2026-13-40,Broken date,5.00,', '2026-10-04,Lunch,11.90,'].join('\n');
+    const csv = [
+      'Date,Description,Debit,Credit',
+      '2026-10-01,Coffee,3.20,',
+      '2026-10-02,Refund,,12.00',
+      '2026-13-40,Broken date,5.00,',
+      '2026-10-04,Lunch,11.90,',
+    ].join('\n');
     const mapping = { date: 'Date', description: 'Description', debit: 'Debit', credit: 'Credit', dateFormat: 'YYYY-MM-DD' };
     const before = await stack.tdb.db('transactions').where({ teamId: stack.acme.team.id }).count({ n: '*' });
     const done = await finished(await startImport(csv, 'bad.csv', { bankAccountId: accountId, mapping: JSON.stringify(mapping) }));
@@ -143,15 +182,13 @@ describe('statement imports', () => {
   });
 
   it('imports an OFX statement, and again creates nothing', async () => {
-    const ofxAccount = (
-      (await stack.tdb.db('bank_accounts').insert({ teamId: stack.acme.team.id, name: 'OFX account', currency: 'EUR', manual: true }).returning('id')) as {
-        id: string;
-      }[]
-    )[0].id;
+    const ofxAccount = await newAccount(stack.acme.team.id, 'OFX account');
     const done = await finished(await startImport(OFX_STATEMENT, 'statement.ofx', { bankAccountId: ofxAccount }));
     expect(done).toMatchObject({ status: 'completed', format: 'ofx', progress: { rowsRead: 3, created: 3, skipped: 0 } });
     const rows = await transactionsOf(ofxAccount);
-    expect(rows.map((t: Record<string, unknown>) => [t.date, t.amount, t.currency, t.name, t.description, t.counterpartyName, t.manual])).toEqual([
+    expect(
+      rows.map((t: Record<string, unknown>) => [t.date, t.amount, t.currency, t.name, t.description, t.counterpartyName, t.manual]),
+    ).toEqual([
       ['2026-11-02', -42.5, 'EUR', 'Office Supplies GmbH', 'OFX-0001', 'Office Supplies GmbH', true],
       ['2026-11-03', 1500, 'EUR', 'Invoice INV-2026-0042 paid', 'OFX-0002', null, true],
       ['2026-11-04', -4.9, 'EUR', 'Account fee', 'OFX-0003', 'Account fee', true],
@@ -161,13 +198,15 @@ describe('statement imports', () => {
   });
 
   it('imports the booked entries of a CAMT.053 statement', async () => {
-    const camtAccount = (
-      (await stack.tdb.db('bank_accounts').insert({ teamId: stack.acme.team.id, name: 'CAMT account', currency: 'EUR', manual: true }).returning('id')) as {
-        id: string;
-      }[]
-    )[0].id;
+    const camtAccount = await newAccount(stack.acme.team.id, 'CAMT account');
     const preview = await post('/transactions/import/preview', form(CAMT053_STATEMENT, 'camt.xml'));
-    expect((await preview.json()).data).toMatchObject({ format: 'camt053', sample: [{ date: '2026-11-03', amount: '-250' }, { date: '2026-11-04', amount: '1190' }] });
+    expect((await preview.json()).data).toMatchObject({
+      format: 'camt053',
+      sample: [
+        { date: '2026-11-03', amount: '-250' },
+        { date: '2026-11-04', amount: '1190' },
+      ],
+    });
     const done = await finished(await startImport(CAMT053_STATEMENT, 'camt.xml', { bankAccountId: camtAccount }));
     expect(done).toMatchObject({ status: 'completed', format: 'camt053', progress: { rowsRead: 2, created: 2, skipped: 0 } });
     const rows = await transactionsOf(camtAccount);
@@ -179,21 +218,22 @@ describe('statement imports', () => {
 
   it("refuses another team's account (404), a CSV without a mapping (400) and a file over the limit (413), starting nothing", async () => {
     const other = await createTeamAndOwner(stack.tdb.db, 'Other');
-    const [theirs] = (await stack.tdb.db('bank_accounts').insert({ teamId: other.team.id, name: 'Theirs', currency: 'EUR', manual: true }).returning('id')) as {
-      id: string;
-    }[];
+    const theirs = await newAccount(other.team.id, 'Theirs');
     const before = await stack.tdb.db('imports').count({ n: '*' });
     const csv = generatedCsv(3);
     const mapping = JSON.stringify(GENERATED_CSV_MAPPING);
 
-    const foreign = await post('/transactions/import', form(csv, 'x.csv', { bankAccountId: theirs.id, mapping }));
+    const foreign = await post('/transactions/import', form(csv, 'x.csv', { bankAccountId: theirs, mapping }));
     expect(foreign.status).toBe(404);
 
     const unmapped = await post('/transactions/import', form(csv, 'x.csv', { bankAccountId: accountId }));
     expect(unmapped.status).toBe(400);
     expect((await unmapped.json()).details).toEqual([{ field: 'mapping', message: 'required for CSV' }]);
 
-    const badMapping = await post('/transactions/import', form(csv, 'x.csv', { bankAccountId: accountId, mapping: JSON.stringify({ date: 'Date' }) }));
+    const badMapping = await post(
+      '/transactions/import',
+      form(csv, 'x.csv', { bankAccountId: accountId, mapping: JSON.stringify({ date: 'Date' }) }),
+    );
     expect(badMapping.status).toBe(400);
     expect((await badMapping.json()).details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'mapping.dateFormat' })]));
 
@@ -203,13 +243,16 @@ describe('statement imports', () => {
     const tooLargePreview = await post('/transactions/import/preview', form(big, 'huge.csv'));
     expect(tooLargePreview.status).toBe(413);
 
-    const unsupported = await post('/transactions/import', form('<?xml version="1.0"?><note>hi</note>', 'note.xml', { bankAccountId: accountId }));
+    const unsupported = await post(
+      '/transactions/import',
+      form('<?xml version="1.0"?><note>hi</note>', 'note.xml', { bankAccountId: accountId }),
+    );
     expect(unsupported.status).toBe(415);
 
     expect(await stack.tdb.db('imports').count({ n: '*' })).toEqual(before);
     // Their team cannot see ours either.
-    const mine = (await stack.tdb.db('imports').where({ teamId: stack.acme.team.id }).first('id')) as { id: string };
-    expect((await stack.api.fetch(`/transactions/imports/${mine.id}`, { token: other.sessionToken })).status).toBe(404);
+    const mine = await stack.tdb.db('imports').where({ teamId: stack.acme.team.id }).first<{ id: string }>('id');
+    expect((await stack.api.fetch(`/transactions/imports/${mine?.id}`, { token: other.sessionToken })).status).toBe(404);
   });
 
   it('lists and gets imports through tRPC as over REST', async () => {
@@ -217,7 +260,9 @@ describe('statement imports', () => {
     const page = await trpc.transactionImports.list.query({ pageSize: 2 });
     expect(page.data).toHaveLength(2);
     expect(page.meta.hasNextPage).toBe(true);
-    const rest = (await (await stack.api.fetch('/transactions/imports?pageSize=2', { token: stack.acme.sessionToken })).json()) as { data: ImportReply[] };
+    const rest = (await (await stack.api.fetch('/transactions/imports?pageSize=2', { token: stack.acme.sessionToken })).json()) as {
+      data: ImportReply[];
+    };
     expect(page.data.map((i) => i.id)).toEqual(rest.data.map((i) => i.id));
     const failed = await trpc.transactionImports.list.query({ status: 'failed' });
     expect(failed.data.map((i) => i.errors[0]?.line)).toEqual([4]);

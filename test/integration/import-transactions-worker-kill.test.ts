@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const countIn = async (bankAccountId: string) =>
-  ((await tdb.db('transactions').where({ bankAccountId }).count({ n: '*' })) as { n: number }[])[0].n;
+  (await tdb.db('transactions').where({ bankAccountId }).count<{ n: number }[]>({ n: '*' }))[0].n;
 
 describe('ImportTransactions survives a worker killed mid-run', () => {
   it('killed while inserting, the import commits nothing; after restart it creates every row exactly once', async () => {
@@ -34,9 +34,10 @@ describe('ImportTransactions survives a worker killed mid-run', () => {
     const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...shared };
     api = await startTestApi(tdb.db, { env: shared });
     const owner = await createTeamAndOwner(tdb.db);
-    const [account] = (await tdb.db('bank_accounts').insert({ teamId: owner.team.id, name: 'Checking', currency: 'EUR', manual: true }).returning('id')) as {
-      id: string;
-    }[];
+    const [account] = await tdb
+      .db('bank_accounts')
+      .insert({ teamId: owner.team.id, name: 'Checking', currency: 'EUR', manual: true })
+      .returning<{ id: string }[]>('id');
 
     let first: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
     let second: ChildProcess | undefined;

@@ -6,7 +6,10 @@ export const FORMAT_SNIFF_BYTES = 4096;
 
 /** The statement format by the file's first bytes, whatever its name; null when it is XML of another kind. */
 export function detectImportFormat(head: Buffer): ImportFormat | null {
-  const start = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const start = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (/^OFXHEADER/i.test(start) || /<OFX>/i.test(start)) return 'ofx';
   if (start.startsWith('<')) {
     if (/camt\.053|<(\w+:)?BkToCstmrStmt/.test(start)) return 'camt053';

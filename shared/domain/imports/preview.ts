@@ -22,7 +22,10 @@ const HEADER_WORDS: [Key, RegExp][] = [
   ['currency', /currency|währung|waehrung|devise|ccy|moneda|munt/i],
   ['date', /date|datum|buchungstag|fecha|tag\b|posted/i],
   ['reference', /reference|referenz|\bref\b|fitid|transaction id|kundenreferenz|mandat/i],
-  ['description', /description|verwendungszweck|buchungstext|name|payee|memo|detail|beschreibung|text|libell|omschrijving|concepto|purpose|empf|beg(ü|ue)nstigt|auftraggeber|counterparty/i],
+  [
+    'description',
+    /description|verwendungszweck|buchungstext|name|payee|memo|detail|beschreibung|text|libell|omschrijving|concepto|purpose|empf|beg(ü|ue)nstigt|auftraggeber|counterparty/i,
+  ],
 ];
 
 /** The first bytes of the spooled file, cut at the last whole line. */
@@ -52,7 +55,8 @@ async function firstRecords(text: string, delimiter: ReturnType<typeof detectDel
   return records;
 }
 
-const looksLikeData = (cell: string) => dateFormatsFitting([cell]).length > 0 || parseAmount(cell, '.') !== null || parseAmount(cell, ',') !== null;
+const looksLikeData = (cell: string) =>
+  dateFormatsFitting([cell]).length > 0 || parseAmount(cell, '.') !== null || parseAmount(cell, ',') !== null;
 
 /**
  * What a file looks like to the importer, changing nothing: its format; for CSV the delimiter, the
@@ -63,10 +67,11 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
   const format = detectImportFormat(file.head);
   if (!format) throw unsupportedStatement();
   if (format !== 'csv') {
-    const rows: RowResult[] =
-      file.size > STATEMENT_PREVIEW_BYTES
-        ? []
-        : await (format === 'ofx' ? ofxRows : async (s: string) => camtRows(s))(await readFile(file.path, 'utf8'));
+    let rows: RowResult[] = [];
+    if (file.size <= STATEMENT_PREVIEW_BYTES) {
+      const source = await readFile(file.path, 'utf8');
+      rows = format === 'ofx' ? await ofxRows(source) : camtRows(source);
+    }
     return {
       format,
       delimiter: null,
@@ -76,13 +81,20 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
       headers: [],
       mapping: { date: null, description: null, amount: null, debit: null, credit: null, currency: null, reference: null },
       rows: [],
-      sample: rows
-        .slice(0, PREVIEW_ROWS)
-        .flatMap((r) =>
-          r.ok
-            ? [{ line: r.row.line, date: r.row.date, amount: formatAmount(r.row.amount), currency: r.row.currency, name: r.row.name, reference: r.row.reference }]
-            : [],
-        ),
+      sample: rows.slice(0, PREVIEW_ROWS).flatMap((r) =>
+        r.ok
+          ? [
+              {
+                line: r.row.line,
+                date: r.row.date,
+                amount: formatAmount(r.row.amount),
+                currency: r.row.currency,
+                name: r.row.name,
+                reference: r.row.reference,
+              },
+            ]
+          : [],
+      ),
     };
   }
 
@@ -95,11 +107,21 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
   const data = hasHeader ? records.slice(1) : records.slice(0, PREVIEW_ROWS);
   const column = (i: number) => data.map((r) => r.fields[i] ?? '').filter((c) => c !== '');
 
-  const mapping: ImportPreviewDto['mapping'] = { date: null, description: null, amount: null, debit: null, credit: null, currency: null, reference: null };
+  const mapping: ImportPreviewDto['mapping'] = {
+    date: null,
+    description: null,
+    amount: null,
+    debit: null,
+    credit: null,
+    currency: null,
+    reference: null,
+  };
   const taken = new Set<number>();
   const ref = (i: number) => (hasHeader ? headers[i] : i);
   for (const [key, words] of HEADER_WORDS) {
-    const i = headers.findIndex((h, index) => !taken.has(index) && words.test(h) && (key !== 'date' || dateFormatsFitting(column(index)).length > 0));
+    const i = headers.findIndex(
+      (h, index) => !taken.has(index) && words.test(h) && (key !== 'date' || dateFormatsFitting(column(index)).length > 0),
+    );
     if (i >= 0) {
       mapping[key] = ref(i);
       taken.add(i);
@@ -109,11 +131,17 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
   const width = Math.max(0, ...data.map((r) => r.fields.length));
   if (mapping.date === null) {
     const i = [...Array(width).keys()].find((c) => !taken.has(c) && dateFormatsFitting(column(c)).length > 0);
-    if (i !== undefined) (mapping.date = ref(i)), taken.add(i);
+    if (i !== undefined) {
+      mapping.date = ref(i);
+      taken.add(i);
+    }
   }
   if (mapping.amount === null && mapping.debit === null && mapping.credit === null) {
     const i = [...Array(width).keys()].find((c) => !taken.has(c) && column(c).length > 0 && decimalSeparatorOf(column(c)) !== null);
-    if (i !== undefined) (mapping.amount = ref(i)), taken.add(i);
+    if (i !== undefined) {
+      mapping.amount = ref(i);
+      taken.add(i);
+    }
   }
   const indexOf = (c: string | number | null) => (c === null ? -1 : typeof c === 'number' ? c : headers.indexOf(c));
   const dateFormat: DateFormat | null = mapping.date === null ? null : (dateFormatsFitting(column(indexOf(mapping.date)))[0] ?? null);
@@ -140,11 +168,19 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
       sample = data.flatMap((record) => {
         const r = readCsvRow(record, resolved.columns, full);
         return r.ok
-          ? [{ line: r.row.line, date: r.row.date, amount: formatAmount(r.row.amount), currency: r.row.currency, name: r.row.name, reference: r.row.reference }]
+          ? [
+              {
+                line: r.row.line,
+                date: r.row.date,
+                amount: formatAmount(r.row.amount),
+                currency: r.row.currency,
+                name: r.row.name,
+                reference: r.row.reference,
+              },
+            ]
           : [];
       });
     }
   }
   return { format, delimiter, decimalSeparator, dateFormat, hasHeader, headers, mapping, rows: data.map((r) => r.fields), sample };
 }
-

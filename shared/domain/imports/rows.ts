@@ -20,7 +20,15 @@ export interface ParsedRow {
 export type RowResult = { ok: true; row: ParsedRow } | { ok: false; error: ImportError };
 
 /** The staging form: ready to insert as is (one JSON array per line of the staging file). */
-export type StagedRow = [date: string, amount: string, currency: string, name: string, reference: string | null, counterparty: string | null, hash: string];
+export type StagedRow = [
+  date: string,
+  amount: string,
+  currency: string,
+  name: string,
+  reference: string | null,
+  counterparty: string | null,
+  hash: string,
+];
 
 /** How many bad rows an import keeps to report: enough to fix a file, not a copy of a broken one. */
 export const MAX_REPORTED_ERRORS = 1000;

@@ -52,10 +52,13 @@ export const csvMappingSchema = z
     message: 'an amount column, or debit/credit columns, not both',
     path: ['amount'],
   })
-  .refine((m) => m.hasHeader || [m.date, m.description, m.amount, m.debit, m.credit, m.currency, m.reference].every((c) => typeof c !== 'string'), {
-    message: 'a file without a header row names its columns by position',
-    path: ['hasHeader'],
-  })
+  .refine(
+    (m) => m.hasHeader || [m.date, m.description, m.amount, m.debit, m.credit, m.currency, m.reference].every((c) => typeof c !== 'string'),
+    {
+      message: 'a file without a header row names its columns by position',
+      path: ['hasHeader'],
+    },
+  )
   .meta({ id: 'ImportMapping', description: "Where a CSV file's fields are, and how it writes dates and amounts." });
 export type ImportMapping = z.output<typeof csvMappingSchema>;
 
@@ -91,7 +94,8 @@ export const importSchema = z
     fileName: z.string(),
     fileSize: z.number().int(),
     status: z.enum(IMPORT_STATUSES).meta({
-      description: 'pending → validating (every row read and checked) → importing (all rows written in one transaction) → completed; failed when a row is bad, and then nothing was imported.',
+      description:
+        'pending → validating (every row read and checked) → importing (all rows written in one transaction) → completed; failed when a row is bad, and then nothing was imported.',
     }),
     progress: z.object({
       rowsRead: z.number().int(),

@@ -62,7 +62,10 @@ export async function startImport(
         { field: 'mapping', message: 'required for CSV' },
       ]);
     }
-    mapping = { ...fields.mapping, delimiter: fields.mapping.delimiter ?? detectDelimiter(file.head.toString('utf8').replace(/^\uFEFF/, '')) };
+    mapping = {
+      ...fields.mapping,
+      delimiter: fields.mapping.delimiter ?? detectDelimiter(file.head.toString('utf8').replace(/^\uFEFF/, '')),
+    };
   }
 
   const id = randomUUID();
@@ -98,9 +101,7 @@ export async function getImport(db: Db, teamId: string, id: string): Promise<Imp
 }
 
 export function listImports(db: Db, teamId: string, query: ListImportsQuery): Promise<Page<ImportDto>> {
-  const q = db('imports as i')
-    .where('i.team_id', teamId)
-    .select<ImportRow[]>('i.*', db.raw('i.created_at::text as cursor_created_at'));
+  const q = db('imports as i').where('i.team_id', teamId).select<ImportRow[]>('i.*', db.raw('i.created_at::text as cursor_created_at'));
   if (query.status) q.where('i.status', query.status);
   return newestFirstPage(q, 'i', query, toDto);
 }

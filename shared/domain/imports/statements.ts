@@ -37,7 +37,7 @@ export async function ofxRows(source: string): Promise<RowResult[]> {
   const { parseSync } = await import('ofx-js');
   let parsed: { OFX: Node };
   try {
-    parsed = parseSync(source) as { OFX: Node };
+    parsed = parseSync(source);
   } catch (err) {
     return [fail(1, `not readable as OFX: ${(err as Error).message}`)];
   }
@@ -142,9 +142,14 @@ export function camtRows(source: string): RowResult[] {
           line,
           date,
           amount: debit ? -amount : amount,
-          currency: currency && !Array.isArray(currency) && typeof currency !== 'string' ? ((currency['@Ccy'] as string | undefined) ?? null) : null,
+          currency:
+            currency && !Array.isArray(currency) && typeof currency !== 'string'
+              ? ((currency['@Ccy'] as string | undefined) ?? null)
+              : null,
           name,
-          reference: cleanText(text(entry, 'AcctSvcrRef') ?? text(tx, 'Refs', 'EndToEndId') ?? text(entry, 'NtryRef')) ?? (counterparty ? ustrd : null),
+          reference:
+            cleanText(text(entry, 'AcctSvcrRef') ?? text(tx, 'Refs', 'EndToEndId') ?? text(entry, 'NtryRef')) ??
+            (counterparty ? ustrd : null),
           counterparty,
         },
       });
