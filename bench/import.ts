@@ -10,6 +10,7 @@
 import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { NativeConnection } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivityDeps } from '../activities';
@@ -93,6 +94,7 @@ async function main() {
       if (result.created !== ROWS || stored.createdCount !== ROWS)
         throw new Error(`expected ${ROWS} created, the import says ${result.created}`);
       const rate = ROWS / seconds;
+      for (const [step, ms] of await stepTimes(temporal, importTransactionsId(id))) console.log(`  ${step}: ${(ms / 1000).toFixed(2)} s`);
       console.log(
         `\nImport: ${ROWS.toLocaleString()} CSV rows (${(csv.length / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s (upload accepted after ${((accepted - started) / 1000).toFixed(2)} s), ${rate.toFixed(0)} rows/s  (target: over ${TARGET_ROWS_PER_SECOND.toLocaleString()} rows/s)`,
       );
@@ -114,6 +116,21 @@ async function main() {
     await bench.close();
     await rm(path.resolve(PROJECT_ROOT, storageDir), { recursive: true, force: true });
   }
+}
+
+/** Each activity of the run, scheduled to completed: where the time goes (validating vs inserting). */
+async function stepTimes(temporal: ReturnType<typeof createTemporalGateway>, workflowId: string): Promise<[string, number][]> {
+  const history = await (await temporal.client()).workflow.getHandle(workflowId).fetchHistory();
+  const scheduled = new Map<string, { type: string; at: number }>();
+  const out: [string, number][] = [];
+  for (const e of history.events ?? []) {
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s) scheduled.set(String(e.eventId), { type: s.activityType?.name ?? 'activity', at: tsToMs(e.eventTime) });
+    const done = e.activityTaskCompletedEventAttributes;
+    const began = done && scheduled.get(String(done.scheduledEventId));
+    if (began) out.push([began.type, tsToMs(e.eventTime) - began.at]);
+  }
+  return out;
 }
 
 main().catch((err: unknown) => {

@@ -101,7 +101,7 @@ describe('statement values', () => {
     const results = [];
     for await (const r of csvRows(Readable.from([csv]), mapping, ',')) results.push(r);
     expect(results.map((r) => (r.ok ? [r.row.line, formatAmount(r.row.amount), r.row.name] : [r.error.line, r.error.message]))).toEqual([
-      [3, '-1', 'Two lines'],
+      [2, '-1', 'Two lines'],
       [4, 'date "2026-11-31" is not a date in the format YYYY-MM-DD'],
       [5, 'the description is empty'],
       [6, 'neither a debit nor a credit amount'],

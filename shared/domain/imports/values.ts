@@ -40,6 +40,12 @@ export function parseDate(text: string, format: DateFormat): string | null {
 export const dateFormatsFitting = (samples: readonly string[]): DateFormat[] =>
   DATE_FORMATS.filter((f) => samples.length > 0 && samples.every((s) => parseDate(s, f) !== null));
 
+/** Digits, grouped by threes with the other separator or not, then the decimals. */
+const NUMBER_SHAPES: Record<DecimalSeparator, RegExp> = {
+  '.': /^\d{1,3}(,\d{3})+(\.\d*)?$|^\d+(\.\d*)?$|^\.\d+$/,
+  ',': /^\d{1,3}(\.\d{3})+(,\d*)?$|^\d+(,\d*)?$|^,\d+$/,
+};
+
 /**
  * An amount as written by a bank: `1.234,56`, `-1,234.56`, `1 234,56`, `(12.00)`, `12.50-`, `€ 3,00`.
  * Grouping marks (the other separator, spaces, apostrophes) are dropped; parentheses and a trailing
@@ -62,7 +68,7 @@ export function parseAmount(text: string, decimal: DecimalSeparator): bigint | n
     s = s.slice(1);
   } else if (s.startsWith('+')) s = s.slice(1);
   const group = decimal === ',' ? '.' : ',';
-  if (!new RegExp(`^\\d{1,3}(\\${group}\\d{3})+(\\${decimal}\\d*)?$|^\\d+(\\${decimal}\\d*)?$|^\\${decimal}\\d+$`).test(s)) return null;
+  if (!NUMBER_SHAPES[decimal].test(s)) return null;
   const [whole, fraction = ''] = s.split(group).join('').split(decimal);
   if (fraction.length > 4) return null;
   const value = BigInt(whole || '0') * SCALE + BigInt(fraction.padEnd(4, '0'));
