@@ -2,6 +2,7 @@ import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { bankConsentActivities } from './banking/consent';
 import { documentActivities } from './documents/process';
+import { importActivities } from './imports/import';
 import { insightActivities } from './insights/weekly';
 import { invoiceLifecycleActivities } from './invoices/lifecycle';
 import { invoiceSeriesActivities } from './invoices/series';
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...invoiceLifecycleActivities(deps),
     ...invoiceSeriesActivities(deps),
     ...transactionExportActivities(deps),
+    ...importActivities(deps),
   };
 }
 

@@ -22,6 +22,7 @@ import { bankRoutes } from './rest/bank-connections';
 import { catalogRoutes } from './rest/catalog';
 import { chatRoutes } from './rest/chat';
 import { customerRoutes } from './rest/customers';
+import { importRoutes } from './rest/imports';
 import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
 import { invoiceSeriesRoutes } from './rest/invoice-series';
@@ -46,6 +47,8 @@ import { publicInvoiceRouter } from './public-invoices';
 /** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
 export const restRoutes = (deps: ApiDeps): Route[] => [
   ...transactionExportRoutes(deps),
+  // Before the transaction routes: `/transactions/imports` is not a transaction id.
+  ...importRoutes(deps),
   ...transactionRoutes(deps),
   ...catalogRoutes(deps),
   ...customerRoutes(deps),

@@ -162,6 +162,12 @@ const schema = z
       .default(25 * 1024 * 1024),
     DOCUMENT_MAX_FILES: z.coerce.number().int().min(1).max(100).default(10),
     DOCUMENT_UPLOAD_URL_TTL: duration.default(10 * 60_000),
+    // Statement imports (POST /transactions/import and its preview): the largest file.
+    IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(100 * 1024 * 1024),
     LLM_API_URL: url.optional(),
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().default('gpt-4o-mini'),

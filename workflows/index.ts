@@ -14,3 +14,4 @@ export { recurringInvoice } from './recurring-invoice';
 export { scheduledBankSync } from './scheduled-bank-sync';
 export { exportTransactions } from './export-transactions';
 export { bankConsentExpiry } from './bank-consent-expiry';
+export { importTransactions } from './import-transactions';

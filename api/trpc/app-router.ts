@@ -4,6 +4,7 @@ import { bankAccountsRouter, bankConnectionsRouter } from './routers/banking';
 import { categoriesRouter, tagsRouter } from './routers/catalog';
 import { chatRouter } from './routers/chat';
 import { customersRouter } from './routers/customers';
+import { transactionImportsRouter } from './routers/imports';
 import { inboxRouter } from './routers/inbox';
 import { insightsRouter } from './routers/insights';
 import { invoicesRouter } from './routers/invoices';
@@ -24,6 +25,7 @@ import { router } from './trpc';
 export const createAppRouter = (deps: ApiDeps) =>
   router({
     transactions: transactionsRouter(deps),
+    transactionImports: transactionImportsRouter(deps),
     tags: tagsRouter(deps),
     categories: categoriesRouter(deps),
     customers: customersRouter(deps),

@@ -29,6 +29,7 @@ import {
   consentStage,
   type BankConsentWorkflow,
 } from '../../shared/temporal/bank-consent/contract';
+import { importTransactionsContract, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -311,5 +312,19 @@ export const SCENARIOS: HistoryScenario[] = [
       await handle.signal(consentExpiryChanged, { expiresAt: new Date(Date.now() + 4_000).toISOString() });
       return handle.result();
     },
+  },
+  {
+    // A statement file read and checked, then every row inserted (some were imported before).
+    name: 'import-transactions',
+    activities: {
+      validateImport: async () => ({ ok: true, rowsRead: 120 }),
+      insertImportedRows: async () => ({ created: 100, skipped: 20 }),
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<ImportTransactionsWorkflow>(importTransactionsContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ importId: 'i1', teamId: 't1' }],
+      }),
   },
 ];

@@ -14,6 +14,8 @@ export const DocumentId = defineSearchAttributeKey('DocumentId', SearchAttribute
 export const InvoiceId = defineSearchAttributeKey('InvoiceId', SearchAttributeType.KEYWORD);
 /** A transaction export's id (ExportTransactions): `ExportId = "<id>"`. */
 export const ExportId = defineSearchAttributeKey('ExportId', SearchAttributeType.KEYWORD);
+/** A statement import's id (ImportTransactions): `ImportId = "<id>"`. */
+export const ImportId = defineSearchAttributeKey('ImportId', SearchAttributeType.KEYWORD);
 /** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
 
@@ -21,4 +23,4 @@ export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWO
 export const TemporalScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
 
 /** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
-export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId, ExportId };
+export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId, ExportId, ImportId };

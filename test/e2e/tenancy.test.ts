@@ -86,9 +86,12 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   insights: 'insight',
   invoiceSeries: 'invoiceSeries',
   invoiceProducts: 'invoiceProduct',
+  transactionImports: 'import',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export' };
+/** Routes under another resource's segment whose `:id` is their own resource's. */
+const RESOURCE_BY_PATH: Record<string, string> = { '/transactions/imports/:id': 'import' };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
 /** Fields that carry an id (or list of ids) anywhere in a query or body, and whose. */
@@ -251,6 +254,20 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, invoiceId: ids.invoice, transactionId: ids.transaction, reason: 'amount' })
     .returning('id');
   ids.paymentSuggestion = (suggestion as { id: string }).id;
+  const [statementImport] = await ctx.tdb
+    .db('imports')
+    .insert({
+      teamId: a.team.id,
+      bankAccountId: ids.account,
+      format: 'csv',
+      fileName: `${MARKER} statement.csv`,
+      fileSize: 10,
+      storageKey: `${a.team.id}/imports/acme-private`,
+      status: 'failed',
+      errors: JSON.stringify([{ line: 2, message: MARKER }]),
+    })
+    .returning('id');
+  ids.import = (statementImport as { id: string }).id;
   ids.invoiceProduct = (await post('/invoice-products', { name: `${MARKER} product`, price: 120, vatRate: 19 })).id;
   const [exported] = await ctx.tdb
     .db('exports')
@@ -308,7 +325,7 @@ const sample = (schema: z.ZodType | undefined): unknown =>
 function restProbe(route: Route, missing: Set<string>) {
   const name = `${route.method.toUpperCase()} ${route.path}`;
   const [, segment, nested] = route.path.split('/');
-  const owner = RESOURCE_BY_SEGMENT[`${segment}/${nested}`] ?? RESOURCE_BY_SEGMENT[segment] ?? '';
+  const owner = RESOURCE_BY_PATH[route.path] ?? RESOURCE_BY_SEGMENT[`${segment}/${nested}`] ?? RESOURCE_BY_SEGMENT[segment] ?? '';
   const path = route.path.replace(/:(\w+)/g, (_m, param: string) => {
     const resource = param === 'id' ? owner : (RESOURCE_BY_FIELD[param] ?? RESOURCE_BY_PARAM[param]);
     if (!resource || !ids[resource]) missing.add(`${name}: path parameter ${param}`);

@@ -16,6 +16,7 @@ import { recurringInvoiceContract } from '../../shared/temporal/invoice-series/c
 import { scheduledBankSyncContract } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { exportTransactionsContract } from '../../shared/temporal/export-transactions/contract';
 import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
+import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -36,6 +37,7 @@ const contracts = {
   'scheduled-bank-sync': scheduledBankSyncContract,
   'export-transactions': exportTransactionsContract,
   'bank-consent': bankConsentContract,
+  'import-transactions': importTransactionsContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

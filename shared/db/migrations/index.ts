@@ -27,6 +27,7 @@ import * as invoicePaymentMatching from './0068_invoice_payment_matching';
 import * as teamPaymentDetails from './0069_team_payment_details';
 import * as manualAccountBalances from './0070_manual_account_balances';
 import * as teamLogo from './0071_team_logo';
+import * as transactionImports from './0072_transaction_imports';
 import * as transactionExports from './0073_transaction_exports';
 import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
 
@@ -63,6 +64,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0069_team_payment_details': teamPaymentDetails,
   '0070_manual_account_balances': manualAccountBalances,
   '0071_team_logo': teamLogo,
+  '0072_transaction_imports': transactionImports,
   '0073_transaction_exports': transactionExports,
   '0075_bank_connection_lifecycle': bankConnectionLifecycle,
 };

@@ -35,3 +35,4 @@ export * from './user';
 export * from './webhook-event';
 export * from './invoice-series';
 export * from './export';
+export * from './transaction-import';

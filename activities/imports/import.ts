@@ -1,0 +1,176 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import type { Db } from '../../shared/db/knex';
+import { BankAccount, TransactionImport } from '../../shared/db/models';
+import { csvRows } from '../../shared/domain/imports/csv';
+import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/imports/rows';
+import type { ImportError } from '../../shared/domain/imports/schema';
+import { camtRows, ofxRows } from '../../shared/domain/imports/statements';
+import type { ImportCounts, ImportTransactionsInput, ImportValidation } from '../../shared/temporal/import-transactions/contract';
+import type { ActivityDeps } from '../deps';
+
+/** Rows per insert statement: large enough that 100,000 rows are 20 round trips, small enough for the parameter arrays. */
+const INSERT_BATCH = 5000;
+/** How often validation reports how far it got (heartbeat and the import row). */
+const PROGRESS_EVERY = 10_000;
+/** Staged lines written to disk together. */
+const WRITE_CHUNK = 500;
+
+const stagedKey = (storageKey: string) => `${storageKey}.staged.ndjson`;
+
+async function readAll(stream: Readable): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** One statement: the staged rows into transactions, a row whose hash the team has already skipped. Returns how many were inserted. */
+async function insertBatch(trx: Knex.Transaction, teamId: string, bankAccountId: string, rows: StagedRow[]): Promise<number> {
+  // Each column as one array parameter, which unnest turns back into rows. Staged text is never
+  // empty (cleanText makes it null), so an empty string carries null through the text array.
+  const column = (i: number) => rows.map((r) => r[i] ?? '');
+  const result = await trx.raw<{ rowCount: number }>(
+    `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
+     select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
+       from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
+         as u(date, amount, currency, name, reference, counterparty, hash)
+     on conflict (team_id, import_hash) do nothing`,
+    [teamId, bankAccountId, column(0), column(1), column(2), column(3), column(4), column(5), column(6)],
+  );
+  return result.rowCount;
+}
+
+export function importActivities({ db, storage }: ActivityDeps) {
+  const find = async ({ teamId, importId }: ImportTransactionsInput) => {
+    const found = await TransactionImport.query(db).findOne({ teamId, id: importId });
+    // The team or the account was deleted (the import with it): nothing left to import into.
+    if (!found) throw ApplicationFailure.nonRetryable(`import ${importId} not found`, 'ImportNotFound');
+    return found;
+  };
+  const patch = (on: Db | Knex.Transaction, id: string, fields: Partial<TransactionImport>) =>
+    TransactionImport.query(on)
+      .findById(id)
+      .patch({ ...fields, updatedAt: new Date() });
+
+  const rowsOf = async (imp: TransactionImport, stream: Readable): Promise<AsyncIterable<RowResult> | RowResult[]> => {
+    if (imp.format === 'csv') {
+      if (!imp.mapping) throw ApplicationFailure.nonRetryable(`import ${imp.id} is CSV without a mapping`, 'ImportWithoutMapping');
+      return csvRows(stream, imp.mapping, imp.mapping.delimiter ?? ',');
+    }
+    const text = await readAll(stream);
+    return imp.format === 'ofx' ? ofxRows(text) : camtRows(text);
+  };
+
+  return {
+    /**
+     * Activity 1: reads the whole file and checks every row, writing the rows in their staging form
+     * (hash included) to a staging file beside the upload. One bad row fails the import with every
+     * bad row by line, and nothing is inserted. Repeatable: a retry writes the same staging file.
+     */
+    async validateImport(input: ImportTransactionsInput): Promise<ImportValidation> {
+      const imp = await find(input);
+      if (imp.status === 'failed') return { ok: false, rowsRead: imp.rowsRead, errors: imp.errors };
+      if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead };
+      const account = await BankAccount.query(db).findOne({ teamId: imp.teamId, id: imp.bankAccountId });
+      if (!account) throw ApplicationFailure.nonRetryable(`bank account ${imp.bankAccountId} not found`, 'ImportNotFound');
+      await patch(db, imp.id, { status: 'validating' });
+
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'finops-import-'));
+      try {
+        const target = path.join(dir, 'staged.ndjson');
+        const out = createWriteStream(target);
+        const { stream } = await storage.open(imp.storageKey);
+        const hash = rowHasher(account.id);
+        const errors: ImportError[] = [];
+        let bad = 0;
+        let rowsRead = 0;
+        let pending: string[] = [];
+        const write = async (text: string) => {
+          if (!out.write(text)) await once(out, 'drain');
+        };
+        for await (const result of await rowsOf(imp, stream)) {
+          rowsRead++;
+          if (!result.ok) {
+            bad++;
+            if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
+          } else if (!bad) {
+            pending.push(JSON.stringify(stageRow(result.row, account.currency, hash)));
+            if (pending.length >= WRITE_CHUNK) {
+              await write(`${pending.join('\n')}\n`);
+              pending = [];
+            }
+          }
+          if (rowsRead % PROGRESS_EVERY === 0) {
+            heartbeat({ rowsRead });
+            await patch(db, imp.id, { rowsRead });
+          }
+        }
+        if (pending.length) await write(`${pending.join('\n')}\n`);
+        out.end();
+        await finished(out);
+        if (bad) {
+          await patch(db, imp.id, { status: 'failed', rowsRead, errors, completedAt: new Date() });
+          return { ok: false, rowsRead, errors };
+        }
+        const { size } = await stat(target);
+        await storage.putFile(stagedKey(imp.storageKey), target, size);
+        await patch(db, imp.id, { status: 'importing', rowsRead });
+        return { ok: true, rowsRead };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+
+    /**
+     * Activity 2: every staged row inserted in one database transaction, batched; the import row's
+     * counts and status are written in that transaction too. Killed part way, nothing was committed
+     * and the retry starts over; killed after the commit, the retry finds the import completed and
+     * answers its stored counts. Rows the account already has (by hash) are skipped by the database.
+     */
+    async insertImportedRows(input: ImportTransactionsInput): Promise<ImportCounts> {
+      const imp = await find(input);
+      if (imp.status === 'completed') return { created: imp.createdCount, skipped: imp.skippedCount };
+      if (imp.status !== 'importing')
+        throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
+      const { stream } = await storage.open(stagedKey(imp.storageKey));
+      const counts = await db.transaction(async (trx) => {
+        let created = 0;
+        let total = 0;
+        let batch: StagedRow[] = [];
+        const flush = async () => {
+          created += await insertBatch(trx, imp.teamId, imp.bankAccountId, batch);
+          total += batch.length;
+          batch = [];
+          heartbeat({ inserted: total });
+        };
+        for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+          if (!line) continue;
+          batch.push(JSON.parse(line) as StagedRow);
+          if (batch.length >= INSERT_BATCH) await flush();
+        }
+        if (batch.length) await flush();
+        const result = { created, skipped: total - created };
+        await patch(trx, imp.id, {
+          status: 'completed',
+          createdCount: result.created,
+          skippedCount: result.skipped,
+          completedAt: new Date(),
+        });
+        return result;
+      });
+      // The staging file has served; the upload stays as the import's file.
+      await storage.remove(stagedKey(imp.storageKey)).catch(() => undefined);
+      return counts;
+    },
+  };
+}
+
+export type ImportActivities = ReturnType<typeof importActivities>;

@@ -1,0 +1,27 @@
+import type { TemporalGateway } from '../client';
+import { ImportId, Stage, TeamId } from '../search-attribute-keys';
+import { startOnce } from '../start';
+import {
+  importProgress,
+  importTransactionsContract,
+  importTransactionsId,
+  type ImportProgress,
+  type ImportTransactionsInput,
+} from './contract';
+
+/** Starts importing an uploaded statement once; returns the workflow id. */
+export function startImportTransactions(temporal: TemporalGateway, input: ImportTransactionsInput): Promise<string> {
+  return startOnce(temporal, importTransactionsContract, {
+    workflowId: importTransactionsId(input.importId),
+    args: [input],
+    searchAttributes: [
+      { key: TeamId, value: input.teamId },
+      { key: ImportId, value: input.importId },
+      { key: Stage, value: 'validating' },
+    ],
+  });
+}
+
+export async function queryImportProgress(temporal: TemporalGateway, importId: string): Promise<ImportProgress> {
+  return (await temporal.client()).workflow.getHandle(importTransactionsId(importId)).query(importProgress);
+}

@@ -1,0 +1,35 @@
+import { defineQuery } from '@temporalio/workflow';
+import type { ImportError } from '../../domain/imports/schema';
+import { workflowContract } from '../contract';
+
+export interface ImportTransactionsInput {
+  importId: string;
+  teamId: string;
+}
+
+export type ImportStage = 'validating' | 'importing' | 'completed' | 'failed';
+
+export interface ImportProgress {
+  stage: ImportStage;
+  rowsRead: number;
+  created: number;
+  /** Rows the account had from an earlier import of them: the database refused them as duplicates. */
+  skipped: number;
+}
+
+/** Activity 1: every row read and checked into the staging file, or the bad rows by line (nothing imported). */
+export type ImportValidation = { ok: true; rowsRead: number } | { ok: false; rowsRead: number; errors: ImportError[] };
+
+export interface ImportCounts {
+  created: number;
+  skipped: number;
+}
+
+export const importProgress = defineQuery<ImportProgress>('importProgress');
+
+export type ImportTransactionsWorkflow = (input: ImportTransactionsInput) => Promise<ImportProgress>;
+
+export const importTransactionsContract = workflowContract<ImportTransactionsWorkflow>('importTransactions');
+
+/** One run per import: a retried start finds the run the first one started. */
+export const importTransactionsId = (importId: string) => `import:${importId}`;

@@ -1,0 +1,48 @@
+import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { ImportActivities } from '../activities/imports/import';
+import {
+  importProgress,
+  type ImportProgress,
+  type ImportStage,
+  type ImportTransactionsWorkflow,
+} from '../shared/temporal/import-transactions/contract';
+import { Stage } from '../shared/temporal/search-attribute-keys';
+
+// Both steps stream the whole file and heartbeat as they go: a killed worker is noticed by the
+// heartbeat timeout, not after the start-to-close budget a large file needs.
+const steps = {
+  startToCloseTimeout: '30m',
+  heartbeatTimeout: '20s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 10 },
+} as const;
+const { validateImport, insertImportedRows } = proxyActivities<ImportActivities>(steps);
+
+/**
+ * ImportTransactions (id `import:<importId>`): validate every row of the uploaded file into a
+ * staging file (or fail with the bad rows by line, importing nothing) → insert all staged rows in
+ * one database transaction, duplicates of earlier imports refused by their row hash. The counts
+ * are stored on the import row in that same transaction, so a retried insert after a commit
+ * reports the first attempt's counts instead of "all skipped".
+ */
+export const importTransactions: ImportTransactionsWorkflow = async (input) => {
+  const progress: ImportProgress = { stage: 'validating', rowsRead: 0, created: 0, skipped: 0 };
+  const setStage = (stage: ImportStage) => {
+    progress.stage = stage;
+    upsertSearchAttributes([{ key: Stage, value: stage }]);
+  };
+  setHandler(importProgress, () => progress);
+
+  const validated = await validateImport(input);
+  progress.rowsRead = validated.rowsRead;
+  if (!validated.ok) {
+    setStage('failed');
+    return progress;
+  }
+
+  setStage('importing');
+  const counts = await insertImportedRows(input);
+  progress.created = counts.created;
+  progress.skipped = counts.skipped;
+  setStage('completed');
+  return progress;
+};
