@@ -1,8 +1,8 @@
-import { exportIdParams, exportSchema, requestExportBody } from '../../shared/domain/transaction-exports/schema';
-import { getTransactionExport, requestTransactionExport } from '../../shared/domain/transaction-exports/service';
+import { exportIdParams, exportSchema, listExportsQuery, requestExportBody } from '../../shared/domain/transaction-exports/schema';
+import { getTransactionExport, listTransactionExports, requestTransactionExport } from '../../shared/domain/transaction-exports/service';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
-import { one } from './replies';
+import { one, page } from './replies';
 
 const tag = 'Transactions';
 
@@ -25,6 +25,17 @@ export const transactionExportRoutes = ({ db, temporal, config }: Pick<ApiDeps, 
         { teamId: principal.teamId, userId: principal.userId },
         body,
       ),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/transactions/exports',
+    scopes: ['transactions.read'],
+    tag,
+    summary: 'List exports',
+    description: 'Newest first, keyset-paginated; `status` narrows the list.',
+    query: listExportsQuery,
+    reply: page(exportSchema),
+    handler: ({ principal, query }) => listTransactionExports(db, principal.teamId, query, config.PUBLIC_URL),
   }),
   defineRoute({
     method: 'get',

@@ -217,6 +217,16 @@ describe('transaction exports', () => {
     expect(done).toMatchObject({ status: 'completed', rowsWritten: 1, receiptsWritten: 1 });
     const zip = await downloadZip(done.documentId, other.sessionToken);
     expect((await csvRecords(zip)).map((r) => r.Name)).toEqual([OTHER_MARKER]);
+
+    // Each team lists its own exports only, newest first.
+    const listed = async (token: string, query = '') =>
+      (await (await send('GET', `/transactions/exports${query}`, token)).json()).data as UntypedJson[];
+    expect((await listed(other.sessionToken)).map((e) => e.id)).toEqual([done.id]);
+    const acmeIds = (await listed(stack.acme.sessionToken)).map((e) => e.id);
+    expect(acmeIds).toContain(exported.id);
+    expect(acmeIds).not.toContain(done.id);
+    expect((await listed(stack.acme.sessionToken, '?status=failed')).map((e) => e.id)).not.toContain(exported.id);
+    expect((await send('GET', '/transactions/exports?status=lost', stack.acme.sessionToken)).status).toBe(400);
   });
 
   it('pages through thousands of rows in keyset batches, each row once, newest first', async () => {
@@ -251,6 +261,12 @@ describe('transaction exports', () => {
     const zip = await downloadZip(done.documentId!, stack.acme.sessionToken);
     expect(Object.keys(zip.files)).toEqual(['transactions.xlsx']);
     expect((await trpcError(trpc.transactions.getExport.query({ id: '00000000-0000-4000-8000-000000000000' }))).httpStatus).toBe(404);
+    const first = await trpc.transactions.listExports.query({ pageSize: 1 });
+    expect(first.data.map((e) => e.id)).toEqual([started.id]);
+    expect(first.meta.hasNextPage).toBe(true);
+    const second = await trpc.transactions.listExports.query({ pageSize: 1, cursor: first.meta.cursor! });
+    expect(second.data).toHaveLength(1);
+    expect(second.data[0].createdAt <= first.data[0].createdAt).toBe(true);
     expect(await trpcError(trpc.transactions.export.mutate({ filter: { from: '2026-04-01', to: '2026-03-01' } }))).toMatchObject({
       httpStatus: 400,
       details: [expect.objectContaining({ field: 'filter.from' })],

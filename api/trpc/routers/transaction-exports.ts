@@ -1,9 +1,10 @@
-import { exportIdParams, exportSchema, requestExportBody } from '../../../shared/domain/transaction-exports/schema';
-import { getTransactionExport, requestTransactionExport } from '../../../shared/domain/transaction-exports/service';
+import { pageOf } from '../../../shared/domain/common/page';
+import { exportIdParams, exportSchema, listExportsQuery, requestExportBody } from '../../../shared/domain/transaction-exports/schema';
+import { getTransactionExport, listTransactionExports, requestTransactionExport } from '../../../shared/domain/transaction-exports/service';
 import type { ApiDeps } from '../../deps';
 import { procedure } from '../trpc';
 
-/** `transactions.export` and `transactions.getExport`: the same services as REST `/transactions/export(s)`. */
+/** `transactions.export`, `transactions.listExports` and `transactions.getExport`: the same services as REST `/transactions/export(s)`. */
 export const transactionExportProcedures = ({ db, temporal, config }: Pick<ApiDeps, 'db' | 'temporal' | 'config'>) => ({
   export: procedure('transactions.read')
     .input(requestExportBody.prefault({}))
@@ -15,6 +16,10 @@ export const transactionExportProcedures = ({ db, temporal, config }: Pick<ApiDe
         input,
       ),
     ),
+  listExports: procedure('transactions.read')
+    .input(listExportsQuery.prefault({}))
+    .output(pageOf(exportSchema))
+    .query(({ ctx, input }) => listTransactionExports(db, ctx.principal.teamId, input, config.PUBLIC_URL)),
   getExport: procedure('transactions.read')
     .input(exportIdParams)
     .output(exportSchema)

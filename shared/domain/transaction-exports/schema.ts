@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSize } from '../common/query';
 import { transactionFilterBody } from '../transactions/schema';
 
 /** What an export can hold: the rows as CSV, the rows as an Excel workbook, the files attached to them. */
@@ -70,3 +71,10 @@ export const exportSchema = z
   })
   .meta({ id: 'TransactionExport', description: 'A transaction export: one ZIP with transactions.csv, transactions.xlsx and receipts/.' });
 export type ExportDto = z.infer<typeof exportSchema>;
+
+export const listExportsQuery = z.object({
+  cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
+  pageSize,
+  status: z.enum(EXPORT_STATUSES).optional(),
+});
+export type ListExportsQuery = z.output<typeof listExportsQuery>;

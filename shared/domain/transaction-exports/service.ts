@@ -6,7 +6,8 @@ import type { TemporalGateway } from '../../temporal/client';
 import { startTransactionExport } from '../../temporal/export-transactions/calls';
 import { exportTransactionsId } from '../../temporal/export-transactions/contract';
 import { notify } from '../notifications/service';
-import { EXPORT_FORMATS, type ExportDto, type RequestExportBody } from './schema';
+import { newestFirstPage, type Page } from '../common/cursor';
+import { EXPORT_FORMATS, type ExportDto, type ListExportsQuery, type RequestExportBody } from './schema';
 
 /** Where a stored document downloads, absolute when the public address is known. */
 export const documentDownloadUrl = (publicUrl: string | undefined, documentId: string) =>
@@ -63,6 +64,15 @@ export async function getTransactionExport(db: Db, teamId: string, id: string, p
   const row = await TransactionExport.query(db).findOne({ teamId, id });
   if (!row) throw notFound(`Export ${id} not found`);
   return toDto(row, publicUrl);
+}
+
+/** The team's exports, newest first: what an accountant was sent and when. */
+export function listTransactionExports(db: Db, teamId: string, query: ListExportsQuery, publicUrl?: string): Promise<Page<ExportDto>> {
+  const q = db('exports as e')
+    .where('e.team_id', teamId)
+    .select<(TransactionExport & { cursorCreatedAt: string })[]>('e.*', db.raw('e.created_at::text as cursor_created_at'));
+  if (query.status) q.where('e.status', query.status);
+  return newestFirstPage(q, 'e', query, (row) => toDto(row, publicUrl));
 }
 
 // ── The run's steps (activities call these) ────────────────────────────────────────────────────
