@@ -71,19 +71,7 @@ async function main() {
   const bench = await benchDatabase('finops_bench_memory');
   const { key, ids } = await seededTeam(bench.db);
   const port = await freePort();
-  const api = spawnApi({
-    ...process.env,
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: 'x'.repeat(32),
-    ENCRYPTION_KEY: '1'.repeat(64),
-    DATABASE_URL: bench.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    BANK_B_WEBHOOK_SECRETS: SECRET,
-    TEMPORAL_ADDRESS: '127.0.0.1:1',
-  });
+  const api = spawnApi({ databaseUrl: bench.url, port: port, env: { BANK_B_WEBHOOK_SECRETS: SECRET } });
   const pid = api.pid;
   if (pid === undefined) throw new Error('the API did not start');
   try {

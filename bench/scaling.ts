@@ -82,18 +82,7 @@ async function main() {
   );
 
   const port = await freePort();
-  const api = spawnApi({
-    ...process.env,
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: 'x'.repeat(32),
-    ENCRYPTION_KEY: '1'.repeat(64),
-    DATABASE_URL: bench.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    TEMPORAL_ADDRESS: '127.0.0.1:1',
-  });
+  const api = spawnApi({ databaseUrl: bench.url, port: port });
   const base = `http://127.0.0.1:${port}`;
   const curve: Record<string, Record<number, number>> = {};
   try {

@@ -66,18 +66,7 @@ async function main() {
 
   const apiPort = await freePort();
   const barePort = await freePort();
-  const api = spawnApi({
-    ...process.env,
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: 'x'.repeat(32),
-    ENCRYPTION_KEY: '1'.repeat(64),
-    DATABASE_URL: bench.url,
-    PORT: String(apiPort),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    TEMPORAL_ADDRESS: '127.0.0.1:1',
-  });
+  const api = spawnApi({ databaseUrl: bench.url, port: apiPort });
   const bare = fork(
     path.join(__dirname, 'bare-transactions-server.ts'),
     [String(barePort), bench.url, ...[native, keyLookup].map((sql) => Buffer.from(JSON.stringify(sql)).toString('base64'))],

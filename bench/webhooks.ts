@@ -38,18 +38,7 @@ function signed() {
 async function main() {
   const bench = await benchDatabase('finops_bench_webhooks');
   const port = await freePort();
-  const api = spawnApi({
-    ...process.env,
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: 'x'.repeat(32),
-    ENCRYPTION_KEY: '1'.repeat(64),
-    DATABASE_URL: bench.url,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    BANK_B_WEBHOOK_SECRETS: SECRET,
-    TEMPORAL_ADDRESS: '127.0.0.1:1',
-  });
+  const api = spawnApi({ databaseUrl: bench.url, port: port, env: { BANK_B_WEBHOOK_SECRETS: SECRET } });
   try {
     await waitForPort(`127.0.0.1:${port}`);
     const url = `http://127.0.0.1:${port}/webhook/bank-b`;
