@@ -9,6 +9,7 @@ import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
 import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
+import { webhookDeliveryActivities } from './webhooks/deliver';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...insightActivities(deps),
     ...invoiceLifecycleActivities(deps),
     ...invoiceSeriesActivities(deps),
+    ...webhookDeliveryActivities(deps),
   };
 }
 

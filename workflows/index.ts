@@ -12,3 +12,4 @@ export { weeklyInsights } from './weekly-insights';
 export { invoiceLifecycle } from './invoice-lifecycle';
 export { recurringInvoice } from './recurring-invoice';
 export { scheduledBankSync } from './scheduled-bank-sync';
+export { webhookDelivery } from './webhook-delivery';

@@ -12,6 +12,8 @@ export const InvitationId = defineSearchAttributeKey('InvitationId', SearchAttri
 export const DocumentId = defineSearchAttributeKey('DocumentId', SearchAttributeType.KEYWORD);
 /** An invoice's id (InvoiceLifecycle): `InvoiceId = "<id>"`. */
 export const InvoiceId = defineSearchAttributeKey('InvoiceId', SearchAttributeType.KEYWORD);
+/** A webhook endpoint's id (WebhookDelivery): `WebhookEndpointId = "<id>"` lists every delivery run of one endpoint. */
+export const WebhookEndpointId = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
 /** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
 
@@ -19,4 +21,4 @@ export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWO
 export const TemporalScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
 
 /** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
-export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId };
+export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId, WebhookEndpointId };

@@ -27,6 +27,7 @@ import * as invoicePaymentMatching from './0068_invoice_payment_matching';
 import * as teamPaymentDetails from './0069_team_payment_details';
 import * as manualAccountBalances from './0070_manual_account_balances';
 import * as teamLogo from './0071_team_logo';
+import * as webhookEndpoints from './0074_webhook_endpoints';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -61,6 +62,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0069_team_payment_details': teamPaymentDetails,
   '0070_manual_account_balances': manualAccountBalances,
   '0071_team_logo': teamLogo,
+  '0074_webhook_endpoints': webhookEndpoints,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

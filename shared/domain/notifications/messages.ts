@@ -76,6 +76,10 @@ const writers: Writers = {
     title: `Your week in numbers: ${m.periodStart} to ${m.periodEnd}`,
     body: `The summary of ${m.periodStart} to ${m.periodEnd} is ready: income, spending, what changed most, receipts waiting and runway.`,
   }),
+  webhook_endpoint_disabled: (m) => ({
+    title: 'A webhook endpoint was disabled',
+    body: `Every delivery to ${m.url} has failed since ${m.failingSince}${m.lastError ? ` (last: ${m.lastError})` : ''}, so it was disabled. Fix it, then enable it again; replay the deliveries it missed.`,
+  }),
 };
 
 export function messageOf<T extends NotificationType>(type: T, metadata: NotificationMetadata[T]): NotificationMessage {

@@ -45,6 +45,8 @@ export interface NotificationMetadata {
   invoice_paid_by_transfer: { invoiceId: string; invoiceNumber: string; transactionId: string; amount: number; currency: string };
   /** The weekly summary of the team's money is ready (WeeklyInsights). */
   insight_ready: { insightId: string; periodStart: string; periodEnd: string };
+  /** A webhook endpoint failed every delivery for too long (WEBHOOK_DISABLE_AFTER) and was disabled. */
+  webhook_endpoint_disabled: { endpointId: string; url: string; failingSince: string; lastError: string | null };
 }
 
 export type NotificationType = keyof NotificationMetadata;
@@ -70,6 +72,7 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   invoice_payment_suggested: 'A bank transaction may be the payment of an open invoice.',
   invoice_paid_by_transfer: 'A bank transfer paid an invoice in full and was recorded as its payment.',
   insight_ready: "The week's summary of the team's money is ready.",
+  webhook_endpoint_disabled: 'A webhook endpoint kept failing and was disabled.',
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];
 
