@@ -106,7 +106,8 @@ export const webhookEndpointRoutes = (deps: Pick<ApiDeps, 'db' | 'config' | 'tem
       scopes: ['teams.write'],
       tag,
       summary: 'Send a test event',
-      description: 'Delivers a `webhook.test` event to this endpoint (whatever it subscribes to), signed and retried as any other. 409 when the endpoint is disabled.',
+      description:
+        'Delivers a `webhook.test` event to this endpoint (whatever it subscribes to), signed and retried as any other. 409 when the endpoint is disabled.',
       params: webhookEndpointIdParams,
       reply: one(webhookDeliverySchema),
       status: 202,
@@ -140,7 +141,8 @@ export const webhookEndpointRoutes = (deps: Pick<ApiDeps, 'db' | 'config' | 'tem
       scopes: ['teams.write'],
       tag,
       summary: 'Replay a delivery',
-      description: 'Sends a delivered or failed delivery again: a new run of attempts with the same `webhook-id`. 409 while it is still being delivered.',
+      description:
+        'Sends a delivered or failed delivery again: a new run of attempts with the same `webhook-id`. 409 while it is still being delivered.',
       params: webhookDeliveryIdParams,
       reply: one(webhookDeliverySchema),
       status: 202,

@@ -13,6 +13,7 @@ import { keepBankSyncScheduled, removeBankSyncSchedule } from '../../temporal/sc
 import { requestSync } from '../../temporal/sync-connection/calls';
 import { encrypt } from '../crypto/encryption';
 import type { BankAccountDto, BankConnectionDto, createBankAccountBody, createBankConnectionBody, updateBankAccountBody } from './schema';
+import { emitEvent } from '../webhook-endpoints/events';
 
 const accountDto = (a: BankAccount): BankAccountDto => ({
   id: a.id,
@@ -103,13 +104,21 @@ export async function createConnection(
   const { accessToken, referenceId } = await providerCredentials(deps.bankA, body);
   let id: string;
   try {
-    ({ id } = await BankConnection.query(deps.db).insert({
-      teamId,
-      provider: body.provider,
-      referenceId,
-      accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY),
-      status: 'connected',
-    }));
+    id = await deps.db.transaction(async (trx) => {
+      const created = await BankConnection.query(trx).insert({
+        teamId,
+        provider: body.provider,
+        referenceId,
+        accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY),
+        status: 'connected',
+      });
+      await emitEvent(trx, teamId, 'bank_connection.connected', {
+        connectionId: created.id,
+        provider: body.provider,
+        institutionName: null,
+      });
+      return created.id;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`This ${body.provider} connection already exists`);
     throw err;

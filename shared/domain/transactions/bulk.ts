@@ -5,6 +5,7 @@ import { currencyCode } from '../common/currency';
 import { isoDate } from '../common/query';
 import { assertReferences, whereFiltered } from './service';
 import { TRANSACTION_STATUSES } from './schema';
+import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /** At most this many transactions change in one request, all or none. */
 export const BULK_LIMIT = 10_000;
@@ -134,6 +135,7 @@ export async function bulkUpdateTransactions(db: Db, teamId: string, body: BulkU
         .returning<{ transactionId: string }[]>('transactionId');
       for (const r of removed) changed.add(r.transactionId);
     }
+    await emitTransactionEvents(trx, teamId, 'transaction.updated', [...changed]);
     return { matched: ids.length, changed: changed.size };
   });
 }

@@ -61,7 +61,10 @@ export async function startClaimedDelivery(
     return false;
   }
   // The run may have finished its first attempt already: only a delivery still `starting` moves.
-  await deps.db('webhook_deliveries').where({ id: due.deliveryId, status: 'starting' }).update({ status: 'running', updatedAt: new Date() });
+  await deps
+    .db('webhook_deliveries')
+    .where({ id: due.deliveryId, status: 'starting' })
+    .update({ status: 'running', updatedAt: new Date() });
   return true;
 }
 
@@ -157,7 +160,12 @@ async function disableIfFailingTooLong(trx: Db, endpointId: string, disableAfter
   const failingSince = e.failing_since.toISOString();
   await trx('webhook_endpoints')
     .where({ id: endpointId })
-    .update({ enabled: false, disabledAt: trx.fn.now(), disabledReason: `every delivery failed since ${failingSince}`, updatedAt: trx.fn.now() });
+    .update({
+      enabled: false,
+      disabledAt: trx.fn.now(),
+      disabledReason: `every delivery failed since ${failingSince}`,
+      updatedAt: trx.fn.now(),
+    });
   await notify(trx, {
     teamId: e.team_id,
     type: 'webhook_endpoint_disabled',
@@ -169,5 +177,8 @@ async function disableIfFailingTooLong(trx: Db, endpointId: string, disableAfter
 
 /** The retry window passed (or the endpoint went): the delivery ends `failed` unless it was delivered. */
 export async function giveUpWebhookDelivery(db: Db, deliveryId: string): Promise<void> {
-  await db('webhook_deliveries').where({ id: deliveryId }).whereNot({ status: 'delivered' }).update({ status: 'failed', updatedAt: db.fn.now() });
+  await db('webhook_deliveries')
+    .where({ id: deliveryId })
+    .whereNot({ status: 'delivered' })
+    .update({ status: 'failed', updatedAt: db.fn.now() });
 }

@@ -42,3 +42,21 @@ async function hasSubscribers(db: Db, teamId: string, type: WebhookEventType): P
     .first<{ id: string } | undefined>('id');
   return Boolean(row);
 }
+
+/**
+ * `transaction.created` / `transaction.updated` for these transactions, read as they are now in the
+ * caller's transaction. Nothing is read when no endpoint of the team listens (the sync's hot path).
+ */
+export async function emitTransactionEvents(
+  db: Db,
+  teamId: string,
+  type: 'transaction.created' | 'transaction.updated',
+  ids: readonly string[],
+): Promise<number> {
+  if (!ids.length || !(await hasSubscribers(db, teamId, type))) return 0;
+  const rows = await db('transactions')
+    .where({ teamId })
+    .whereRaw('id = any(?::uuid[])', [[...ids]])
+    .select<WebhookEventData['transaction.created'][]>('id', 'date', 'name', 'amount', 'currency', 'status', 'bank_account_id', 'manual');
+  return emitEvents(db, teamId, type, rows);
+}

@@ -34,7 +34,10 @@ const eventTypes = z
   .min(1)
   .max(20)
   .refine((a) => new Set(a).size === a.length, { message: 'list each event type once' });
-const url = z.url({ protocol: /^https?$/ }).max(2000).meta({ description: 'http(s) URL on a public address.' });
+const url = z
+  .url({ protocol: /^https?$/ })
+  .max(2000)
+  .meta({ description: 'http(s) URL on a public address.' });
 const description = z.string().trim().max(500).nullable().optional();
 
 export const createWebhookEndpointBody = z

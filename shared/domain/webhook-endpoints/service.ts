@@ -247,7 +247,7 @@ export async function listWebhookDeliveries(
 
 export async function getWebhookDelivery(db: Db, teamId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryDto> {
   const rows = await selectDeliveries(db, teamId, endpointId).where('d.id', deliveryId);
-  const [delivery] = (await withAttempts(db, teamId, { data: rows, meta: { cursor: null, hasNextPage: false } })).data;
+  const delivery = (await withAttempts(db, teamId, { data: rows, meta: { cursor: null, hasNextPage: false } })).data.at(0);
   if (!delivery) throw notFound(`Webhook delivery ${deliveryId} not found`);
   return delivery;
 }
@@ -268,7 +268,8 @@ export async function replayWebhookDelivery(
       .forUpdate()
       .first<{ status: WebhookDeliveryDto['status'] } | undefined>('status');
     if (!row) throw notFound(`Webhook delivery ${deliveryId} not found`);
-    if (row.status !== 'delivered' && row.status !== 'failed') throw conflict('This delivery is still being delivered; replay it when it has ended');
+    if (row.status !== 'delivered' && row.status !== 'failed')
+      throw conflict('This delivery is still being delivered; replay it when it has ended');
     await trx('webhook_deliveries')
       .where({ id: deliveryId })
       .update({ status: 'starting', claimedAt: trx.fn.now(), updatedAt: trx.fn.now() });
@@ -288,7 +289,15 @@ export async function sendTestWebhook(deps: WebhookDeps, teamId: string, endpoin
   });
   const [row] = await deps
     .db('webhook_deliveries')
-    .insert({ teamId, endpointId, eventId: randomUUID(), eventType: 'webhook.test', payload, status: 'starting', claimedAt: deps.db.fn.now() })
+    .insert({
+      teamId,
+      endpointId,
+      eventId: randomUUID(),
+      eventType: 'webhook.test',
+      payload,
+      status: 'starting',
+      claimedAt: deps.db.fn.now(),
+    })
     .returning<{ id: string }[]>('id');
   await startClaimedDelivery(deps, { deliveryId: row.id, teamId, endpointId });
   return getWebhookDelivery(deps.db, teamId, endpointId, row.id);

@@ -52,7 +52,10 @@ export async function refusedWebhookUrl(raw: string, allowPrivate: boolean): Pro
 }
 
 export class RefusedAddressError extends Error {
-  constructor(readonly host: string, readonly address: string) {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
     super(`${host} resolves to ${address}, which is not a public address`);
     this.name = 'RefusedAddressError';
   }
