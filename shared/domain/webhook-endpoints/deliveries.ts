@@ -140,7 +140,9 @@ async function recordAttempt(
       return { outcome: 'delivered', attempt, statusCode: result.statusCode };
     }
     const disabled = await disableIfFailingTooLong(trx, current.endpointId, disableAfterMs, result.error);
-    return { outcome: disabled ? 'abandoned' : 'failed', attempt, statusCode: result.statusCode };
+    if (!disabled) return { outcome: 'failed', attempt, statusCode: result.statusCode };
+    await giveUpWebhookDelivery(trx, delivery.id);
+    return { outcome: 'abandoned', attempt, statusCode: result.statusCode };
   });
 }
 

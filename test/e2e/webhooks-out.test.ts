@@ -1,0 +1,334 @@
+import { Webhook } from 'standardwebhooks';
+import { startWebhookDeliveryRelay } from '../../api/outbox/webhook-delivery-relay';
+import type { RepeatingPass } from '../../api/outbox/repeating-pass';
+import { markDisconnected } from '../../shared/domain/bank-connections/status';
+import { notificationsOf } from '../../shared/domain/notifications/service';
+import { startTestApi, type TestApi } from '../support/api';
+import { eventually, eventuallyValue } from '../support/eventually';
+import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
+import { withStack } from '../support/stack';
+import { trpcAs, trpcError } from '../support/trpc';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import type { UntypedJson } from '../support/untyped-json';
+
+/**
+ * Webhooks out, end to end: endpoints registered over REST and tRPC, real events from real changes,
+ * delivered by the WebhookDelivery workflow on a real worker to receivers on loopback, signed so
+ * that `standardwebhooks` verifies them with the secret shown at creation.
+ */
+const stack = withStack('webhooks-out', () => ({
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_INITIAL_INTERVAL: '200ms',
+  WEBHOOK_RETRY_MAX_INTERVAL: '400ms',
+  WEBHOOK_RETRY_WINDOW: '20s',
+  WEBHOOK_DISABLE_AFTER: '2s',
+  WEBHOOK_TIMEOUT: '5s',
+}));
+let relay: RepeatingPass;
+let other: Awaited<ReturnType<typeof createTeamAndOwner>>;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  relay = startWebhookDeliveryRelay(stack.api.deps, { intervalMs: 200 });
+  other = await createTeamAndOwner(stack.tdb.db, 'Other');
+});
+afterAll(async () => {
+  await relay.stop();
+  for (const r of receivers) await r.close();
+});
+
+async function receiver(opts: Parameters<typeof startWebhookReceiver>[0] = {}) {
+  const r = await startWebhookReceiver(opts);
+  receivers.push(r);
+  return r;
+}
+
+const send = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
+  const res = await stack.api.fetch(path, {
+    method,
+    token,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: res.status === 204 ? null : await res.json() };
+};
+
+async function register(url: string, eventTypes: string[]): Promise<{ id: string; secret: string }> {
+  const res = await send('POST', '/webhook-endpoints', { url, eventTypes, description: 'ledger sync' });
+  expect(res.status).toBe(201);
+  return { id: res.body.data.id as string, secret: res.body.data.secret as string };
+}
+
+const deliveriesOf = async (endpointId: string, token = stack.acme.sessionToken) =>
+  (await send('GET', `/webhook-endpoints/${endpointId}/deliveries`, undefined, token)).body as UntypedJson;
+
+describe('webhook endpoints', () => {
+  it('registers an endpoint and shows its whsec_ secret once', async () => {
+    const r = await receiver();
+    const created = await send('POST', '/webhook-endpoints', { url: r.url, eventTypes: ['transaction.created'] });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ url: r.url, eventTypes: ['transaction.created'], enabled: true, description: null });
+    expect(created.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+    const got = await send('GET', `/webhook-endpoints/${created.body.data.id}`);
+    expect(got.body.data).not.toHaveProperty('secret');
+    const listed = await send('GET', '/webhook-endpoints');
+    expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
+    // Stored sealed, not as shown.
+    const stored = await stack.tdb.db('webhook_endpoints').where({ id: created.body.data.id }).first<{ secretEncrypted: string }>();
+    expect(stored.secretEncrypted.startsWith('v1:')).toBe(true);
+    expect(stored.secretEncrypted).not.toContain(created.body.data.secret.slice(6));
+  });
+
+  it('refuses bad input with 400 details and changes nothing', async () => {
+    const before = await stack.tdb.db('webhook_endpoints').count<{ count: number }[]>();
+    const res = await send('POST', '/webhook-endpoints', { url: 'ftp://example.com/x', eventTypes: ['transaction.eaten'] });
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['eventTypes.0', 'url']);
+    expect(await stack.tdb.db('webhook_endpoints').count<{ count: number }[]>()).toEqual(before);
+  });
+
+  it('needs teams.write to manage and teams.read to list', async () => {
+    const readOnly = await insertApiKey(stack.tdb.db, { teamId: stack.acme.team.id, userId: stack.acme.user.id }, ['teams.read']);
+    const r = await receiver();
+    expect((await send('POST', '/webhook-endpoints', { url: r.url, eventTypes: ['invoice.paid'] }, readOnly)).status).toBe(403);
+    expect((await send('GET', '/webhook-endpoints', undefined, readOnly)).status).toBe(200);
+  });
+});
+
+describe('the SSRF guard at registration', () => {
+  let strict: TestApi;
+  beforeAll(async () => {
+    strict = await startTestApi(stack.tdb.db, { env: { ...stack.env, WEBHOOKS_ALLOW_PRIVATE: 'false' } });
+  });
+  afterAll(() => strict.stop());
+
+  it.each([
+    'http://127.0.0.1:9/hook',
+    'http://localhost:9/hook',
+    'http://10.0.0.7/hook',
+    'http://[::1]/hook',
+    'http://169.254.169.254/latest',
+  ])('refuses %s with 400 and details, storing nothing', async (url) => {
+    const before = await stack.tdb.db('webhook_endpoints').count<{ count: number }[]>();
+    const res = await strict.fetch('/webhook-endpoints', {
+      method: 'POST',
+      token: stack.acme.sessionToken,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url, eventTypes: ['invoice.paid'] }),
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.details).toEqual([{ field: 'url', message: expect.stringMatching(/not a public address/) }]);
+    expect(await stack.tdb.db('webhook_endpoints').count<{ count: number }[]>()).toEqual(before);
+  });
+});
+
+describe('delivery', () => {
+  it('an endpoint failing twice then succeeding gets the event once more, every attempt with the same webhook-id, verifiable with the secret', async () => {
+    const r = await receiver({ statuses: [500, 503] });
+    const endpoint = await register(r.url, ['transaction.created']);
+    const created = await send('POST', '/transactions', { date: '2026-11-20', name: 'Coffee beans', amount: -23.5, currency: 'EUR' });
+    expect(created.status).toBe(201);
+
+    const delivered = await eventuallyValue(
+      async () => {
+        const page = await deliveriesOf(endpoint.id);
+        return page.data.find((d: { status: string }) => d.status === 'delivered') as UntypedJson | undefined;
+      },
+      30_000,
+      'the delivery to succeed',
+    );
+    expect(r.received).toHaveLength(3);
+    expect(r.received.map((x) => x.status)).toEqual([500, 503, 200]);
+    expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set([delivered.id]));
+    const wh = new Webhook(endpoint.secret);
+    for (const x of r.received) {
+      const payload = wh.verify(x.body, {
+        'webhook-id': String(x.headers['webhook-id']),
+        'webhook-timestamp': String(x.headers['webhook-timestamp']),
+        'webhook-signature': String(x.headers['webhook-signature']),
+      });
+      expect(payload).toMatchObject({
+        type: 'transaction.created',
+        data: { id: created.body.data.id, name: 'Coffee beans', amount: -23.5, currency: 'EUR', manual: true },
+      });
+    }
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('another secret, 32 bytes long!!!').toString('base64')}`).verify(r.received[0].body, {
+        'webhook-id': String(r.received[0].headers['webhook-id']),
+        'webhook-timestamp': String(r.received[0].headers['webhook-timestamp']),
+        'webhook-signature': String(r.received[0].headers['webhook-signature']),
+      }),
+    ).toThrow();
+    expect(delivered).toMatchObject({ eventType: 'transaction.created', attemptCount: 3, lastStatusCode: 200 });
+    expect(delivered.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, statusCode: 500, responseBody: 'nope 1', error: 'HTTP 500' }),
+      expect.objectContaining({ attempt: 2, statusCode: 503, responseBody: 'nope 2', error: 'HTTP 503' }),
+      expect.objectContaining({ attempt: 3, statusCode: 200, responseBody: 'thanks', error: null }),
+    ]);
+    // Delivered: nothing more is sent.
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.received).toHaveLength(3);
+
+    // Replay: a new attempt with the same webhook-id.
+    const replayed = await send('POST', `/webhook-endpoints/${endpoint.id}/deliveries/${delivered.id}/replay`);
+    expect(replayed.status).toBe(202);
+    await eventually(async () => r.received.length === 4, 15_000, 'the replay to arrive');
+    expect(r.received[3].headers['webhook-id']).toBe(delivered.id);
+    const after = await eventuallyValue(
+      async () => {
+        const d = (await send('GET', `/webhook-endpoints/${endpoint.id}/deliveries/${delivered.id}`)).body.data;
+        return d.status === 'delivered' && d.attemptCount === 4 ? (d as UntypedJson) : undefined;
+      },
+      15_000,
+      'the replay to be recorded',
+    );
+    expect(after.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3, 4]);
+  }, 60_000);
+
+  it('real events: an update and a broken bank connection reach their subscribers, and only those', async () => {
+    const r = await receiver();
+    await register(r.url, ['transaction.updated', 'bank_connection.disconnected']);
+    const tx = await send('POST', '/transactions', { date: '2026-11-21', name: 'Train ticket', amount: -59, currency: 'EUR' });
+    expect((await send('PATCH', `/transactions/${tx.body.data.id}`, { note: 'business trip' })).status).toBe(200);
+    const [conn] = await stack.tdb
+      .db('bank_connections')
+      .insert({
+        teamId: stack.acme.team.id,
+        provider: 'bank-b',
+        referenceId: 'enr_hooks',
+        institutionName: 'Hook Bank',
+        status: 'connected',
+      })
+      .returning<{ id: string }[]>('id');
+    await markDisconnected(
+      stack.tdb.db,
+      { id: conn.id, teamId: stack.acme.team.id, institutionName: 'Hook Bank' },
+      { code: 'ITEM_LOGIN_REQUIRED', message: null },
+    );
+    await eventually(async () => r.received.length === 2, 20_000, 'both events to arrive');
+    const types = r.received.map((x) => JSON.parse(x.body) as { type: string; data: Record<string, unknown> });
+    expect(types).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'transaction.updated', data: expect.objectContaining({ id: tx.body.data.id }) }),
+        expect.objectContaining({
+          type: 'bank_connection.disconnected',
+          data: expect.objectContaining({ connectionId: conn.id, code: 'ITEM_LOGIN_REQUIRED' }),
+        }),
+      ]),
+    );
+    // The transaction.created of this test went to no one here: this endpoint did not subscribe to it.
+    expect(types.filter((t) => t.type === 'transaction.created')).toEqual([]);
+  }, 40_000);
+
+  it('an endpoint failing past the disable window is disabled and the team notified', async () => {
+    const r = await receiver({ otherwise: 500 });
+    const endpoint = await register(r.url, ['invoice.overdue']);
+    const test = await send('POST', `/webhook-endpoints/${endpoint.id}/test`);
+    expect(test.status).toBe(202);
+    expect(test.body.data).toMatchObject({ eventType: 'webhook.test', endpointId: endpoint.id });
+    const disabled = await eventuallyValue(
+      async () => {
+        const e = (await send('GET', `/webhook-endpoints/${endpoint.id}`)).body.data;
+        return e.enabled ? undefined : (e as UntypedJson);
+      },
+      30_000,
+      'the endpoint to be disabled',
+    );
+    expect(disabled.disabledReason).toMatch(/every delivery failed since/);
+    expect(disabled.failingSince).toEqual(expect.any(String));
+    const notices = await notificationsOf(stack.tdb.db, stack.acme.team.id, 'webhook_endpoint_disabled');
+    expect(notices.filter((n) => n.metadata.endpointId === endpoint.id)).toEqual([
+      expect.objectContaining({ metadata: expect.objectContaining({ url: r.url, lastError: 'HTTP 500' }) }),
+    ]);
+    const delivery = await eventuallyValue(
+      async () => {
+        const d = (await deliveriesOf(endpoint.id)).data[0];
+        return d.status === 'failed' ? (d as UntypedJson) : undefined;
+      },
+      15_000,
+      'the delivery to be given up',
+    );
+    expect(delivery.attempts.length).toBe(r.received.length);
+    // Disabled: a new event is not queued for it, and the test event is refused.
+    expect((await send('POST', `/webhook-endpoints/${endpoint.id}/test`)).status).toBe(409);
+    // Re-enabled: delivering again.
+    r.answer(200);
+    const enabled = await send('PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: true });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null });
+  }, 60_000);
+});
+
+describe('tenancy', () => {
+  it('another team cannot see, replay or change an endpoint or its deliveries (404)', async () => {
+    const r = await receiver();
+    const endpoint = await register(r.url, ['invoice.paid']);
+    const test = await send('POST', `/webhook-endpoints/${endpoint.id}/test`);
+    const deliveryId = test.body.data.id as string;
+    await eventually(async () => r.received.length === 1, 15_000, 'the test event');
+    const token = other.sessionToken;
+    for (const [method, path, body] of [
+      ['GET', `/webhook-endpoints/${endpoint.id}`],
+      ['GET', `/webhook-endpoints/${endpoint.id}/deliveries`],
+      ['GET', `/webhook-endpoints/${endpoint.id}/deliveries/${deliveryId}`],
+      ['POST', `/webhook-endpoints/${endpoint.id}/deliveries/${deliveryId}/replay`],
+      ['POST', `/webhook-endpoints/${endpoint.id}/test`],
+      ['POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`],
+      ['PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: false }],
+      ['DELETE', `/webhook-endpoints/${endpoint.id}`],
+    ] as const) {
+      const res = await send(method, path, body, token);
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+    }
+    expect((await send('GET', '/webhook-endpoints', undefined, token)).body.data).toEqual([]);
+    await new Promise((res) => setTimeout(res, 500));
+    expect(r.received).toHaveLength(1);
+    expect((await send('GET', `/webhook-endpoints/${endpoint.id}`)).body.data.enabled).toBe(true);
+  }, 30_000);
+});
+
+describe('tRPC webhookEndpoints', () => {
+  it('manages endpoints and deliveries through the typed client', async () => {
+    const r = await receiver();
+    const trpc = trpcAs(stack.api, stack.acme.sessionToken);
+    const created = await trpc.webhookEndpoints.create.mutate({ url: r.url, eventTypes: ['document.processed'] });
+    expect(created.secret).toMatch(/^whsec_/);
+    expect((await trpc.webhookEndpoints.getById.query({ id: created.id })).url).toBe(r.url);
+    expect((await trpc.webhookEndpoints.list.query({})).data.map((e) => e.id)).toContain(created.id);
+    const updated = await trpc.webhookEndpoints.update.mutate({
+      id: created.id,
+      data: { eventTypes: ['document.processed', 'invoice.paid'] },
+    });
+    expect(updated.eventTypes).toEqual(['document.processed', 'invoice.paid']);
+    const rotated = await trpc.webhookEndpoints.rotateSecret.mutate({ id: created.id });
+    expect(rotated.secret).not.toBe(created.secret);
+
+    const test = await trpc.webhookEndpoints.sendTest.mutate({ id: created.id });
+    await eventually(
+      async () => (await trpc.webhookEndpoints.delivery.query({ id: created.id, deliveryId: test.id })).status === 'delivered',
+      15_000,
+    );
+    // Signed with the rotated secret.
+    const x = r.received[0];
+    expect(
+      new Webhook(rotated.secret).verify(x.body, {
+        'webhook-id': String(x.headers['webhook-id']),
+        'webhook-timestamp': String(x.headers['webhook-timestamp']),
+        'webhook-signature': String(x.headers['webhook-signature']),
+      }),
+    ).toMatchObject({ type: 'webhook.test', data: { endpointId: created.id } });
+    const page = await trpc.webhookEndpoints.deliveries.query({ id: created.id, pageSize: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0].attempts).toEqual([expect.objectContaining({ statusCode: 200 })]);
+    await trpc.webhookEndpoints.replayDelivery.mutate({ id: created.id, deliveryId: test.id });
+    await eventually(async () => r.received.length === 2, 15_000, 'the replay');
+    expect(r.received[1].headers['webhook-id']).toBe(test.id);
+
+    const otherTrpc = trpcAs(stack.api, other.sessionToken);
+    expect((await trpcError(otherTrpc.webhookEndpoints.replayDelivery.mutate({ id: created.id, deliveryId: test.id }))).httpStatus).toBe(
+      404,
+    );
+    await trpc.webhookEndpoints.delete.mutate({ id: created.id });
+    expect((await trpcError(trpc.webhookEndpoints.getById.query({ id: created.id }))).httpStatus).toBe(404);
+  }, 40_000);
+});
