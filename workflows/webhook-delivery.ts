@@ -8,12 +8,6 @@ import {
   type WebhookDeliveryWorkflow,
 } from '../shared/temporal/webhook-delivery/contract';
 
-// An attempt's HTTP failure is its result, not an error: Temporal retries only what broke around it (the database).
-const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<WebhookDeliveryActivities>({
-  startToCloseTimeout: '2m',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
-
 /**
  * WebhookDelivery (id `webhook-delivery:<deliveryId>`): POSTs one signed event to one endpoint until
  * it answers 2xx, waiting twice as long after each failure (up to the longest wait) for the retry
@@ -22,6 +16,12 @@ const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<Webhoo
  * worker lost while waiting loses nothing, and the next worker sends the next attempt on time.
  */
 export const webhookDelivery: WebhookDeliveryWorkflow = async ({ deliveryId, retry }) => {
+  // An attempt's HTTP failure is its result, not an error: Temporal retries only what broke around it
+  // (the database, a worker lost mid-request: that attempt is sent again, with the same webhook-id).
+  const { attemptWebhookDelivery, giveUpWebhookDelivery } = proxyActivities<WebhookDeliveryActivities>({
+    startToCloseTimeout: retry.attemptTimeoutMs + 10_000,
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+  });
   const progress: WebhookDeliveryProgress = { stage: 'sending', attempts: 0, lastStatusCode: null, nextAttemptAt: null };
   setHandler(webhookDeliveryProgress, () => progress);
   const setStage = (stage: WebhookDeliveryStage) => {

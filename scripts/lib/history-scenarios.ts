@@ -22,6 +22,11 @@ import {
 } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract, type RecurringInvoiceWorkflow } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
+import {
+  webhookDeliveryContract,
+  type WebhookAttemptReport,
+  type WebhookDeliveryWorkflow,
+} from '../../shared/temporal/webhook-delivery/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -272,6 +277,34 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ connectionId: 'c1', teamId: 't1' }],
+      }),
+  },
+  {
+    // An endpoint that answers 500, then 503, then 200: two waits (1 s, then 2 s) and delivered.
+    name: 'webhook-delivery',
+    activities: (() => {
+      const reports: WebhookAttemptReport[] = [
+        { outcome: 'failed', attempt: 1, statusCode: 500 },
+        { outcome: 'failed', attempt: 2, statusCode: 503 },
+        { outcome: 'delivered', attempt: 3, statusCode: 200 },
+      ];
+      return {
+        attemptWebhookDelivery: async () => reports.shift(),
+        giveUpWebhookDelivery: async () => undefined,
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            deliveryId: 'd1',
+            teamId: 't1',
+            endpointId: 'e1',
+            retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
+          },
+        ],
       }),
   },
 ];

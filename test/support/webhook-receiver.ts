@@ -11,14 +11,22 @@ export interface ReceivedWebhook {
 /**
  * A customer's webhook endpoint on loopback: records every request and answers each with the next
  * status of `statuses` (then `otherwise`), so a test can make it fail a few times and then succeed.
+ * `holdFirst` leaves the first request unanswered.
  */
-export async function startWebhookReceiver(opts: { statuses?: number[]; otherwise?: number } = {}) {
+export async function startWebhookReceiver(opts: { statuses?: number[]; otherwise?: number; holdFirst?: boolean } = {}) {
   const statuses = [...(opts.statuses ?? [])];
+  let hold = opts.holdFirst ?? false;
   const received: ReceivedWebhook[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      // Received, never answered: the sender is cut off mid-request (the status recorded is 0).
+      if (hold) {
+        hold = false;
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status: 0 });
+        return;
+      }
       const status = statuses.shift() ?? opts.otherwise ?? 200;
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : `nope ${received.length}`);
@@ -33,7 +41,11 @@ export async function startWebhookReceiver(opts: { statuses?: number[]; otherwis
     answer(...next: number[]) {
       statuses.push(...next);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

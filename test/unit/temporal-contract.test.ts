@@ -14,6 +14,7 @@ import { weeklyInsightsContract } from '../../shared/temporal/weekly-insights/co
 import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract } from '../../shared/temporal/scheduled-bank-sync/contract';
+import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -32,6 +33,7 @@ const contracts = {
   'invoice-lifecycle': invoiceLifecycleContract,
   'invoice-series': recurringInvoiceContract,
   'scheduled-bank-sync': scheduledBankSyncContract,
+  'webhook-delivery': webhookDeliveryContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

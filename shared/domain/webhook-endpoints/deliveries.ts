@@ -43,6 +43,7 @@ export const webhookRetryPolicy = (config: Config): WebhookRetryPolicy => ({
   initialIntervalMs: config.WEBHOOK_RETRY_INITIAL_INTERVAL,
   maxIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL,
   windowMs: config.WEBHOOK_RETRY_WINDOW,
+  attemptTimeoutMs: config.WEBHOOK_TIMEOUT,
 });
 
 /**

@@ -7,6 +7,8 @@ export interface WebhookRetryPolicy {
   maxIntervalMs: number;
   /** No attempt starts later than this after the run began (3 days by default). */
   windowMs: number;
+  /** How long one HTTP attempt may take (WEBHOOK_TIMEOUT): an attempt lost with its worker is retried soon after. */
+  attemptTimeoutMs: number;
 }
 
 export interface WebhookDeliveryInput {
