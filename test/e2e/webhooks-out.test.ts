@@ -9,7 +9,6 @@ import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import type { UntypedJson } from '../support/untyped-json';
 
 /**
  * Webhooks out, end to end: endpoints registered over REST and tRPC, real events from real changes,
@@ -60,7 +59,7 @@ async function register(url: string, eventTypes: string[]): Promise<{ id: string
 }
 
 const deliveriesOf = async (endpointId: string, token = stack.acme.sessionToken) =>
-  (await send('GET', `/webhook-endpoints/${endpointId}/deliveries`, undefined, token)).body as UntypedJson;
+  (await send('GET', `/webhook-endpoints/${endpointId}/deliveries`, undefined, token)).body;
 
 describe('webhook endpoints', () => {
   it('registers an endpoint and shows its whsec_ secret once', async () => {
@@ -133,7 +132,7 @@ describe('delivery', () => {
     const delivered = await eventuallyValue(
       async () => {
         const page = await deliveriesOf(endpoint.id);
-        return page.data.find((d: { status: string }) => d.status === 'delivered') as UntypedJson | undefined;
+        return page.data.find((d: { status: string }) => d.status === 'delivered');
       },
       30_000,
       'the delivery to succeed',
@@ -173,12 +172,12 @@ describe('delivery', () => {
     // Replay: a new attempt with the same webhook-id.
     const replayed = await send('POST', `/webhook-endpoints/${endpoint.id}/deliveries/${delivered.id}/replay`);
     expect(replayed.status).toBe(202);
-    await eventually(async () => r.received.length === 4, 15_000, 'the replay to arrive');
+    await eventually(() => Promise.resolve(r.received.length === 4), 15_000, 'the replay to arrive');
     expect(r.received[3].headers['webhook-id']).toBe(delivered.id);
     const after = await eventuallyValue(
       async () => {
         const d = (await send('GET', `/webhook-endpoints/${endpoint.id}/deliveries/${delivered.id}`)).body.data;
-        return d.status === 'delivered' && d.attemptCount === 4 ? (d as UntypedJson) : undefined;
+        return d.status === 'delivered' && d.attemptCount === 4 ? d : undefined;
       },
       15_000,
       'the replay to be recorded',
@@ -206,7 +205,7 @@ describe('delivery', () => {
       { id: conn.id, teamId: stack.acme.team.id, institutionName: 'Hook Bank' },
       { code: 'ITEM_LOGIN_REQUIRED', message: null },
     );
-    await eventually(async () => r.received.length === 2, 20_000, 'both events to arrive');
+    await eventually(() => Promise.resolve(r.received.length === 2), 20_000, 'both events to arrive');
     const types = r.received.map((x) => JSON.parse(x.body) as { type: string; data: Record<string, unknown> });
     expect(types).toEqual(
       expect.arrayContaining([
@@ -230,7 +229,7 @@ describe('delivery', () => {
     const disabled = await eventuallyValue(
       async () => {
         const e = (await send('GET', `/webhook-endpoints/${endpoint.id}`)).body.data;
-        return e.enabled ? undefined : (e as UntypedJson);
+        return e.enabled ? undefined : e;
       },
       30_000,
       'the endpoint to be disabled',
@@ -244,7 +243,7 @@ describe('delivery', () => {
     const delivery = await eventuallyValue(
       async () => {
         const d = (await deliveriesOf(endpoint.id)).data[0];
-        return d.status === 'failed' ? (d as UntypedJson) : undefined;
+        return d.status === 'failed' ? d : undefined;
       },
       15_000,
       'the delivery to be given up',
@@ -265,7 +264,7 @@ describe('tenancy', () => {
     const endpoint = await register(r.url, ['invoice.paid']);
     const test = await send('POST', `/webhook-endpoints/${endpoint.id}/test`);
     const deliveryId = test.body.data.id as string;
-    await eventually(async () => r.received.length === 1, 15_000, 'the test event');
+    await eventually(() => Promise.resolve(r.received.length === 1), 15_000, 'the test event');
     const token = other.sessionToken;
     for (const [method, path, body] of [
       ['GET', `/webhook-endpoints/${endpoint.id}`],
@@ -321,7 +320,7 @@ describe('tRPC webhookEndpoints', () => {
     expect(page.data).toHaveLength(1);
     expect(page.data[0].attempts).toEqual([expect.objectContaining({ statusCode: 200 })]);
     await trpc.webhookEndpoints.replayDelivery.mutate({ id: created.id, deliveryId: test.id });
-    await eventually(async () => r.received.length === 2, 15_000, 'the replay');
+    await eventually(() => Promise.resolve(r.received.length === 2), 15_000, 'the replay');
     expect(r.received[1].headers['webhook-id']).toBe(test.id);
 
     const otherTrpc = trpcAs(stack.api, other.sessionToken);

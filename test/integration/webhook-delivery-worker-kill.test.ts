@@ -127,7 +127,7 @@ describe('WebhookDelivery survives a killed worker', () => {
 
   it('killed mid-request: the attempt is sent again with the same webhook-id and the success is recorded once', async () => {
     const t = await setUp('hook-kill-request', { holdFirst: true }, { WEBHOOK_RETRY_INITIAL_INTERVAL: '1s', WEBHOOK_TIMEOUT: '2s' });
-    await eventually(async () => t.receiver.received.length === 1, 60_000, 'the first request to arrive');
+    await eventually(() => Promise.resolve(t.receiver.received.length === 1), 60_000, 'the first request to arrive');
     await kill(t.first);
     expect(await attemptsOf(t.deliveryId)).toEqual([]);
 
