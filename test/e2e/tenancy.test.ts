@@ -6,6 +6,7 @@ import { restRoutes } from '../../api/app';
 import type { ApiDeps } from '../../api/deps';
 import type { Route } from '../../api/rest/define';
 import { createAppRouter } from '../../api/trpc/app-router';
+import { encrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import { plausibleFor } from '../support/fuzz';
 import { insertApiKey } from '../support/fixtures';
@@ -44,6 +45,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'invoice-series': 'invoiceSeries',
   'invoice-products': 'invoiceProduct',
   'invoice-payment-suggestions': 'paymentSuggestion',
+  'webhook-endpoints': 'webhookEndpoint',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -69,6 +71,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   insights: 'insight',
   invoiceSeries: 'invoiceSeries',
   invoiceProducts: 'invoiceProduct',
+  webhookEndpoints: 'webhookEndpoint',
 };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
@@ -94,6 +97,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   accounts: 'account',
   customers: 'customer',
   categories: 'categorySlug',
+  deliveryId: 'webhookDelivery',
 };
 const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 
@@ -233,6 +237,29 @@ beforeAll(async () => {
     .returning('id');
   ids.paymentSuggestion = (suggestion as { id: string }).id;
   ids.invoiceProduct = (await post('/invoice-products', { name: `${MARKER} product`, price: 120, vatRate: 19 })).id;
+  const [endpoint] = await ctx.tdb
+    .db('webhook_endpoints')
+    .insert({
+      teamId: a.team.id,
+      url: 'https://hooks.acme.example/private',
+      description: `${MARKER} endpoint`,
+      eventTypes: ['transaction.created'],
+      secretEncrypted: encrypt('whsec_QUNNRS1QUklWQVRFLXNlY3JldC0zMi1ieXRlcy1sb25nIQ==', ctx.api.deps.config.ENCRYPTION_KEY),
+    })
+    .returning('id');
+  ids.webhookEndpoint = (endpoint as { id: string }).id;
+  const [delivery] = await ctx.tdb
+    .db('webhook_deliveries')
+    .insert({
+      teamId: a.team.id,
+      endpointId: ids.webhookEndpoint,
+      eventId: randomUUID(),
+      eventType: 'transaction.created',
+      payload: JSON.stringify({ type: 'transaction.created', timestamp: '2026-11-25T00:00:00.000Z', data: { name: MARKER } }),
+      status: 'delivered',
+    })
+    .returning('id');
+  ids.webhookDelivery = (delivery as { id: string }).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);
