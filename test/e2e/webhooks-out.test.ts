@@ -220,6 +220,57 @@ describe('delivery', () => {
     expect(types.filter((t) => t.type === 'transaction.created')).toEqual([]);
   }, 40_000);
 
+  it('real events: invoice overdue and paid, inbox matched, document processed', async () => {
+    const r = await receiver();
+    await register(r.url, ['invoice.overdue', 'invoice.paid', 'inbox.matched', 'document.processed']);
+    const customer = await send('POST', '/customers', { name: 'Hooked Ltd', email: 'ap@hooked.example' });
+    const draft = await send('POST', '/invoices', {
+      currency: 'EUR',
+      customerId: customer.body.data.id,
+      issueDate: '2026-10-01',
+      dueDate: '2026-10-05',
+      lineItems: [{ name: 'Consulting', quantity: 1, price: 100 }],
+    });
+    const invoiceId = draft.body.data.id as string;
+    expect((await send('POST', `/invoices/${invoiceId}/finalize`)).status).toBe(200);
+    const received = () => r.received.map((x) => JSON.parse(x.body) as { type: string; data: Record<string, unknown> });
+    // Past its due date: the lifecycle marks it overdue at once.
+    await eventually(() => Promise.resolve(received().some((e) => e.type === 'invoice.overdue')), 30_000, 'invoice.overdue');
+    const due = (await send('GET', `/invoices/${invoiceId}`)).body.data.amountDue as number;
+    expect((await send('POST', `/invoices/${invoiceId}/payments`, { amount: due })).status).toBe(201);
+
+    const tx = await send('POST', '/transactions', { date: '2026-11-22', name: 'Stationery', amount: -12, currency: 'EUR' });
+    const [item] = await stack.tdb
+      .db('inbox_items')
+      .insert({
+        teamId: stack.acme.team.id,
+        source: 'email',
+        reference: 'hooks-receipt',
+        status: 'pending',
+        displayName: 'Stationery receipt',
+        amount: 12,
+      })
+      .returning<{ id: string }[]>('id');
+    expect((await send('POST', `/inbox/${item.id}/match`, { transactionId: tx.body.data.id })).status).toBe(200);
+
+    const form = new FormData();
+    form.append('file', new Blob(['Lease agreement for the office, signed 2026-11-01']), 'lease.txt');
+    const uploaded = await stack.api.fetch('/documents', { method: 'POST', token: stack.acme.sessionToken, body: form });
+    expect(uploaded.status).toBeLessThan(300);
+
+    await eventually(() => Promise.resolve(received().length >= 4), 40_000, 'all four events');
+    const byType = new Map(received().map((e) => [e.type, e.data]));
+    expect(byType.get('invoice.overdue')).toMatchObject({ invoiceId, dueDate: '2026-10-05' });
+    expect(byType.get('invoice.paid')).toMatchObject({ invoiceId, status: 'paid', paidAt: expect.any(String) });
+    expect(byType.get('inbox.matched')).toEqual({ inboxItemId: item.id, transactionId: tx.body.data.id, via: 'api' });
+    expect(byType.get('document.processed')).toMatchObject({ name: 'lease.txt', kind: expect.any(String) });
+    expect(
+      received()
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['document.processed', 'inbox.matched', 'invoice.overdue', 'invoice.paid']);
+  }, 90_000);
+
   it('an endpoint failing past the disable window is disabled and the team notified', async () => {
     const r = await receiver({ otherwise: 500 });
     const endpoint = await register(r.url, ['invoice.overdue']);
