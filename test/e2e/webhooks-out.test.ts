@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { startWebhookDeliveryRelay } from '../../api/outbox/webhook-delivery-relay';
 import type { RepeatingPass } from '../../api/outbox/repeating-pass';
@@ -28,7 +29,20 @@ let other: Awaited<ReturnType<typeof createTeamAndOwner>>;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  relay = startWebhookDeliveryRelay(stack.api.deps, { intervalMs: 200 });
+  // A poll too slow for any test here: every delivery is started at its commit, by the NOTIFY that wakes the relay.
+  relay = startWebhookDeliveryRelay(stack.api.deps, { intervalMs: 10 * 60_000 });
+  await eventually(
+    async () =>
+      Boolean(
+        await stack.tdb
+          .db('pg_stat_activity')
+          .where({ applicationName: 'finops webhook_deliveries_due listener', datname: new URL(stack.tdb.url).pathname.slice(1) })
+          .whereLike('query', 'listen %')
+          .first('pid'),
+      ),
+    10_000,
+    'the relay to listen',
+  );
   other = await createTeamAndOwner(stack.tdb.db, 'Other');
 });
 afterAll(async () => {
@@ -307,6 +321,30 @@ describe('delivery', () => {
     const enabled = await send('PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: true });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null });
   }, 60_000);
+});
+
+describe('the relay', () => {
+  it('sweeps up a delivery whose start was lost with its process', async () => {
+    const r = await receiver();
+    const endpoint = await register(r.url, ['invoice.paid']);
+    // As if a process claimed it two minutes ago and died before starting its workflow (no NOTIFY comes for it).
+    const [row] = await stack.tdb
+      .db('webhook_deliveries')
+      .insert({
+        teamId: stack.acme.team.id,
+        endpointId: endpoint.id,
+        eventId: randomUUID(),
+        eventType: 'invoice.paid',
+        payload: JSON.stringify({ type: 'invoice.paid', timestamp: new Date().toISOString(), data: { invoiceId: randomUUID() } }),
+        status: 'starting',
+        claimedAt: new Date(Date.now() - 120_000),
+      })
+      .returning<{ id: string }[]>('id');
+    expect(await relay.runOnce()).toBeGreaterThanOrEqual(1);
+    await eventually(() => Promise.resolve(r.received.length === 1), 15_000, 'the swept-up delivery');
+    expect(r.received[0].headers['webhook-id']).toBe(row.id);
+    expect(await relay.runOnce()).toBe(0);
+  }, 30_000);
 });
 
 describe('tenancy', () => {

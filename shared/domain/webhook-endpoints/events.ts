@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/knex';
 import type { WebhookEventData, WebhookEventType } from './event-types';
 
+/** Notified (at commit) when deliveries were queued, so a relay starts them at once instead of at its next poll. */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries_due';
+
 /**
  * The one place domain changes become webhooks out. Call it with the transaction that makes the
  * change: it adds one `pending` delivery per enabled endpoint of the team subscribed to the type, so
  * the event exists exactly when the change does (a rollback takes both). The relay
- * (api/outbox/webhook-delivery-relay.ts) then starts each delivery's WebhookDelivery workflow.
+ * (api/outbox/webhook-delivery-relay.ts) starts each delivery's WebhookDelivery workflow as soon as
+ * the transaction commits (NOTIFY), or at its next poll.
  * A team without subscribed endpoints pays one indexed query.
  */
 export async function emitEvent<T extends WebhookEventType>(db: Db, teamId: string, type: T, data: WebhookEventData[T]): Promise<number> {
@@ -32,6 +36,7 @@ export async function emitEvents<T extends WebhookEventType>(
       where e.team_id = ? and e.enabled and ? = any(e.event_types)`,
     [type, events.map((e) => e.id), events.map((e) => e.payload), teamId, type],
   );
+  if (result.rowCount) await db.raw(`select pg_notify(?, '')`, [WEBHOOK_DELIVERIES_CHANNEL]);
   return result.rowCount;
 }
 
