@@ -21,6 +21,7 @@ import {
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
 } from '../../shared/domain/webhook-endpoints/schema';
+import { WEBHOOK_EVENT_DESCRIPTIONS } from '../../shared/domain/webhook-endpoints/event-types';
 import type { ApiDeps } from '../deps';
 import { defineRoute } from './define';
 import { none, one, page } from './replies';
@@ -29,6 +30,10 @@ const tag = 'Webhooks out';
 
 const SIGNING =
   'Each delivery is a POST of `{type, timestamp, data}` signed with Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret). Any 2xx answer is success; anything else is retried with exponential backoff for 3 days. An endpoint failing for 5 days is disabled and the team notified.';
+
+const EVENTS = Object.entries(WEBHOOK_EVENT_DESCRIPTIONS)
+  .map(([type, what]) => `- \`${type}\`: ${what}`)
+  .join('\n');
 
 export const webhookEndpointRoutes = (deps: Pick<ApiDeps, 'db' | 'config' | 'temporal' | 'logger'>) => {
   const { db } = deps;
@@ -60,7 +65,7 @@ export const webhookEndpointRoutes = (deps: Pick<ApiDeps, 'db' | 'config' | 'tem
       scopes: ['teams.write'],
       tag,
       summary: 'Register a webhook endpoint',
-      description: `The answer carries the signing secret (\`whsec_…\`), shown only this once. A URL on a private, loopback, link-local or unique-local address (or a host name resolving to one) is 400. ${SIGNING}`,
+      description: `The answer carries the signing secret (\`whsec_…\`), shown only this once. A URL on a private, loopback, link-local or unique-local address (or a host name resolving to one) is 400. ${SIGNING}\n\nEvents:\n${EVENTS}`,
       body: createWebhookEndpointBody,
       reply: one(webhookEndpointWithSecretSchema),
       status: 201,
