@@ -4,6 +4,7 @@ import { startWebhookDeliveryRelay } from '../../api/outbox/webhook-delivery-rel
 import type { RepeatingPass } from '../../api/outbox/repeating-pass';
 import { markDisconnected } from '../../shared/domain/bank-connections/status';
 import { notificationsOf } from '../../shared/domain/notifications/service';
+import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startTestApi, type TestApi } from '../support/api';
 import { eventually, eventuallyValue } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
@@ -16,7 +17,15 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * delivered by the WebhookDelivery workflow on a real worker to receivers on loopback, signed so
  * that `standardwebhooks` verifies them with the secret shown at creation.
  */
+let bankA: BankAFake;
+beforeAll(async () => {
+  bankA = await startBankAFake();
+});
+afterAll(async () => {
+  await bankA?.close();
+});
 const stack = withStack('webhooks-out', () => ({
+  BANK_A_API_URL: bankA.url,
   WEBHOOKS_ALLOW_PRIVATE: 'true',
   WEBHOOK_RETRY_INITIAL_INTERVAL: '200ms',
   WEBHOOK_RETRY_MAX_INTERVAL: '400ms',
@@ -233,6 +242,29 @@ describe('delivery', () => {
     // The transaction.created of this test went to no one here: this endpoint did not subscribe to it.
     expect(types.filter((t) => t.type === 'transaction.created')).toEqual([]);
   }, 40_000);
+
+  it('real events: a bank connection made and synced sends connected and one transaction.created per new transaction', async () => {
+    const r = await receiver();
+    await register(r.url, ['transaction.created', 'bank_connection.connected']);
+    const item = bankA.addItem();
+    bankA.addTransactions(item.itemId, 3);
+    const connection = (await send('POST', '/bank-connections', { provider: 'bank-a', publicToken: item.publicToken })).body.data;
+    await stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
+    const synced = await stack.tdb
+      .db('transactions')
+      .where({ teamId: stack.acme.team.id, manual: false })
+      .whereIn('bankAccountId', stack.tdb.db('bank_accounts').where({ bankConnectionId: connection.id }).select('id'))
+      .pluck<string[]>('id');
+    expect(synced.length).toBeGreaterThanOrEqual(3);
+    await eventually(() => Promise.resolve(r.received.length === synced.length + 1), 30_000, 'every event of the sync');
+    const events = r.received.map(
+      (x) => JSON.parse(x.body) as { type: string; data: { id?: string; connectionId?: string; manual?: boolean } },
+    );
+    expect(events.filter((e) => e.type === 'bank_connection.connected').map((e) => e.data.connectionId)).toEqual([connection.id]);
+    const created = events.filter((e) => e.type === 'transaction.created');
+    expect(created.map((e) => e.data.id).sort()).toEqual([...synced].sort());
+    expect(created.every((e) => e.data.manual === false)).toBe(true);
+  }, 60_000);
 
   it('real events: invoice overdue and paid, inbox matched, document processed', async () => {
     const r = await receiver();
