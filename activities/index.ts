@@ -12,6 +12,7 @@ import { exchangeRateActivities } from './exchange-rates/sync';
 import { transactionExportActivities } from './exports/transactions';
 import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
+import { webhookDeliveryActivities } from './webhooks/deliver';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...invoiceSeriesActivities(deps),
     ...transactionExportActivities(deps),
     ...importActivities(deps),
+    ...webhookDeliveryActivities(deps),
   };
 }
 

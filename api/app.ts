@@ -27,6 +27,7 @@ import { inboxRoutes } from './rest/inbox';
 import { invoiceRoutes } from './rest/invoices';
 import { invoiceSeriesRoutes } from './rest/invoice-series';
 import { invoiceProductRoutes } from './rest/invoice-products';
+import { webhookEndpointRoutes } from './rest/webhook-endpoints';
 import { invoicePaymentSuggestionRoutes } from './rest/invoice-payment-suggestions';
 import { notificationRoutes } from './rest/notifications';
 import { insightRoutes } from './rest/insights';
@@ -67,6 +68,7 @@ export const restRoutes = (deps: ApiDeps): Route[] => [
   ...invoicePaymentSuggestionRoutes(deps),
   ...searchRoutes(deps),
   ...documentRoutes(deps),
+  ...webhookEndpointRoutes(deps),
 ];
 
 /**

@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { createApiDeps } from './deps';
 import { startWebhookRelay } from './webhooks/relay';
 import { startNotificationRelay } from './outbox/notification-relay';
+import { startWebhookDeliveryRelay } from './outbox/webhook-delivery-relay';
 import { closeServer, keepConnectionsLongerThanClients } from './http/keep-alive';
 
 export interface RunningApi {
@@ -31,6 +32,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     staleAfterS: config.WEBHOOK_RELAY_STALE_AFTER / 1000,
   });
   const notificationRelay = startNotificationRelay(deps, { intervalMs: config.NOTIFICATION_RELAY_INTERVAL });
+  const webhookDeliveryRelay = startWebhookDeliveryRelay(deps, { intervalMs: config.WEBHOOK_DELIVERY_RELAY_INTERVAL });
   const server = await new Promise<Server>((resolve) => {
     const s = keepConnectionsLongerThanClients(app.listen(config.PORT, config.HOST, () => resolve(s)));
   });
@@ -45,6 +47,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
       await closeServer(server);
       await relay.stop();
       await notificationRelay.stop();
+      await webhookDeliveryRelay.stop();
       await deps.limiters.close();
       await deps.credentials.close();
       await temporal.close();

@@ -61,6 +61,18 @@ const schema = z
     WEBHOOK_RELAY_STALE_AFTER: duration.default(60_000),
     // How often each API process looks for notification emails to hand to a NotificationDelivery workflow.
     NOTIFICATION_RELAY_INTERVAL: duration.default(1000),
+    // Webhooks out (POST /webhook-endpoints): how often each API process starts deliveries still waiting for their workflow.
+    WEBHOOK_DELIVERY_RELAY_INTERVAL: duration.default(1000),
+    // A delivery is retried with exponential backoff (first wait, longest wait) for this long, then given up.
+    WEBHOOK_RETRY_WINDOW: duration.default(3 * 86_400_000),
+    WEBHOOK_RETRY_INITIAL_INTERVAL: duration.default(30_000),
+    WEBHOOK_RETRY_MAX_INTERVAL: duration.default(6 * 3_600_000),
+    // An endpoint whose deliveries have failed without a success for this long is disabled and the team notified.
+    WEBHOOK_DISABLE_AFTER: duration.default(5 * 86_400_000),
+    // How long one delivery attempt may take (connect to last byte).
+    WEBHOOK_TIMEOUT: duration.default(15_000),
+    // Let endpoints on private, loopback, link-local and unique-local addresses be registered and called (tests, local development).
+    WEBHOOKS_ALLOW_PRIVATE: bool.default(false),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')

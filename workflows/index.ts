@@ -15,3 +15,4 @@ export { scheduledBankSync } from './scheduled-bank-sync';
 export { exportTransactions } from './export-transactions';
 export { bankConsentExpiry } from './bank-consent-expiry';
 export { importTransactions } from './import-transactions';
+export { webhookDelivery } from './webhook-delivery';

@@ -14,6 +14,7 @@ import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-
 import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
 import type { ActivityDeps } from '../deps';
+import { emitTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
 
 /** A provider transaction in our terms: what one sync writes of it. */
 type SyncedTransaction = Pick<
@@ -50,18 +51,22 @@ const MERGED = [
 // The bulk upserts are the sync's hot path (100,000 transactions in seconds): one statement per page, typed Knex.
 
 /** Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated. */
-async function upsertTransactions(db: Db, all: SyncedTransaction[]): Promise<{ added: number; modified: number }> {
+async function upsertTransactions(
+  db: Db,
+  all: SyncedTransaction[],
+): Promise<{ added: number; modified: number; addedIds: string[]; modifiedIds: string[] }> {
   // One statement may touch a row once: when a page both adds and modifies a transaction, the later version wins.
   const rows = [...new Map(all.map((r) => [r.providerTransactionId, r])).values()];
-  if (!rows.length) return { added: 0, modified: 0 };
+  if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [] };
   const result = await db<ModelObject<Transaction>>('transactions')
     .insert(rows)
     .onConflict(['teamId', 'providerTransactionId'])
     .merge([...MERGED])
     // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
-    .returning<{ inserted: boolean }[]>(db.raw('(xmax = 0) as inserted'));
-  const added = result.filter((r) => r.inserted).length;
-  return { added, modified: result.length - added };
+    .returning<{ id: string; inserted: boolean }[]>(['id', db.raw('(xmax = 0) as inserted')]);
+  const addedIds = result.filter((r) => r.inserted).map((r) => r.id);
+  const modifiedIds = result.filter((r) => !r.inserted).map((r) => r.id);
+  return { added: addedIds.length, modified: modifiedIds.length, addedIds, modifiedIds };
 }
 
 const setInstitution = (db: Db, conn: BankConnection, institution: { id: string | null; name: string }) =>
@@ -108,6 +113,9 @@ async function syncBankA(
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
     await db.transaction(async (trx) => {
       const counts = await upsertTransactions(trx, [...res.added, ...res.modified].map(toRow));
+      // bank-a reports changes (a pending transaction posting): those are webhooks out, with the page.
+      await emitTransactionEvents(trx, conn.teamId, 'transaction.created', counts.addedIds);
+      await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
       const removedIds = res.removed.map((r) => r.transaction_id);
       const removed = removedIds.length
         ? await Transaction.query(trx).where({ teamId: conn.teamId }).whereIn('providerTransactionId', removedIds).delete()
@@ -158,7 +166,13 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
         counterpartyName: t.details?.counterparty?.name ?? null,
         updatedAt: new Date(),
       }));
-      const counts = await upsertTransactions(db, rows);
+      // bank-b lists every transaction again on each sync, so only new ones are events; a changed one
+      // cannot be told from one re-listed unchanged.
+      const counts = await db.transaction(async (trx) => {
+        const upserted = await upsertTransactions(trx, rows);
+        await emitTransactionEvents(trx, conn.teamId, 'transaction.created', upserted.addedIds);
+        return upserted;
+      });
       totals.added += counts.added;
       totals.modified += counts.modified;
       heartbeat({ account: account.id, page });

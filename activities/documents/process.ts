@@ -2,7 +2,9 @@ import { ApplicationFailure, log } from '@temporalio/activity';
 import { Document } from '../../shared/db/models';
 import { classifyDocument } from '../../shared/domain/documents/classify';
 import type { DocumentKind } from '../../shared/domain/documents/kinds';
+import type { Db } from '../../shared/db/knex';
 import { notify } from '../../shared/domain/notifications/service';
+import { emitEvent } from '../../shared/domain/webhook-endpoints/events';
 import { UnreadableDocumentError } from '../../shared/domain/receipts/extractor';
 import { isReceiptFile } from '../../shared/domain/receipts/file-types';
 import type { ExtractedDocument } from '../../shared/temporal/document-processing/contract';
@@ -35,8 +37,8 @@ export function documentActivities({ db, storage, receipts }: ActivityDeps) {
     if (!doc) throw ApplicationFailure.nonRetryable(`document ${documentId} not found`, 'DocumentNotFound');
     return doc;
   };
-  const patch = (ref: DocumentRef, fields: Partial<Document>) =>
-    Document.query(db)
+  const patch = (ref: DocumentRef, fields: Partial<Document>, on: Db = db) =>
+    Document.query(on)
       .where({ teamId: ref.teamId, id: ref.documentId })
       .patch({ ...fields, updatedAt: new Date() });
 
@@ -87,7 +89,13 @@ export function documentActivities({ db, storage, receipts }: ActivityDeps) {
     async classifyStoredDocument(ref: DocumentRef): Promise<ClassifiedDocument> {
       const doc = await find(ref);
       const kind = classifyDocument(doc.content ?? '', doc.name);
-      await patch(ref, { kind, processingStatus: 'completed', processingError: null, processedAt: new Date() });
+      await db.transaction(async (trx) => {
+        await patch(ref, { kind, processingStatus: 'completed', processingError: null, processedAt: new Date() }, trx);
+        // Once per document: a retry after the row was completed (its completion lost with a worker) says nothing again.
+        if (doc.processingStatus !== 'completed') {
+          await emitEvent(trx, ref.teamId, 'document.processed', { documentId: doc.id, name: doc.name, kind });
+        }
+      });
       return { kind, storageKey: doc.storageKey, mimeType: doc.mimeType, name: doc.name };
     },
   };

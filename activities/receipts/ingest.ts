@@ -13,6 +13,7 @@ import { AUTO_THRESHOLD } from '../../shared/domain/matching/score';
 import type { Decision, DecisionOutcome, IngestInput } from '../../shared/temporal/receipt-ingestion/contract';
 import type { ActivityDeps } from '../deps';
 import { sendOnce } from '../messaging/send-once';
+import { emitEvent } from '../../shared/domain/webhook-endpoints/events';
 
 export type MatchOutcome =
   | { outcome: 'suggested'; transactionId: string; confidence: number; amount: number; currency: string; date: string; name: string }
@@ -155,7 +156,19 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         ? await TransactionAttachment.query(db).findOne({ teamId: input.teamId, documentId: item.documentId }).select('transactionId')
         : undefined;
       if (attached) {
-        await InboxItem.query(db).findById(item.id).patch({ status: 'done', transactionId: attached.transactionId, updatedAt: new Date() });
+        await db.transaction(async (trx) => {
+          const n = await InboxItem.query(trx)
+            .findById(item.id)
+            .whereNot({ status: 'done' })
+            .patch({ status: 'done', transactionId: attached.transactionId, updatedAt: new Date() });
+          // Once: a retry finds the item done already.
+          if (n)
+            await emitEvent(trx, input.teamId, 'inbox.matched', {
+              inboxItemId: item.id,
+              transactionId: attached.transactionId,
+              via: 'auto',
+            });
+        });
         return { outcome: 'auto_matched', transactionId: attached.transactionId, confidence: 1 };
       }
       const team = await Team.query(db).findById(input.teamId).select('autoMatch');

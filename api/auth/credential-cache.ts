@@ -163,7 +163,7 @@ export function createCredentialCache(db: Db, { ttlMs, maxEntries = 10_000, logg
 }
 
 /** The connection settings of the knex instance, so the listener reaches the very database the queries do. */
-function connectionOf(db: Db): ClientConfig {
+export function connectionOf(db: Db): ClientConfig {
   const connection = (db.client as { config: { connection: unknown } }).config.connection;
   if (typeof connection === 'string') return { connectionString: connection };
   if (typeof connection === 'object' && connection !== null) return connection;

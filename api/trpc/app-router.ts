@@ -20,6 +20,7 @@ import { teamsRouter } from './routers/teams';
 import { trackerEntriesRouter, trackerProjectsRouter } from './routers/tracker';
 import { transactionsRouter } from './routers/transactions';
 import { userRouter } from './routers/user';
+import { webhookEndpointsRouter } from './routers/webhook-endpoints';
 import { router } from './trpc';
 
 export const createAppRouter = (deps: ApiDeps) =>
@@ -48,6 +49,7 @@ export const createAppRouter = (deps: ApiDeps) =>
     insights: insightsRouter(deps),
     invoiceSeries: invoiceSeriesRouter(deps),
     invoiceProducts: invoiceProductsRouter(deps),
+    webhookEndpoints: webhookEndpointsRouter(deps),
   });
 
 /** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`. */

@@ -30,6 +30,11 @@ import {
   type BankConsentWorkflow,
 } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
+import {
+  webhookDeliveryContract,
+  type WebhookAttemptReport,
+  type WebhookDeliveryWorkflow,
+} from '../../shared/temporal/webhook-delivery/contract';
 
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
@@ -325,6 +330,34 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ importId: 'i1', teamId: 't1' }],
+      }),
+  },
+  {
+    // An endpoint that answers 500, then 503, then 200: two waits (1 s, then 2 s) and delivered.
+    name: 'webhook-delivery',
+    activities: (() => {
+      const reports: WebhookAttemptReport[] = [
+        { outcome: 'failed', attempt: 1, statusCode: 500 },
+        { outcome: 'failed', attempt: 2, statusCode: 503 },
+        { outcome: 'delivered', attempt: 3, statusCode: 200 },
+      ];
+      return {
+        attemptWebhookDelivery: async () => reports.shift(),
+        giveUpWebhookDelivery: async () => undefined,
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            deliveryId: 'd1',
+            teamId: 't1',
+            endpointId: 'e1',
+            retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
+          },
+        ],
       }),
   },
 ];

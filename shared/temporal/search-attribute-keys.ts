@@ -16,6 +16,8 @@ export const InvoiceId = defineSearchAttributeKey('InvoiceId', SearchAttributeTy
 export const ExportId = defineSearchAttributeKey('ExportId', SearchAttributeType.KEYWORD);
 /** A statement import's id (ImportTransactions): `ImportId = "<id>"`. */
 export const ImportId = defineSearchAttributeKey('ImportId', SearchAttributeType.KEYWORD);
+/** A webhook endpoint's id (WebhookDelivery): `WebhookEndpointId = "<id>"` lists every delivery run of one endpoint. */
+export const WebhookEndpointId = defineSearchAttributeKey('WebhookEndpointId', SearchAttributeType.KEYWORD);
 /** Where a run is in its flow (a receipt's `awaiting_decision`), so stuck runs can be listed. */
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
 
@@ -23,4 +25,15 @@ export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWO
 export const TemporalScheduledStartTime = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
 
 /** Every key the server must know; the dev server and ensureSearchAttributes register this list. */
-export const searchAttributeKeys = { TeamId, ConnectionId, InboxId, Stage, InvitationId, DocumentId, InvoiceId, ExportId, ImportId };
+export const searchAttributeKeys = {
+  TeamId,
+  ConnectionId,
+  InboxId,
+  Stage,
+  InvitationId,
+  DocumentId,
+  InvoiceId,
+  ExportId,
+  ImportId,
+  WebhookEndpointId,
+};

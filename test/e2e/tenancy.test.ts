@@ -6,6 +6,7 @@ import { restRoutes } from '../../api/app';
 import type { ApiDeps } from '../../api/deps';
 import type { Route } from '../../api/rest/define';
 import { createAppRouter } from '../../api/trpc/app-router';
+import { encrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startBankBFake, type BankBFake } from '../fakes/bank-b';
@@ -61,6 +62,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'invoice-payment-suggestions': 'paymentSuggestion',
   // Two segments: a resource nested under another's path.
   'transactions/exports': 'export',
+  'webhook-endpoints': 'webhookEndpoint',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -87,6 +89,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   invoiceSeries: 'invoiceSeries',
   invoiceProducts: 'invoiceProduct',
   transactionImports: 'import',
+  webhookEndpoints: 'webhookEndpoint',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export' };
@@ -116,6 +119,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   accounts: 'account',
   customers: 'customer',
   categories: 'categorySlug',
+  deliveryId: 'webhookDelivery',
 };
 const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 
@@ -274,6 +278,29 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, requestedBy: a.user.id, filters: { q: MARKER }, formats: ['csv'], email: 'books@acme.example' })
     .returning('id');
   ids.export = (exported as { id: string }).id;
+  const [endpoint] = await ctx.tdb
+    .db('webhook_endpoints')
+    .insert({
+      teamId: a.team.id,
+      url: 'https://hooks.acme.example/private',
+      description: `${MARKER} endpoint`,
+      eventTypes: ['transaction.created'],
+      secretEncrypted: encrypt('whsec_QUNNRS1QUklWQVRFLXNlY3JldC0zMi1ieXRlcy1sb25nIQ==', ctx.api.deps.config.ENCRYPTION_KEY),
+    })
+    .returning('id');
+  ids.webhookEndpoint = (endpoint as { id: string }).id;
+  const [delivery] = await ctx.tdb
+    .db('webhook_deliveries')
+    .insert({
+      teamId: a.team.id,
+      endpointId: ids.webhookEndpoint,
+      eventId: randomUUID(),
+      eventType: 'transaction.created',
+      payload: JSON.stringify({ type: 'transaction.created', timestamp: '2026-11-25T00:00:00.000Z', data: { name: MARKER } }),
+      status: 'delivered',
+    })
+    .returning('id');
+  ids.webhookDelivery = (delivery as { id: string }).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);

@@ -17,6 +17,7 @@ import { scheduledBankSyncContract } from '../../shared/temporal/scheduled-bank-
 import { exportTransactionsContract } from '../../shared/temporal/export-transactions/contract';
 import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
+import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -38,6 +39,7 @@ const contracts = {
   'export-transactions': exportTransactionsContract,
   'bank-consent': bankConsentContract,
   'import-transactions': importTransactionsContract,
+  'webhook-delivery': webhookDeliveryContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

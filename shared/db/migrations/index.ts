@@ -29,6 +29,7 @@ import * as manualAccountBalances from './0070_manual_account_balances';
 import * as teamLogo from './0071_team_logo';
 import * as transactionImports from './0072_transaction_imports';
 import * as transactionExports from './0073_transaction_exports';
+import * as webhookEndpoints from './0074_webhook_endpoints';
 import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
 
 /**
@@ -66,6 +67,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0071_team_logo': teamLogo,
   '0072_transaction_imports': transactionImports,
   '0073_transaction_exports': transactionExports,
+  '0074_webhook_endpoints': webhookEndpoints,
   '0075_bank_connection_lifecycle': bankConnectionLifecycle,
 };
 

@@ -18,6 +18,7 @@ import { recordConsentExpiry } from './consent';
 import { upsertProviderAccounts } from './provider-accounts';
 import { readProvider } from './provider-snapshot';
 import type { BankAccountDto, BankConnectionDto, createBankAccountBody, createBankConnectionBody, updateBankAccountBody } from './schema';
+import { emitEvent } from '../webhook-endpoints/events';
 
 const accountDto = (a: BankAccount): BankAccountDto => ({
   id: a.id,
@@ -127,6 +128,11 @@ export async function createConnection(
         institutionName: snapshot.institution?.name ?? null,
       });
       await upsertProviderAccounts(trx, { id: row.id, teamId }, snapshot.accounts);
+      await emitEvent(trx, teamId, 'bank_connection.connected', {
+        connectionId: row.id,
+        provider: body.provider,
+        institutionName: snapshot.institution?.name ?? null,
+      });
       return row.id;
     });
   } catch (err) {

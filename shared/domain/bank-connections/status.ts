@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import { BankConnection } from '../../db/models';
 import { notify } from '../notifications/service';
+import { emitEvent } from '../webhook-endpoints/events';
 
 type Connection = Pick<BankConnection, 'id' | 'teamId' | 'institutionName'>;
 
@@ -10,7 +11,7 @@ type Connection = Pick<BankConnection, 'id' | 'teamId' | 'institutionName'>;
  */
 export async function markDisconnected(db: Db, conn: Connection, error: { code: string; message: string | null }): Promise<void> {
   await db.transaction(async (trx) => {
-    const before = await BankConnection.query(trx).findById(conn.id).forUpdate().select('status');
+    const before = await BankConnection.query(trx).findById(conn.id).forUpdate().select('status', 'provider');
     if (!before) return;
     await BankConnection.query(trx).findById(conn.id).patch({
       status: 'disconnected',
@@ -28,13 +29,20 @@ export async function markDisconnected(db: Db, conn: Connection, error: { code: 
       priority: 2,
       metadata: { connectionId: conn.id, institutionName: conn.institutionName, code: error.code, reason: error.message },
     });
+    await emitEvent(trx, conn.teamId, 'bank_connection.disconnected', {
+      connectionId: conn.id,
+      provider: before.provider,
+      institutionName: conn.institutionName,
+      code: error.code,
+      reason: error.message,
+    });
   });
 }
 
 /** The bank says the connection works again; the team hears it when it was broken. Returns whether it was. */
 export async function markReconnected(db: Db, conn: Connection): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const before = await BankConnection.query(trx).findById(conn.id).forUpdate().select('status');
+    const before = await BankConnection.query(trx).findById(conn.id).forUpdate().select('status', 'provider');
     if (!before) return false;
     await BankConnection.query(trx)
       .findById(conn.id)
@@ -44,6 +52,11 @@ export async function markReconnected(db: Db, conn: Connection): Promise<boolean
       teamId: conn.teamId,
       type: 'bank_connection_reconnected',
       metadata: { connectionId: conn.id, institutionName: conn.institutionName },
+    });
+    await emitEvent(trx, conn.teamId, 'bank_connection.connected', {
+      connectionId: conn.id,
+      provider: before.provider,
+      institutionName: conn.institutionName,
     });
     return true;
   });

@@ -2,6 +2,7 @@ import type { PartialModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { Invoice } from '../../db/models';
 import { conflict } from '../../errors';
+import { emitEvent } from '../webhook-endpoints/events';
 
 export type InvoiceStatus = Invoice['status'];
 
@@ -90,5 +91,15 @@ export async function transitionInvoice(
       break;
   }
   await Invoice.query(trx).patch(patch).where({ teamId: invoice.teamId, id: invoice.id });
+  if (t === 'mark-paid' || t === 'mark-overdue') await emitInvoiceEvent(trx, invoice, t, at);
   return TRANSITIONS[t].to;
+}
+
+/** The two status changes customers' systems want to hear of, with the transition's own transaction. */
+async function emitInvoiceEvent(trx: Db, invoice: Pick<Invoice, 'id' | 'teamId'>, t: 'mark-paid' | 'mark-overdue', at: Date) {
+  const row = await Invoice.query(trx).findOne({ teamId: invoice.teamId, id: invoice.id }).select('invoiceNumber', 'status', 'dueDate');
+  if (!row) return;
+  const data = { invoiceId: invoice.id, invoiceNumber: row.invoiceNumber, status: row.status, dueDate: row.dueDate };
+  if (t === 'mark-paid') await emitEvent(trx, invoice.teamId, 'invoice.paid', { ...data, paidAt: at.toISOString() });
+  else await emitEvent(trx, invoice.teamId, 'invoice.overdue', data);
 }

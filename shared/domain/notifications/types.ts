@@ -51,6 +51,8 @@ export interface NotificationMetadata {
   insight_ready: { insightId: string; periodStart: string; periodEnd: string };
   /** A transaction export (ExportTransactions) is stored as a document, ready to download. */
   export_ready: { exportId: string; documentId: string; rows: number; receipts: number };
+  /** A webhook endpoint failed every delivery for too long (WEBHOOK_DISABLE_AFTER) and was disabled. */
+  webhook_endpoint_disabled: { endpointId: string; url: string; failingSince: string; lastError: string | null };
 }
 
 export type NotificationType = keyof NotificationMetadata;
@@ -79,6 +81,7 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   invoice_paid_by_transfer: 'A bank transfer paid an invoice in full and was recorded as its payment.',
   insight_ready: "The week's summary of the team's money is ready.",
   export_ready: 'A transaction export you asked for is ready to download.',
+  webhook_endpoint_disabled: 'A webhook endpoint kept failing and was disabled.',
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex';
 import { Document, InboxItem, MatchSuggestion, TransactionAttachment } from '../../db/models';
+import { emitEvent } from '../webhook-endpoints/events';
 import type { Decision, DecisionOutcome, DecisionVia } from '../../temporal/receipt-ingestion/contract';
 
 const DECIDED = { confirm: 'confirmed', decline: 'declined', expire: 'expired' } as const satisfies Record<Decision, DecisionOutcome>;
@@ -43,6 +44,7 @@ export async function decideSuggestion(
           .ignore();
       }
       await InboxItem.query(trx).findById(inboxItemId).patch({ status: 'done', transactionId, updatedAt: now });
+      await emitEvent(trx, teamId, 'inbox.matched', { inboxItemId, transactionId, via: input.via });
     } else {
       await InboxItem.query(trx).findById(inboxItemId).patch({ status: 'pending', updatedAt: now });
     }

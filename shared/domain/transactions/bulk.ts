@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex';
 import { badRequest, conflict, notFound } from '../../errors';
 import { assertReferences, whereFiltered } from './service';
 import { transactionFilterBody } from './schema';
+import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /** At most this many transactions change in one request, all or none. */
 export const BULK_LIMIT = 10_000;
@@ -114,6 +115,7 @@ export async function bulkUpdateTransactions(db: Db, teamId: string, body: BulkU
         .returning<{ transactionId: string }[]>('transactionId');
       for (const r of removed) changed.add(r.transactionId);
     }
+    await emitTransactionEvents(trx, teamId, 'transaction.updated', [...changed]);
     return { matched: ids.length, changed: changed.size };
   });
 }

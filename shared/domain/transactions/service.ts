@@ -13,6 +13,7 @@ import {
   type TransactionDto,
   type UpdateTransactionBody,
 } from './schema';
+import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /**
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is.
@@ -42,6 +43,7 @@ export async function createTransaction(db: Db, teamId: string, body: CreateTran
     const { tags, ...fields } = body;
     const created = await Transaction.query(trx).insert({ ...fields, teamId, manual: true });
     if (tags) await replaceTags(trx, teamId, created.id, tags);
+    await emitTransactionEvents(trx, teamId, 'transaction.created', [created.id]);
     return created.id;
   });
   return getTransaction(db, teamId, id);
@@ -67,6 +69,7 @@ export async function updateTransaction(db: Db, teamId: string, id: string, body
         .findOne({ teamId, id })
         .patch({ ...fields, updatedAt: new Date() });
     if (tags) await replaceTags(trx, teamId, id, tags);
+    await emitTransactionEvents(trx, teamId, 'transaction.updated', [id]);
   });
   return getTransaction(db, teamId, id);
 }

@@ -1,0 +1,42 @@
+import { claimDueWebhookDeliveries, startClaimedDelivery } from '../../shared/domain/webhook-endpoints/deliveries';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../../shared/domain/webhook-endpoints/events';
+import type { ApiDeps } from '../deps';
+import { repeatingPass, type RepeatingPass } from './repeating-pass';
+import { wakeOnNotify } from './wake-on-notify';
+
+/**
+ * Starts a WebhookDelivery workflow for every delivery waiting in the outbox: emitEvent() queues
+ * them in the transaction of the change, wherever it runs (a request, a bank sync, a workflow's
+ * activity), so the event exists exactly when the change does, and notifies at its commit, which
+ * wakes this relay at once; the poll every `intervalMs` is the safety net. A start that fails puts its row back;
+ * one lost with its process is claimed again after `staleAfterS`, and the workflow id makes the
+ * second start find the first run.
+ */
+export function startWebhookDeliveryRelay(
+  deps: Pick<ApiDeps, 'db' | 'temporal' | 'logger' | 'config'>,
+  opts: { intervalMs: number; staleAfterS?: number },
+): RepeatingPass {
+  const log = deps.logger.child({ component: 'webhook-delivery-relay' });
+  const pass = repeatingPass(
+    async () => {
+      const due = await claimDueWebhookDeliveries(deps.db, { limit: 100, staleAfterS: opts.staleAfterS ?? 60 });
+      for (const d of due) await startClaimedDelivery({ ...deps, logger: log }, d);
+      return due.length;
+    },
+    { intervalMs: opts.intervalMs, log, what: 'webhook delivery relay' },
+  );
+  // Every API process is woken; their skip-locked claims share out the rows.
+  const waker = wakeOnNotify(
+    deps.db,
+    WEBHOOK_DELIVERIES_CHANNEL,
+    () => void pass.runOnce().catch((err: unknown) => log.warn({ err }, 'webhook delivery relay pass failed')),
+    log,
+  );
+  return {
+    runOnce: () => pass.runOnce(),
+    async stop() {
+      await waker.close();
+      await pass.stop();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/knex';
+import type { WebhookEventData, WebhookEventType } from './event-types';
+
+/** Notified (at commit) when deliveries were queued, so a relay starts them at once instead of at its next poll. */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries_due';
+
+/**
+ * The one place domain changes become webhooks out. Call it with the transaction that makes the
+ * change: it adds one `pending` delivery per enabled endpoint of the team subscribed to the type, so
+ * the event exists exactly when the change does (a rollback takes both). The relay
+ * (api/outbox/webhook-delivery-relay.ts) starts each delivery's WebhookDelivery workflow as soon as
+ * the transaction commits (NOTIFY), or at its next poll.
+ * A team without subscribed endpoints pays one indexed query.
+ */
+export async function emitEvent<T extends WebhookEventType>(db: Db, teamId: string, type: T, data: WebhookEventData[T]): Promise<number> {
+  return emitEvents(db, teamId, type, [data]);
+}
+
+/** Many events of one type in one statement (a page of a bank sync). Returns how many deliveries were queued. */
+export async function emitEvents<T extends WebhookEventType>(
+  db: Db,
+  teamId: string,
+  type: T,
+  data: readonly WebhookEventData[T][],
+): Promise<number> {
+  if (!data.length) return 0;
+  if (data.length > 1 && !(await hasSubscribers(db, teamId, type))) return 0;
+  const timestamp = new Date().toISOString();
+  const events = data.map((d) => ({ id: randomUUID(), payload: JSON.stringify({ type, timestamp, data: d }) }));
+  const result = await db.raw<{ rowCount: number }>(
+    `insert into webhook_deliveries (team_id, endpoint_id, event_id, event_type, payload)
+     select e.team_id, e.id, ev.event_id, ?, ev.payload
+       from webhook_endpoints e
+      cross join unnest(?::uuid[], ?::text[]) as ev(event_id, payload)
+      where e.team_id = ? and e.enabled and ? = any(e.event_types)`,
+    [type, events.map((e) => e.id), events.map((e) => e.payload), teamId, type],
+  );
+  if (result.rowCount) await db.raw(`select pg_notify(?, '')`, [WEBHOOK_DELIVERIES_CHANNEL]);
+  return result.rowCount;
+}
+
+async function hasSubscribers(db: Db, teamId: string, type: WebhookEventType): Promise<boolean> {
+  const row = await db('webhook_endpoints')
+    .where({ teamId, enabled: true })
+    .whereRaw('? = any(event_types)', [type])
+    .first<{ id: string } | undefined>('id');
+  return Boolean(row);
+}
+
+/**
+ * `transaction.created` / `transaction.updated` for these transactions, read as they are now in the
+ * caller's transaction. Nothing is read when no endpoint of the team listens (the sync's hot path).
+ */
+export async function emitTransactionEvents(
+  db: Db,
+  teamId: string,
+  type: 'transaction.created' | 'transaction.updated',
+  ids: readonly string[],
+): Promise<number> {
+  if (!ids.length || !(await hasSubscribers(db, teamId, type))) return 0;
+  const rows = await db('transactions')
+    .where({ teamId })
+    .whereRaw('id = any(?::uuid[])', [[...ids]])
+    .select<WebhookEventData['transaction.created'][]>('id', 'date', 'name', 'amount', 'currency', 'status', 'bank_account_id', 'manual');
+  return emitEvents(db, teamId, type, rows);
+}

@@ -1,0 +1,31 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import type { TemporalGateway } from '../client';
+import { Stage, TeamId, WebhookEndpointId } from '../search-attribute-keys';
+import { webhookDeliveryContract, webhookDeliveryId, type WebhookDeliveryInput, type WebhookDeliveryWorkflow } from './contract';
+
+/**
+ * Starts the delivery's run unless one is running. Unlike startOnce, a closed run does not stop a
+ * new one: that is a replay (the delivery row, not the workflow id, says whether a start is due).
+ * Returns the workflow id.
+ */
+export async function startWebhookDelivery(temporal: TemporalGateway, input: WebhookDeliveryInput): Promise<string> {
+  const client = await temporal.client();
+  const workflowId = webhookDeliveryId(input.deliveryId);
+  try {
+    await client.workflow.start<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
+      taskQueue: temporal.options.taskQueue,
+      workflowId,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      typedSearchAttributes: new TypedSearchAttributes([
+        { key: TeamId, value: input.teamId },
+        { key: WebhookEndpointId, value: input.endpointId },
+        { key: Stage, value: 'sending' },
+      ]),
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  return workflowId;
+}
