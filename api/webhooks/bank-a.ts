@@ -12,6 +12,7 @@ const payload = z.object({
   environment: z.string().min(1),
   new_transactions: z.number().int().optional(),
   removed_transactions: z.array(z.string()).optional(),
+  consent_expiration_time: z.iso.datetime({ offset: true }).nullable().optional(),
   error: z
     .object({
       error_type: z.string().optional(),
@@ -40,6 +41,9 @@ function connectionEvent(p: Payload): ConnectionEvent {
       return { kind: 'disconnected', error: { code, message: p.error?.display_message ?? p.error?.error_message ?? null } };
     }
     if (p.webhook_code === 'LOGIN_REPAIRED') return { kind: 'repaired' };
+    // The bank's word that the consent runs out on this date (EU/UK): the same timer as a consent read at link or sync time.
+    if (p.webhook_code === 'PENDING_EXPIRATION' && p.consent_expiration_time)
+      return { kind: 'consent-expiring', expiresAt: new Date(p.consent_expiration_time) };
   }
   return { kind: 'other' };
 }

@@ -242,7 +242,12 @@ describe('bank connection lifecycle', () => {
     const { publicToken, itemId } = bankA.completeLink(link.body.data.linkToken);
     const connection = (await call('POST', '/bank-connections/exchange', { provider: 'bank-a', publicToken })).body.data;
     const logged: unknown[][] = [];
-    const deps = { db: stack.tdb.db, temporal: stack.api.deps.temporal, logger: { info: (...args: unknown[]) => void logged.push(args) } };
+    const deps = {
+      db: stack.tdb.db,
+      temporal: stack.api.deps.temporal,
+      config: stack.api.deps.config,
+      logger: { info: (...args: unknown[]) => void logged.push(args), error: (...args: unknown[]) => void logged.push(args) },
+    };
     const ref = { provider: 'bank-a' as const, referenceId: itemId };
 
     expect(await applyConnectionEvent(deps, ref, { kind: 'initial-history' })).toEqual({
@@ -299,5 +304,27 @@ describe('bank connection lifecycle', () => {
     // Deleting the connection ends its timer without a notice.
     expect((await call('DELETE', `/bank-connections/${connection.id}`)).status).toBe(204);
     expect(await handle.result()).toEqual({ stage: 'cleared', expiresAt: null, notices: [] });
+  }, 60_000);
+
+  it('records the expiry a PENDING_EXPIRATION webhook announces and starts the consent timer for it', async () => {
+    const link = await call('POST', '/bank-connections/link', { provider: 'bank-a' });
+    const { publicToken, itemId } = bankA.completeLink(link.body.data.linkToken);
+    const connection = (await call('POST', '/bank-connections/exchange', { provider: 'bank-a', publicToken })).body.data;
+    expect(connection.expiresAt).toBeNull();
+    const announced = new Date(Date.now() + 30 * 86_400_000);
+    announced.setMilliseconds(0);
+    await postBankA({
+      webhook_type: 'ITEM',
+      webhook_code: 'PENDING_EXPIRATION',
+      item_id: itemId,
+      consent_expiration_time: announced.toISOString(),
+    });
+    expect((await call('GET', `/bank-connections/${connection.id}`)).body.data.expiresAt).toBe(announced.toISOString());
+    const handle = stack.worker.client.workflow.getHandle(bankConsentWorkflowId(connection.id));
+    await eventually(async () => (await handle.query(consentStage).catch(() => null)) === 'waiting', 15_000, 'the consent timer');
+    expect(await stack.tdb.db('webhook_events').where({ provider: 'bank-a', eventType: 'ITEM.PENDING_EXPIRATION' }).first()).toMatchObject({
+      outcome: 'processed',
+    });
+    expect((await call('DELETE', `/bank-connections/${connection.id}`)).status).toBe(204);
   }, 60_000);
 });

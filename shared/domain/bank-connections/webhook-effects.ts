@@ -4,6 +4,7 @@ import { BankConnection, Transaction } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
 import { resumeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
+import { recordConsentExpiry, type ConsentDeps } from './consent';
 import { markDisconnected, markReconnected } from './status';
 import type { WebhookOutcome } from '../webhook-events/record';
 
@@ -15,12 +16,14 @@ export type ConnectionEvent =
   | { kind: 'transactions-removed'; providerTransactionIds: string[] }
   | { kind: 'disconnected'; error: { code: string; message: string | null } }
   | { kind: 'repaired' }
+  /** The provider announces when the user's consent runs out. */
+  | { kind: 'consent-expiring'; expiresAt: Date }
   | { kind: 'other' };
 
-export interface WebhookEffectDeps {
+export interface WebhookEffectDeps extends ConsentDeps {
   db: Db;
   temporal: TemporalGateway;
-  logger: Pick<Logger, 'info'>;
+  logger: Pick<Logger, 'info' | 'error'>;
 }
 
 const ONE_DAY_MS = 86_400_000;
@@ -66,6 +69,9 @@ export async function applyConnectionEvent(
       await markReconnected(deps.db, conn);
       await resumeBankSyncSchedule(deps.temporal, conn.id);
       return sync(); // catch up on what was missed while disconnected
+    case 'consent-expiring':
+      await recordConsentExpiry(deps, conn, event.expiresAt);
+      return { outcome: 'processed', teamId };
     case 'other':
       return { outcome: 'ignored', teamId };
   }
