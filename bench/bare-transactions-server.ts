@@ -14,14 +14,14 @@ interface Sql {
 const [port, url] = [Number(process.argv[2]), process.argv[3]];
 const decode = (arg: string) => JSON.parse(Buffer.from(arg, 'base64').toString()) as Sql;
 const list = decode(process.argv[4]);
-// The key lookup's SQL, its one binding being the key's hash.
+// The key lookup's SQL: its first binding is the key's hash (the others, the row limit, stay as built).
 const auth = decode(process.argv[5]);
 const pool = new Pool({ connectionString: url, max: 10 });
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   try {
     const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-    const found = await pool.query(auth.sql, [createHash('sha256').update(key).digest('hex')]);
+    const found = await pool.query(auth.sql, [createHash('sha256').update(key).digest('hex'), ...auth.bindings.slice(1)]);
     if (!found.rows.length) {
       res.writeHead(401);
       res.end();

@@ -92,6 +92,15 @@ async function main() {
     const { result: bareMax, cpuMs: bareCpu } = await withCpuOf(bare, () =>
       run({ url: bareUrl, headers, duration: DURATION, connections: 20 }),
     );
+    // A comparator that answers errors is fast at nothing: every answer of every run must be a 200.
+    for (const [who, r] of [
+      ['API at 200 req/s', fixed],
+      ['API', apiMax],
+      ['bare', bareMax],
+    ] as const) {
+      if (r.non2xx || r.errors)
+        throw new Error(`${who}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the figures would mean nothing`);
+    }
     const apiCpuPerRequest = apiCpu / apiMax.requests.total;
     const bareCpuPerRequest = bareCpu / bareMax.requests.total;
 
