@@ -12,6 +12,7 @@ import { Team, User } from '../shared/db/models';
 import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { spawnApi } from './lib/server-process';
+import { pacedLoad } from './lib/paced-load';
 import { freePort } from '../scripts/lib/ports';
 import type { Db } from '../shared/db/knex';
 import { benchDatabase } from './lib/database';
@@ -100,12 +101,10 @@ async function main() {
       const shapes: Record<string, string> = { ...SHAPES, 'page 200': url };
       await load({ url: `${base}${shapes['first page']}`, headers, duration: 2, connections: 10 }); // warm-up
       for (const [shape, path] of Object.entries(shapes)) {
-        const r = await load({ url: `${base}${path}`, headers, duration: DURATION, connections: 10, overallRate: RATE });
+        const r = await pacedLoad({ url: base, rate: RATE, durationS: DURATION, request: () => ({ method: 'GET', path, headers }) });
         if (r.non2xx || r.errors) throw new Error(`${shape} at ${t.size}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        (curve[shape] ??= {})[t.size] = r.latency.p99;
-        console.log(
-          `  ${t.size.toLocaleString().padStart(12)} rows  ${shape.padEnd(12)} p50 ${ms(r.latency.p50)}  p99 ${ms(r.latency.p99)}`,
-        );
+        (curve[shape] ??= {})[t.size] = r.p99;
+        console.log(`  ${t.size.toLocaleString().padStart(12)} rows  ${shape.padEnd(12)} p50 ${ms(r.p50)}  p99 ${ms(r.p99)}`);
       }
     }
   } finally {

@@ -14,6 +14,7 @@ import { reportFigure } from './lib/figures';
 import { ms } from './lib/latency';
 import { load as run, waitForPort } from './lib/load';
 import { withCpuOf } from './lib/process-cpu';
+import { pacedLoad } from './lib/paced-load';
 
 const DURATION = Number(process.env.DURATION ?? 15);
 const SECRET = 'bench-bank-b-secret';
@@ -51,17 +52,22 @@ async function main() {
       ...extra,
     });
     await run(opts({ duration: 3 })); // warm-up
-    const fixed = await run(opts({ overallRate: 200 }));
+    const fixed = await pacedLoad({
+      url,
+      rate: 200,
+      durationS: DURATION,
+      request: () => ({ method: 'POST', path: '/webhook/bank-b', ...signed() }),
+    });
     const { result: max, cpuMs } = await withCpuOf(api, () => run(opts({})));
     const cpuPerRequest = cpuMs / max.requests.total;
     const recorded = await bench.db('webhook_events').where({ provider: 'bank-b' }).count('* as n').first();
     console.log(`\nSigned bank-b webhooks (HMAC check, zod, recorded in webhook_events; ${recorded?.n ?? 0} events recorded in all)`);
     console.log(
-      `  at 200 req/s for ${DURATION} s: p50 ${ms(fixed.latency.p50)}, p99 ${ms(fixed.latency.p99)}, max ${ms(fixed.latency.max)}, non-2xx ${fixed.non2xx}, errors ${fixed.errors}  (target p99 < 20 ms)`,
+      `  at 200 req/s for ${DURATION} s: p50 ${ms(fixed.p50)}, p99 ${ms(fixed.p99)}, max ${ms(fixed.max)}, non-2xx ${fixed.non2xx}, errors ${fixed.errors}  (target p99 < 20 ms)`,
     );
     console.log(`  max throughput: ${max.requests.average.toFixed(0)} req/s (p99 ${ms(max.latency.p99)})  (target ≥ 2,000 req/s)`);
     console.log(`  API CPU per request: ${cpuPerRequest.toFixed(2)} ms (steadier than req/s on a busy machine)`);
-    reportFigure({ name: 'signed webhook p99 at 200 req/s', value: fixed.latency.p99, unit: 'ms', budget: { on: 'value', atMost: 20 } });
+    reportFigure({ name: 'signed webhook p99 at 200 req/s', value: fixed.p99, unit: 'ms', budget: { on: 'value', atMost: 20 } });
     reportFigure({
       name: 'signed webhook max throughput',
       value: max.requests.average,
