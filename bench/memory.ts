@@ -13,14 +13,14 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type autocannon from 'autocannon';
 import { Team, User } from '../shared/db/models';
 import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { freePort } from '../scripts/lib/ports';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
-import { load, waitForPort } from './lib/load';
+import { waitForPort } from './lib/load';
+import { pacedLoad, type PacedRequest } from './lib/paced-load';
 import { spawnApi } from './lib/server-process';
 
 const DURATION = Number(process.env.DURATION ?? 300);
@@ -91,9 +91,9 @@ async function main() {
       () => `/transactions?q=merchant%20${n % 5000}`,
       () => `/search?q=${['merchant', 'card payment', '49.99', 'nothing-like-this'][n % 4]}`,
     ];
-    const next = (req: autocannon.Request): autocannon.Request => {
-      n += 1;
-      if (n % 20 === 0) return { ...req, method: 'GET', path: searches[(n / 20) % 2](), body: undefined, headers: auth };
+    const next = (i: number): PacedRequest => {
+      n = i + 1;
+      if (n % 20 === 0) return { method: 'GET', path: searches[(n / 20) % 2](), headers: auth };
       if (n % 7 === 0) {
         const body = JSON.stringify({
           id: `wh_${randomUUID()}`,
@@ -104,14 +104,13 @@ async function main() {
         const t = Math.floor(Date.now() / 1000);
         const signature = `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
         return {
-          ...req,
           method: 'POST',
           path: '/webhook/bank-b',
           body,
           headers: { 'content-type': 'application/json', 'bank-b-signature': signature },
         };
       }
-      return { ...req, method: 'GET', path: reads[n % reads.length](), body: undefined, headers: auth };
+      return { method: 'GET', path: reads[n % reads.length](), headers: auth };
     };
 
     const samples: { s: number; mb: number }[] = [];
@@ -119,19 +118,12 @@ async function main() {
     const sample = () => samples.push({ s: Math.round((Date.now() - started) / 1000), mb: rssMb(pid) });
     sample();
     const timer = setInterval(sample, SAMPLE_EVERY_MS);
-    const result = await load({
-      url: `http://127.0.0.1:${port}`,
-      duration: DURATION,
-      // Enough connections that a slow answer (a search) does not hold the rate below 200/s.
-      connections: 50,
-      overallRate: RATE,
-      requests: [{ setupRequest: next }],
-    });
+    const result = await pacedLoad({ url: `http://127.0.0.1:${port}`, rate: RATE, durationS: DURATION, request: next });
     clearInterval(timer);
     sample();
 
     console.log(
-      `\nAPI RSS through ${DURATION} s of mixed load at ${RATE} req/s (${result.requests.total} requests, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors})`,
+      `\nAPI RSS through ${DURATION} s of mixed load at ${RATE} req/s (${result.total} requests, p99 ${result.p99.toFixed(1)} ms, non-2xx ${result.non2xx}, errors ${result.errors})`,
     );
     for (const { s, mb } of samples.filter((_, i) => i % 6 === 0 || i === samples.length - 1)) {
       console.log(`  ${String(s).padStart(4)} s  ${mb.toFixed(0).padStart(4)} MB  ${'█'.repeat(Math.round(mb / 5))}`);
