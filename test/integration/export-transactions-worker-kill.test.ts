@@ -1,3 +1,4 @@
+import { armInsertFault, type InsertFault } from '../support/insert-fault';
 import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { uniqueTaskQueue } from '../support/worker';
 
 let tdb: TestDatabase;
 let smtp: SmtpSink;
+let storeFault: InsertFault;
 let api: TestApi | undefined;
 const STORAGE_DIR = `.data/test-storage-export-kill-${process.pid}`;
 const ACCOUNTANT = 'accountant@example.com';
@@ -20,20 +22,12 @@ const ACCOUNTANT = 'accountant@example.com';
 beforeAll(async () => {
   tdb = await createTestDatabase();
   smtp = await startSmtpSink();
-  // A fault in this test's own database: while `export_store_fails` holds a row, storing the ZIP as a
-  // document fails, so the writing step keeps being retried (having written every row) until it clears.
-  await tdb.db.raw(`
-    create table export_store_fails (x int);
-    create function fail_export_store() returns trigger language plpgsql as $$
-    begin
-      if new.mime_type = 'application/zip' and exists (select 1 from export_store_fails) then
-        raise exception 'document store unavailable (test fault)';
-      end if;
-      return new;
-    end $$;
-    create trigger fail_export_store before insert on documents for each row execute function fail_export_store();
-    insert into export_store_fails values (1);
-  `);
+  // Storing the ZIP as a document fails, so the writing step keeps being retried (having written every row) until it clears.
+  storeFault = await armInsertFault(tdb.db, 'export_store', {
+    table: 'documents',
+    when: `new.mime_type = 'application/zip'`,
+    message: 'document store unavailable (test fault)',
+  });
 });
 afterAll(async () => {
   await api?.stop();
@@ -83,7 +77,7 @@ describe('ExportTransactions survives workers killed mid-run', () => {
       expect(await tdb.db('documents').where({ teamId })).toEqual([]);
 
       // 2. Stored and announced, the accountant's mailbox refusing: killed while the mail is retried.
-      await tdb.db('export_store_fails').delete();
+      await storeFault.clear();
       smtp.refuse.add(ACCOUNTANT);
       const second = startWorker();
       await eventually(async () => (await pendingAttempt('emailTransactionExport')) >= 2, 90_000, 'the mail to be retried');

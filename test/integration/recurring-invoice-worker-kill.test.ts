@@ -1,3 +1,4 @@
+import { armInsertFault, type InsertFault } from '../support/insert-fault';
 import type { ChildProcess } from 'node:child_process';
 import { invoiceSeriesScheduleId, recurringInvoiceProgress } from '../../shared/temporal/invoice-series/contract';
 import { postJsonAs, startTestApi, type TestApi } from '../support/api';
@@ -9,21 +10,15 @@ import { uniqueTaskQueue } from '../support/worker';
 
 let tdb: TestDatabase;
 let api: TestApi;
+let invoiceFault: InsertFault;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  // A fault in this test's own database: while `series_invoice_fails` holds a row, no series invoice
-  // can be written, so issuing keeps being retried until the fault clears.
-  await tdb.db.raw(`
-    create table series_invoice_fails (x int);
-    create function fail_series_invoice() returns trigger language plpgsql as $$
-    begin
-      if exists (select 1 from series_invoice_fails) then raise exception 'invoice store unavailable (test fault)'; end if;
-      return new;
-    end $$;
-    create trigger fail_series_invoice before insert on invoice_line_items for each row execute function fail_series_invoice();
-    insert into series_invoice_fails values (1);
-  `);
+  // No series invoice can be written, so issuing keeps being retried until the fault clears.
+  invoiceFault = await armInsertFault(tdb.db, 'series_invoice', {
+    table: 'invoice_line_items',
+    message: 'invoice store unavailable (test fault)',
+  });
 });
 afterAll(async () => {
   await api?.stop();
@@ -73,7 +68,7 @@ describe('RecurringInvoice survives a worker killed mid-run', () => {
       expect(isAlive(first.pid!)).toBe(false);
       first = undefined;
 
-      await tdb.db('series_invoice_fails').delete();
+      await invoiceFault.clear();
       second = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
       const result = await handle.result();
       expect(result).toMatchObject({ stage: 'completed', skipped: null, ended: false });

@@ -1,3 +1,4 @@
+import { armInsertFault, type InsertFault } from '../support/insert-fault';
 import type { ChildProcess } from 'node:child_process';
 import {
   weeklyInsightId,
@@ -14,23 +15,16 @@ import { uniqueTaskQueue } from '../support/worker';
 
 let tdb: TestDatabase;
 let api: TestApi;
+let announceFault: InsertFault;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  // A fault in this test's own database: while `insight_announce_fails` holds a row, writing the
-  // `insight_ready` notice fails, so the announcing step keeps being retried until the fault clears.
-  await tdb.db.raw(`
-    create table insight_announce_fails (x int);
-    create function fail_insight_notice() returns trigger language plpgsql as $$
-    begin
-      if new.type = 'insight_ready' and exists (select 1 from insight_announce_fails) then
-        raise exception 'notification store unavailable (test fault)';
-      end if;
-      return new;
-    end $$;
-    create trigger fail_insight_notice before insert on notifications for each row execute function fail_insight_notice();
-    insert into insight_announce_fails values (1);
-  `);
+  // Writing the `insight_ready` notice fails, so the announcing step keeps being retried until the fault clears.
+  announceFault = await armInsertFault(tdb.db, 'insight_announce', {
+    table: 'notifications',
+    when: `new.type = 'insight_ready'`,
+    message: 'notification store unavailable (test fault)',
+  });
 });
 afterAll(async () => {
   await api?.stop();
@@ -67,7 +61,7 @@ describe('WeeklyInsights survives a worker killed mid-run', () => {
       expect(isAlive(first.pid!)).toBe(false);
       first = undefined;
 
-      await tdb.db('insight_announce_fails').delete();
+      await announceFault.clear();
       second = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
       const result = await handle.result();
       expect(result).toMatchObject({ stage: 'completed', weekStart: '2026-11-16', announced: true });
