@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { sendConsentNotice } from '../../shared/domain/bank-connections/consent';
 import { watchConsentExpiry } from '../../shared/temporal/bank-consent/calls';
 import type { BankConsentWorkflow } from '../../shared/temporal/bank-consent/contract';
@@ -7,7 +6,7 @@ import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
-import { isAlive, killHard, spawnTs } from '../support/processes';
+import { isAlive, killHard, workerProcesses } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
 /**
@@ -17,25 +16,17 @@ import { uniqueTaskQueue } from '../support/worker';
  */
 let tdb: TestDatabase;
 let temporal: TemporalGateway | undefined;
-const workers: ChildProcess[] = [];
+const workers = workerProcesses(() => tdb.url);
+const startWorker = (env: Record<string, string>) => workers.start(env);
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
 });
 afterAll(async () => {
-  for (const w of workers) await killHard(w);
+  await workers.killAll();
   await temporal?.close();
   await tdb?.drop();
 });
-
-function startWorker(env: Record<string, string>): ChildProcess {
-  const child = spawnTs('worker/main.ts', {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...env },
-    stdio: 'ignore',
-  });
-  workers.push(child);
-  return child;
-}
 
 describe('BankConsentExpiry survives a killed worker', () => {
   it('warns once and tells of the expiry once', async () => {

@@ -11,7 +11,7 @@ import { startMessagingFake } from '../fakes/messaging';
 import { testConfig } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
-import { isAlive, killHard, spawnTs } from '../support/processes';
+import { isAlive, killHard, workerProcesses } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
 /**
@@ -21,25 +21,17 @@ import { uniqueTaskQueue } from '../support/worker';
  */
 let tdb: TestDatabase;
 let temporal: TemporalGateway;
-const workers: ChildProcess[] = [];
+const workers = workerProcesses(() => tdb.url);
+const startWorker = (env: Record<string, string>) => workers.start(env);
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
 });
 afterAll(async () => {
-  for (const w of workers) await killHard(w);
+  await workers.killAll();
   await temporal?.close();
   await tdb?.drop();
 });
-
-function startWorker(env: Record<string, string>): ChildProcess {
-  const child = spawnTs('worker/main.ts', {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...env },
-    stdio: 'ignore',
-  });
-  workers.push(child);
-  return child;
-}
 
 async function killWorker(child: ChildProcess) {
   await killHard(child);

@@ -28,3 +28,24 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Worker processes for a kill test, on one test database: `start` spawns worker/main.ts with the
+ * test's settings (plus `env`), `killAll` SIGKILLs whatever is still running (for afterAll).
+ */
+export function workerProcesses(databaseUrl: () => string) {
+  const started: ChildProcess[] = [];
+  return {
+    start(env: Record<string, string>): ChildProcess {
+      const child = spawnTs('worker/main.ts', {
+        env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl(), ...env },
+        stdio: 'ignore',
+      });
+      started.push(child);
+      return child;
+    },
+    async killAll(): Promise<void> {
+      for (const child of started) await killHard(child);
+    },
+  };
+}
