@@ -11,10 +11,10 @@ import { createApp } from '../api/app';
 import { createApiDeps } from '../api/deps';
 import { loadConfig } from '../shared/config';
 import { Team, User } from '../shared/db/models';
-import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
+import { issueBenchKey } from './lib/api-key';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
@@ -47,13 +47,10 @@ async function main() {
     await db('teams').where({ id: team.id }).update({ baseCurrency: 'EUR' });
     await db.raw('analyze transactions');
   }
-  const key = newApiKey();
-  await db('api_keys').insert({
+  const key = await issueBenchKey(db, {
     teamId: team.id,
     userId: user.id,
     name: 'bench',
-    keyHash: sha256Hex(key),
-    keyHint: key.slice(-4),
     scopes: ['chat.write', 'reports.read', 'transactions.read'],
   });
 

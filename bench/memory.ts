@@ -14,9 +14,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Team, User } from '../shared/db/models';
-import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { freePort } from '../scripts/lib/ports';
+import { issueBenchKey } from './lib/api-key';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { waitForPort } from './lib/load';
@@ -57,13 +57,10 @@ async function seededTeam(db: Awaited<ReturnType<typeof benchDatabase>>['db']) {
     );
     await db.raw('analyze transactions');
   }
-  const key = newApiKey();
-  await db('api_keys').insert({
+  const key = await issueBenchKey(db, {
     teamId: team.id,
     userId: user.id,
     name: 'bench-memory',
-    keyHash: sha256Hex(key),
-    keyHint: key.slice(-4),
     scopes: ['transactions.read', 'search.read'],
   });
   const ids = (await db('transactions').where({ teamId: team.id }).orderBy('date', 'desc').limit(500).pluck('id')) as string[];

@@ -12,12 +12,13 @@ import type { Knex } from 'knex';
 import path from 'node:path';
 import { Team, User } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
-import { newApiKey, sha256Hex } from '../shared/domain/crypto/tokens';
+import { sha256Hex } from '../shared/domain/crypto/tokens';
 import { listTransactionsQuery } from '../shared/domain/transactions/schema';
 import { listTransactionsSql } from '../shared/domain/transactions/service';
 import { findApiKey } from '../shared/domain/auth/credentials';
 import { spawnApi } from './lib/server-process';
 import { freePort } from '../scripts/lib/ports';
+import { issueBenchKey } from './lib/api-key';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms } from './lib/latency';
@@ -50,15 +51,7 @@ async function main() {
     );
     await db.raw('analyze transactions');
   }
-  const key = newApiKey();
-  await db('api_keys').insert({
-    teamId: team.id,
-    userId: user.id,
-    name: 'bench',
-    keyHash: sha256Hex(key),
-    keyHint: key.slice(-4),
-    scopes: ['transactions.read'],
-  });
+  const key = await issueBenchKey(db, { teamId: team.id, userId: user.id, name: 'bench', scopes: ['transactions.read'] });
 
   // The bare program runs exactly the SQL our service builds for the first page, after the same key lookup
   // (which our API answers from its credential cache).
