@@ -26,6 +26,16 @@ export async function emitEvents<T extends WebhookEventType>(
 ): Promise<number> {
   if (!data.length) return 0;
   if (data.length > 1 && !(await hasSubscribers(db, teamId, type))) return 0;
+  return queueDeliveries(db, teamId, type, data);
+}
+
+/** One delivery per subscribed endpoint and event, in one statement; a single event needs no subscriber check first. */
+async function queueDeliveries<T extends WebhookEventType>(
+  db: Db,
+  teamId: string,
+  type: T,
+  data: readonly WebhookEventData[T][],
+): Promise<number> {
   const timestamp = new Date().toISOString();
   const events = data.map((d) => ({ id: randomUUID(), payload: JSON.stringify({ type, timestamp, data: d }) }));
   const result = await db.raw<{ rowCount: number }>(
@@ -63,5 +73,6 @@ export async function emitTransactionEvents(
     .where({ teamId })
     .whereRaw('id = any(?::uuid[])', [[...ids]])
     .select<WebhookEventData['transaction.created'][]>('id', 'date', 'name', 'amount', 'currency', 'status', 'bank_account_id', 'manual');
-  return emitEvents(db, teamId, type, rows);
+  // The subscribers were checked just above: straight to the insert.
+  return queueDeliveries(db, teamId, type, rows);
 }
