@@ -313,6 +313,9 @@ describe('bank connection lifecycle', () => {
     expect(connection.expiresAt).toBeNull();
     const announced = new Date(Date.now() + 30 * 86_400_000);
     announced.setMilliseconds(0);
+    // The bank reports the expiry it announces on every later read too: the initial sync, racing this
+    // webhook, must find the same date rather than the "none" it had at link time.
+    bankA.setConsentExpiry(itemId, announced.toISOString());
     await postBankA({
       webhook_type: 'ITEM',
       webhook_code: 'PENDING_EXPIRATION',
