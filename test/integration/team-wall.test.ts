@@ -1,3 +1,4 @@
+import { runPrepared } from '../../shared/db/prepared';
 import { acrossTeams, withinTeam } from '../../shared/db/team-wall';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startTestApi } from '../support/api';
@@ -65,6 +66,18 @@ describe('the team wall', () => {
     const notes = await tdb.db('transactions').where({ teamId: other.team.id }).whereNotNull('note').count({ n: '*' }).first();
     expect(notes).toEqual({ n: 0 });
     expect(await tdb.db('transactions').where({ teamId: other.team.id }).count({ n: '*' }).first()).toEqual({ n: 5 });
+  });
+
+  it('holds for prepared statements run past the query builder (shared/db/prepared.ts)', async () => {
+    const statement = { name: 'test.transactions.team_ids', text: 'select team_id as "teamId" from transactions where amount > $1' };
+    const mine = await withinTeam(acme.team.id, () => runPrepared<{ teamId: string }>(tdb.db, statement, [-1e9]));
+    expect(mine).toHaveLength(3);
+    expect(teamsOf(mine)).toEqual([acme.team.id]);
+    // The same statement, already prepared on a pooled connection, answers the next scope for its team.
+    const theirs = await withinTeam(other.team.id, () => runPrepared<{ teamId: string }>(tdb.db, statement, [-1e9]));
+    expect(theirs).toHaveLength(5);
+    expect(teamsOf(theirs)).toEqual([other.team.id]);
+    expect(await runPrepared(tdb.db, statement, [-1e9])).toHaveLength(8);
   });
 
   it('switches a pooled connection back and forth between scopes', async () => {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { runPrepared } from '../../db/prepared';
 import type { Logger } from '../../logger';
 import { BankConnection, Transaction } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
@@ -28,6 +29,13 @@ export interface WebhookEffectDeps extends ConsentDeps {
 
 const ONE_DAY_MS = 86_400_000;
 
+// Every bank webhook starts here, mostly to find nothing to do: prepared, past the query builder.
+const CONNECTION_BY_REFERENCE = {
+  name: 'bank_connections.by_reference',
+  text: `select id, team_id as "teamId", provider, institution_name as "institutionName",
+           created_at as "createdAt" from bank_connections where provider = $1 and reference_id = $2`,
+};
+
 /**
  * The small, immediate effects of a bank webhook on the connection it names; fetching data is
  * SyncConnection's job, so anything that needs the provider becomes a sync request.
@@ -37,7 +45,12 @@ export async function applyConnectionEvent(
   connection: { provider: BankConnection['provider']; referenceId: string },
   event: ConnectionEvent,
 ): Promise<WebhookOutcome> {
-  const conn = await BankConnection.query(deps.db).findOne(connection);
+  const rows = await runPrepared<Pick<BankConnection, 'id' | 'teamId' | 'provider' | 'institutionName' | 'createdAt'>>(
+    deps.db,
+    CONNECTION_BY_REFERENCE,
+    [connection.provider, connection.referenceId],
+  );
+  const conn = rows.at(0);
   if (!conn) return { outcome: 'ignored' };
   const { teamId } = conn;
   const sync = async (): Promise<WebhookOutcome> => ({

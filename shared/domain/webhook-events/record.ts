@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex';
 import { WebhookEvent, type WebhookProvider } from '../../db/models';
+import { runPrepared } from '../../db/prepared';
 
 /** Who sends us webhooks: each has its own route, verifier and event keys. */
 export const WEBHOOK_PROVIDERS = ['bank-a', 'bank-b', 'messaging', 'inbox', 'payments', 'subscriptions'] as const;
@@ -33,26 +34,30 @@ export async function claimWebhookEvent(
 ): Promise<string | null> {
   const json = JSON.stringify(event.payload ?? null);
   // One statement, so two concurrent deliveries of the same event cannot both claim it.
-  const { rows } = await db.raw<{ rows: { id: string }[] }>(
-    `insert into webhook_events (provider, event_key, event_type, payload) values (?, ?, ?, ?::jsonb)
-     on conflict (provider, event_key) do update set outcome = 'received', error = null, received_at = now()
-       where webhook_events.outcome = 'failed'
-     returning id`,
-    [event.provider, storedKey(event.eventKey), event.eventType.slice(0, MAX_KEY_CHARS), json.length <= MAX_PAYLOAD_CHARS ? json : null],
-  );
+  const rows = await runPrepared<{ id: string }>(db, CLAIM, [
+    event.provider,
+    storedKey(event.eventKey),
+    event.eventType.slice(0, MAX_KEY_CHARS),
+    json.length <= MAX_PAYLOAD_CHARS ? json : null,
+  ]);
   return rows[0]?.id ?? null;
 }
 
+const CLAIM = {
+  name: 'webhook_events.claim',
+  text: `insert into webhook_events (provider, event_key, event_type, payload) values ($1, $2, $3, $4::jsonb)
+     on conflict (provider, event_key) do update set outcome = 'received', error = null, received_at = now()
+       where webhook_events.outcome = 'failed'
+     returning id`,
+};
+
+const RECORD_OUTCOME = {
+  name: 'webhook_events.outcome',
+  text: `update webhook_events set outcome = $2, team_id = $3, workflow_id = $4, processed_at = now(), next_attempt_at = null where id = $1`,
+};
+
 export async function recordWebhookOutcome(db: Db, id: string, result: WebhookOutcome): Promise<void> {
-  await WebhookEvent.query(db)
-    .findById(id)
-    .patch({
-      outcome: result.outcome,
-      teamId: result.teamId ?? null,
-      workflowId: result.workflowId ?? null,
-      processedAt: new Date(),
-      nextAttemptAt: null,
-    });
+  await runPrepared(db, RECORD_OUTCOME, [id, result.outcome, result.teamId ?? null, result.workflowId ?? null]);
 }
 
 /** The relay's backoff: 5 s, 10 s, 20 s … capped at 10 minutes; it gives up after a day of trying. */
