@@ -112,6 +112,47 @@ describe('GET /search', () => {
     expect(lease[0].snippet.length).toBeLessThan(400); // a fragment, not the whole text
   });
 
+  it('finds a quoted phrase in document text through its shingles, only where its words stand together (migration 0076)', async () => {
+    const db = ctx.tdb.db;
+    const [apart] = await db('documents')
+      .insert({
+        teamId: ctx.acme.team.id,
+        name: 'notes.pdf',
+        storageKey: 'k/notes.pdf',
+        mimeType: 'application/pdf',
+        size: 1000,
+        sha256: 'b'.repeat(64),
+        content: 'The street where Mr Baker lives has an agreement that covers the lease.',
+      })
+      .returning('id');
+    try {
+      const q = async (text: string) => found(await hits(`type=document&q=${encodeURIComponent(text)}`)).sort();
+      expect(await q('"baker street"')).toEqual([`document:${ids.document}`]);
+      expect(await q('"lease agreement covers the office"')).toEqual([`document:${ids.document}`]);
+      expect(await q('baker street')).toEqual([`document:${ids.document}`, `document:${apart.id}`].sort());
+      // Not narrowed where a document may match without the phrase.
+      expect(await q('"baker street" or lives')).toEqual([`document:${ids.document}`, `document:${apart.id}`].sort());
+      expect(await q('lease -"baker street"')).toEqual([`document:${apart.id}`]);
+
+      const { rows } = await db.raw<{ rows: { pair: string | null; one: string | null; odd: string | null }[] }>(
+        `select phrase_shingles_query('Baker Street, London')::text as pair, phrase_shingles_query('Baker')::text as one,
+                phrase_shingles_query($$it's a \\ 'quoted' test$$)::text as odd`,
+      );
+      expect(rows[0].pair).toBe(`'baker street' & 'baker street london' & 'street london'`);
+      expect(rows[0].one).toBeNull();
+      expect(rows[0].odd).toContain(`'it s'`);
+      await db.transaction(async (trx) => {
+        await trx.raw('set local enable_seqscan = off');
+        const plan = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(
+          `explain select id from documents where search_shingles @@ phrase_shingles_query('baker street')`,
+        );
+        expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('documents_search_shingles_idx');
+      });
+    } finally {
+      await db('documents').where({ id: apart.id }).delete();
+    }
+  });
+
   it('filters by type, escapes stored text, and limits', async () => {
     expect(found(await hits('q=globex&type=tracker_project'))).toEqual([`tracker_project:${ids.project}`]);
     expect((await hits('q=figma&type=inbox,customer')).map((h) => h.type)).toEqual(['inbox']);

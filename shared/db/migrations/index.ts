@@ -31,6 +31,7 @@ import * as transactionImports from './0072_transaction_imports';
 import * as transactionExports from './0073_transaction_exports';
 import * as webhookEndpoints from './0074_webhook_endpoints';
 import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
+import * as documentPhraseShingles from './0076_document_phrase_shingles';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -69,6 +70,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0073_transaction_exports': transactionExports,
   '0074_webhook_endpoints': webhookEndpoints,
   '0075_bank_connection_lifecycle': bankConnectionLifecycle,
+  '0076_document_phrase_shingles': documentPhraseShingles,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -17,6 +17,21 @@ export function amountIn(q: string): number | null {
   return n === null ? null : Math.abs(Number(n));
 }
 
+/**
+ * The quoted phrases every match must hold (websearch syntax), for a kind that narrows phrases by
+ * their shingles. None when the query could match without them: a phrase negated (`-"…"`), or any
+ * `or` in the query, which may stand between a phrase and an alternative.
+ */
+export function requiredPhrases(q: string): string[] {
+  // Between quotes at odd indexes; an unclosed last quote opens no phrase here.
+  const parts = q.split('"');
+  const closed = parts.length % 2 ? parts.length : parts.length - 1;
+  if (parts.some((part, i) => i % 2 === 0 && /(^|\s)or(\s|$)/i.test(part))) return [];
+  const phrases: string[] = [];
+  for (let i = 1; i < closed; i += 2) if (!parts[i - 1].endsWith('-') && parts[i].trim()) phrases.push(parts[i]);
+  return phrases;
+}
+
 /** Matches ranked per kind and way of matching: past this, more rows cost time and change the best ten little. */
 const CANDIDATES = 1000;
 /** How far into a long text a snippet looks for the words: a match further on still ranks the hit. */
@@ -46,7 +61,8 @@ export async function search(db: Db, principal: Principal, query: SearchQuery): 
     bindings.push(value);
     return '?';
   };
-  const branches = sources.map((s) => branch(s, { q: query.q, amount, teamId: principal.teamId, limit: query.limit }, bind));
+  const phrases = requiredPhrases(query.q);
+  const branches = sources.map((s) => branch(s, { q: query.q, phrases, amount, teamId: principal.teamId, limit: query.limit }, bind));
   bindings.push(query.limit);
   // Every candidate subquery names the team (a snippet's text is read by the id of a hit it found);
   // the wall would keep the words and trigram indexes unused.
@@ -90,14 +106,18 @@ interface Row {
  * the (team, date) index and stops at CANDIDATES; a bitmap of a million matches is never built. Only
  * the candidates are ranked. `bind` adds a placeholder's value in text order.
  */
-function branch(s: SearchSource, query: { q: string; amount: number | null; teamId: string; limit: number }, bind: Bind): string {
+function branch(
+  s: SearchSource,
+  query: { q: string; phrases: string[]; amount: number | null; teamId: string; limit: number },
+  bind: Bind,
+): string {
   const words = (alias: string) =>
     s.vector ? `${alias}.${s.vector}` : `search_words_${s.table}(${s.columns.map((c) => `${alias}.${c}`).join(', ')})`;
   const candidates = (condition: () => string) =>
     `(select c.id from ${s.table} c where c.team_id = ${bind(query.teamId)} and ${condition()}${s.where ? ` and ${s.where.replaceAll('x.', 'c.')}` : ''}
        ${s.recent ? `order by ${s.recent.replaceAll('x.', 'c.')} desc ` : ''}limit ${CANDIDATES})`;
   const subqueries = [
-    candidates(() => `${words('c')} @@ websearch_to_tsquery('simple', ${bind(query.q)})`),
+    candidates(() => `${words('c')} @@ websearch_to_tsquery('simple', ${bind(query.q)})${phrasesIn(s, query.phrases, bind)}`),
     candidates(() => `${bind(query.q)} <% c.${s.name}`),
   ];
   const amountColumn = query.amount === null ? null : s.amount;
@@ -122,6 +142,17 @@ function branch(s: SearchSource, query: { q: string; amount: number | null; team
 }
 
 type Bind = (value: string | number | null) => string;
+
+/**
+ * Narrows a kind's candidates to rows holding each phrase's shingles (a phrase of one word has
+ * none: null, no narrowing). The phrase is a constant to the planner, which computes its query once.
+ */
+function phrasesIn(s: SearchSource, phrases: string[], bind: Bind): string {
+  if (!s.shingles) return '';
+  return phrases
+    .map((p) => ` and (phrase_shingles_query(${bind(p)}) is null or c.${s.shingles} @@ phrase_shingles_query(${bind(p)}))`)
+    .join('');
+}
 
 /**
  * The snippet's text: every searched column, long extracted text cut to its first SNIPPET_CHARS

@@ -24,6 +24,8 @@ export interface SearchSource {
   recent: string | null;
   /** A stored tsvector column to read instead of calling the function (documents: long text, migration 0062). */
   vector?: string;
+  /** A stored column of its word pairs and triples (migration 0076) that narrows a quoted phrase before its words are checked. */
+  shingles?: string;
   /** Rows that are not results (soft-deleted). */
   where?: string;
 }
@@ -77,6 +79,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     amount: null,
     currency: null,
     vector: 'search_vector',
+    shingles: 'search_shingles',
     where: 'x.deleted_at is null',
   },
   {
