@@ -1,4 +1,6 @@
 import { runPrepared } from '../../shared/db/prepared';
+import { listTransactionsQuery } from '../../shared/domain/transactions/schema';
+import { listTransactions } from '../../shared/domain/transactions/service';
 import { acrossTeams, withinTeam } from '../../shared/db/team-wall';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startTestApi } from '../support/api';
@@ -78,6 +80,28 @@ describe('the team wall', () => {
     expect(theirs).toHaveLength(5);
     expect(teamsOf(theirs)).toEqual([other.team.id]);
     expect(await runPrepared(tdb.db, statement, [-1e9])).toHaveLength(8);
+  });
+
+  it('lets the transaction list run outside the wall (its range estimates), still naming the team', async () => {
+    const db = tdb.db;
+    const queries: { sql: string; bindings: unknown[]; connection: unknown }[] = [];
+    const listen = (q: { sql: string; bindings?: unknown[]; __knexUid: unknown }) =>
+      queries.push({ sql: q.sql, bindings: q.bindings ?? [], connection: q.__knexUid });
+    db.on('query', listen);
+    try {
+      const page = await withinTeam(acme.team.id, async () => {
+        await db('transactions').select('id').first(); // a request's connection, switched into the wall
+        return listTransactions(db, acme.team.id, listTransactionsQuery.parse({ amountMin: '-100000', amountMax: '100000' }));
+      });
+      expect(page.data).toHaveLength(3);
+    } finally {
+      db.removeListener('query', listen);
+    }
+    const listed = queries.find((q) => q.sql.includes('from "transactions" as "t"'))!;
+    const lastSwitch = queries.filter((q) => q.connection === listed.connection && q.sql.includes("set_config('role'")).at(-1);
+    expect(lastSwitch?.bindings[0]).toBe('none');
+    expect(listed.sql).toMatch(/"t"\."team_id" = \$1/);
+    expect(listed.bindings[0]).toBe(acme.team.id);
   });
 
   it('switches a pooled connection back and forth between scopes', async () => {

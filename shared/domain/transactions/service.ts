@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ROWS_AS_SELECTED, type Db } from '../../db/knex';
+import { outsideTheWall } from '../../db/team-wall';
 import { BankAccount, TeamMember, Tag, Transaction, TransactionCategory, TransactionTag } from '../../db/models';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../errors';
 import { decodeCursor, encodeCursor } from '../common/cursor';
@@ -19,8 +20,16 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is.
  * Tags and attachments come back in the same round trip as json aggregates.
  */
+/**
+ * Runs outside the team wall, as search does (shared/db/team-wall.ts): under row-level security
+ * PostgreSQL estimates a range on a column whose comparison is not leakproof (`amount`, numeric) as
+ * matching one row, and for "one row" it reads the whole date range and sorts it instead of walking
+ * the (team, date) index to the first 50. A filtered page of a 100,000-row team took 250 ms inside
+ * the wall and 1.3 ms outside. The list's SQL names the team on `transactions` and reaches every
+ * other table through it.
+ */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
-  const rows = await buildListQuery(db, teamId, query);
+  const rows = await outsideTheWall(() => buildListQuery(db, teamId, query));
   const hasNextPage = rows.length > query.pageSize;
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
