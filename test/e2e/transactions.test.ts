@@ -79,6 +79,36 @@ describe('GET /transactions', () => {
     expect((await repeated.json()).data[0].id).toBe((await comma.json()).data[0].id);
   });
 
+  it('finds q= text in the name, description, counterparty or merchant, literally and never across fields', async () => {
+    const db = ctx.tdb.db;
+    const teamId = ctx.acme.team.id;
+    const rows = [
+      { name: 'Plain name', description: 'Quarterly zephyr retainer', providerTransactionId: 'q-desc' },
+      { name: 'Plain name', counterpartyName: 'Zephyr GmbH', providerTransactionId: 'q-counterparty' },
+      { name: 'Plain name', merchantName: 'ZEPHYR store', providerTransactionId: 'q-merchant' },
+      { name: 'Alpha', description: 'Beta', providerTransactionId: 'q-apart' },
+      { name: '100% zephyr_fee', providerTransactionId: 'q-literal' },
+    ];
+    const ids = (
+      await db('transactions')
+        .insert(rows.map((r) => ({ teamId, date: '2026-01-02', amount: -1, currency: 'EUR', ...r })))
+        .returning('providerTransactionId')
+    ).map((r: { providerTransactionId: string }) => r.providerTransactionId);
+    try {
+      const found = async (q: string) =>
+        (await all(`/transactions?q=${encodeURIComponent(q)}`, ctx.acme.sessionToken)).rows
+          .map((r) => `${String(r.name)}|${String(r.description ?? '')}`)
+          .sort();
+      expect(await found('zephyr')).toHaveLength(4);
+      expect(await found('alpha beta')).toEqual([]); // the name ends where the description starts
+      expect(await found('% zephyr_')).toEqual(['100% zephyr_fee|']); // % and _ are text, not wildcards
+      // Another team's rows with the word stay unseen.
+      expect((await all('/transactions?q=zephyr', ctx.other.sessionToken)).rows).toEqual([]);
+    } finally {
+      await db('transactions').where({ teamId }).whereIn('providerTransactionId', ids).delete();
+    }
+  });
+
   it('rejects a forged cursor with 400', async () => {
     const res = await ctx.api.fetch('/transactions?cursor=not-a-cursor', { token: ctx.acme.sessionToken });
     expect(res.status).toBe(400);
