@@ -19,8 +19,7 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
 /**
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is.
  * Tags and attachments come back in the same round trip as json aggregates.
- */
-/**
+ *
  * Runs outside the team wall, as search does (shared/db/team-wall.ts): under row-level security
  * PostgreSQL estimates a range on a column whose comparison is not leakproof (`amount`, numeric) as
  * matching one row, and for "one row" it reads the whole date range and sorts it instead of walking
