@@ -17,6 +17,7 @@ import {
 } from '../test/support/chaos/scenarios';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
+import { runMain } from './lib/run-main';
 
 const SIZE = {
   storm: Number(process.env.CHAOS_STORM ?? 2000),
@@ -67,11 +68,4 @@ async function main() {
   if (results.some((r) => r.lost || r.duplicated)) process.exitCode = 1;
 }
 
-// Exits when done (with any exit code set above): a handle left open must not hold `npm run bench`.
-main().then(
-  () => process.exit(),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

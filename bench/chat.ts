@@ -18,6 +18,7 @@ import { issueBenchKey } from './lib/api-key';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
+import { runMain } from './lib/run-main';
 
 const ROWS = Number(process.env.ROWS ?? 200_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 60);
@@ -116,11 +117,4 @@ async function main() {
   await bench.close();
 }
 
-// Exits when done, as the other benches do: a handle left open after main (12 minutes idle in a full run) must not hold the run.
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../shared/paths';
 import { reportFigure } from './lib/figures';
+import { runMain } from './lib/run-main';
 
 /**
  * The long run of the fuzz properties in test/e2e/fuzz.test.ts (which `npm test` runs briefly):
@@ -47,11 +48,4 @@ async function main() {
   if (code !== 0 || result.fiveHundreds > 0) process.exitCode = 1;
 }
 
-// Exits when done (with any exit code set above): a handle left open must not hold `npm run bench`.
-main().then(
-  () => process.exit(),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -32,6 +32,7 @@ import { createWorker } from '../worker/create-worker';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
+import { runMain } from './lib/run-main';
 
 const RENDERS = Number(process.env.RENDERS ?? 200);
 const DELIVERIES = Number(process.env.DELIVERIES ?? 10);
@@ -177,11 +178,4 @@ async function main() {
   }
 }
 
-// Exits when done (with any exit code set above): a handle left open must not hold `npm run bench`.
-main().then(
-  () => process.exit(),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -22,6 +22,7 @@ import { reportFigure } from './lib/figures';
 import { waitForPort } from './lib/load';
 import { pacedLoad, type PacedRequest } from './lib/paced-load';
 import { spawnApi } from './lib/server-process';
+import { runMain } from './lib/run-main';
 
 const DURATION = Number(process.env.DURATION ?? 300);
 const RATE = 200;
@@ -155,10 +156,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

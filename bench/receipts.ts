@@ -30,6 +30,7 @@ import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
 import { closeServer, keepConnectionsLongerThanClients } from '../api/http/keep-alive';
+import { runMain } from './lib/run-main';
 
 const PER_KIND = Number(process.env.RECEIPTS ?? 20);
 const TRANSACTIONS = Number(process.env.TRANSACTIONS ?? 5000);
@@ -196,10 +197,4 @@ async function activityTimes(client: Client, workflowId: string): Promise<Array<
   return out;
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

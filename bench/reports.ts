@@ -20,6 +20,7 @@ import { createUserWithTeam } from '../shared/domain/teams/service';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
+import { runMain } from './lib/run-main';
 
 const TRANSACTIONS = Number(process.env.TRANSACTIONS ?? 1_000_000);
 const DAYS = 3 * 365;
@@ -149,11 +150,4 @@ async function main() {
   }
 }
 
-// Exits when done (with any exit code set above): a handle left open must not hold `npm run bench`.
-main().then(
-  () => process.exit(),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -19,6 +19,7 @@ import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms } from './lib/latency';
 import { load, waitForPort } from './lib/load';
+import { runMain } from './lib/run-main';
 
 const SIZES = (process.env.SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const RATE = Number(process.env.RATE ?? 100);
@@ -135,10 +136,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

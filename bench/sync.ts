@@ -20,6 +20,7 @@ import { createWorker } from '../worker/create-worker';
 import { startBankAFake } from '../test/fakes/bank-a';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
+import { runMain } from './lib/run-main';
 
 const N = Number(process.env.TRANSACTIONS ?? 100_000);
 
@@ -80,10 +81,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

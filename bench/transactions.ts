@@ -25,6 +25,7 @@ import { ms } from './lib/latency';
 import { withCpuOf } from './lib/process-cpu';
 import { load as run, waitForPort as waitFor } from './lib/load';
 import { pacedLoad } from './lib/paced-load';
+import { runMain } from './lib/run-main';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const DURATION = Number(process.env.DURATION ?? 15);
@@ -143,10 +144,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);

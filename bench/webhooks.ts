@@ -15,6 +15,7 @@ import { ms } from './lib/latency';
 import { load as run, waitForPort } from './lib/load';
 import { withCpuOf } from './lib/process-cpu';
 import { pacedLoad } from './lib/paced-load';
+import { runMain } from './lib/run-main';
 
 const DURATION = Number(process.env.DURATION ?? 15);
 const SECRET = 'bench-bank-b-secret';
@@ -82,10 +83,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runMain(main);
