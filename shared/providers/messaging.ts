@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotDeliveredError } from './not-delivered';
 
 /** The field read from a failure; a body we cannot read is reported by its status alone. */
 const errorBody = z.object({ error: z.object({ message: z.string() }) });
@@ -27,7 +28,11 @@ export function createMessagingClient(opts: { baseUrl: string; accessToken: stri
     const json: unknown = await res.json().catch(() => ({}));
     if (!res.ok) {
       const failure = errorBody.safeParse(json);
-      throw new Error(`messaging answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`);
+      throw new NotDeliveredError(
+        'messaging',
+        res.status,
+        `messaging answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`,
+      );
     }
     const sent = sentBody.safeParse(json);
     return { messageId: sent.success ? sent.data.messages[0].id : null };

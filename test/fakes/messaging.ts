@@ -7,6 +7,8 @@ export interface SentMessage {
   type: string;
   /** The message as our code posted it. */
   body: UntypedJson;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function startMessagingFake(accessToken: string) {
   const waiters: Array<() => void> = [];
   let base = '';
   // While unavailable, every call answers 503 and nothing is recorded as sent.
-  const state = { unavailable: false, delayMs: 0 };
+  const state = { unavailable: false, delayMs: 0, dropAnswers: false };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -38,7 +40,9 @@ export async function startMessagingFake(accessToken: string) {
       const path = new URL(req.url!, 'http://fake').pathname;
       if (req.method === 'POST' && path.endsWith('/messages')) {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        sent.push({ to: body.to, type: body.type, body });
+        sent.push({ to: body.to, type: body.type, body, at: Date.now() });
+        // The message went out, but the answer is lost on the way back (a reset connection).
+        if (state.dropAnswers) return req.socket.destroy();
         waiters.splice(0).forEach((w) => w());
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(
@@ -73,6 +77,10 @@ export async function startMessagingFake(accessToken: string) {
     sent,
     setUnavailable(unavailable: boolean) {
       state.unavailable = unavailable;
+    },
+    /** Sends are taken, and the connection breaks before the answer. */
+    setDropAnswers(drop: boolean) {
+      state.dropAnswers = drop;
     },
     /** Every answer waits this long first. */
     setDelay(ms: number) {

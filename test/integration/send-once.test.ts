@@ -60,4 +60,34 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
     await attempt('9', 3).run(sendMessage, message);
     expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
   });
+
+  it('a send that broke off after the provider took it is not repeated while its claim holds; after the lease it is', async () => {
+    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+    const message = { to: '4917000000045', text: 'Receipt saved to your inbox.' };
+    messaging.setDropAnswers(true);
+    await expect(attempt('11', 1).run(sendMessage, message)).rejects.toThrow();
+    messaging.setDropAnswers(false);
+    // Nobody knows whether the person got it: the retry does not send while the claim holds.
+    await expect(attempt('11', 2).run(sendMessage, message)).rejects.toMatchObject({ type: 'SendInProgress' });
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
+    // Once the lease has passed, a retry sends: a message may come twice, it is never lost.
+    await tdb
+      .db('sent_messages')
+      .where({ activityKey: 'chat-reply:wamid.once/run-1/11' })
+      .update({ claimedAt: tdb.db.raw("now() - interval '3 minutes'") });
+    await attempt('11', 3).run(sendMessage, message);
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(2);
+  });
+
+  it('a provider that cannot be reached took nothing, so the retry sends at once', async () => {
+    const closed = await startMessagingFake('tok');
+    await closed.close();
+    const unreachable = createActivityDeps(testConfig({ MESSAGING_API_URL: closed.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+    const reachable = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+    const message = { to: '4917000000046', text: 'Match confirmed.' };
+    await expect(attempt('12', 1).run((m: typeof message) => receiptActivities(unreachable).sendMessage(m), message)).rejects.toThrow();
+    await attempt('12', 2).run((m: typeof message) => receiptActivities(reachable).sendMessage(m), message);
+    expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
+  });
 });

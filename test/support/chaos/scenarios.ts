@@ -93,14 +93,17 @@ async function countAnswers(
   accepted: Set<string>,
   messages: ChatMessage[],
   timeoutMs: number,
-): Promise<{ processed: number; duplicated: number; lost: number }> {
+): Promise<{ processed: number; duplicated: number; lost: number; notes?: string }> {
   const numberOf = new Map(messages.map((m) => [m.id, m.from]));
   const count = () => {
-    const answers = new Map<string, number>();
-    for (const s of messaging.sent) answers.set(s.to, (answers.get(s.to) ?? 0) + 1);
-    const processed = [...accepted].filter((id) => (answers.get(numberOf.get(id) ?? '') ?? 0) > 0).length;
-    const duplicated = [...answers.values()].filter((n) => n > 1).length;
-    return { processed, duplicated, lost: accepted.size - processed };
+    const answers = new Map<string, number[]>();
+    for (const s of messaging.sent) answers.set(s.to, [...(answers.get(s.to) ?? []), s.at]);
+    const processed = [...accepted].filter((id) => answers.has(numberOf.get(id) ?? '')).length;
+    const twice = [...answers.values()].filter((times) => times.length > 1);
+    // How far apart the copies went out tells which guard let them through (a retry at once, or after a lease).
+    const apart = twice.map((times) => (times[times.length - 1] - times[0]) / 1000).sort((a, b) => a - b);
+    const notes = apart.length ? `sent twice ${apart[0]}–${apart[apart.length - 1]} s apart` : undefined;
+    return { processed, duplicated: twice.length, lost: accepted.size - processed, ...(notes && { notes }) };
   };
   const deadline = Date.now() + timeoutMs;
   while (count().processed < accepted.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
@@ -197,7 +200,7 @@ export async function apiKilledDuringBurst(services: SuiteServices, events: numb
       accepted: accepted.size,
       ...counts,
       seconds: (Date.now() - started) / 1000,
-      notes: `${acceptedBeforeKill.size} answered 200 before the kill`,
+      notes: [`${acceptedBeforeKill.size} answered 200 before the kill`, counts.notes].filter(Boolean).join('; '),
     };
   } finally {
     await first?.kill();
@@ -246,7 +249,7 @@ export async function temporalOutage(
       accepted: accepted.size,
       ...counts,
       seconds: (Date.now() - started) / 1000,
-      notes: `${answeredDuringOutage} of ${during.length} answered 200 during the outage`,
+      notes: [`${answeredDuringOutage} of ${during.length} answered 200 during the outage`, counts.notes].filter(Boolean).join('; '),
     };
   } finally {
     await api.stop();
