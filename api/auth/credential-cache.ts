@@ -166,6 +166,11 @@ export function createCredentialCache(db: Db, { ttlMs, maxEntries = 10_000, logg
 export function connectionOf(db: Db): ClientConfig {
   const connection = (db.client as { config: { connection: unknown } }).config.connection;
   if (typeof connection === 'string') return { connectionString: connection };
-  if (typeof connection === 'object' && connection !== null) return connection;
+  if (typeof connection === 'object' && connection !== null) {
+    // knex keeps the password it parsed from the URL non-enumerable (out of logs): a spread alone
+    // would drop it, and against a server that asks for one the listener could never connect.
+    const { password } = connection as Pick<ClientConfig, 'password'>;
+    return { ...connection, ...(password !== undefined && { password }) };
+  }
   throw new Error('the credential cache needs a static connection setting');
 }
