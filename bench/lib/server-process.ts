@@ -1,17 +1,36 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../shared/paths';
 
+/** Where benches compile the API; incremental, so a build after a small change takes seconds. */
+const BUILD_DIR = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'bench-dist');
+/** Set by the first build (bench/run.ts builds once for all its benches): the build is current. */
+const BUILT = 'BENCH_API_BUILT';
+
 /**
- * Starts the API under test as its own node process (not through tsx's launcher, so its pid is the
- * server's and /proc CPU figures are its own), configured as in production but with logging at
+ * The API compiled as `npm run build` compiles it, for plain node: production runs JavaScript, and tsx's
+ * loader (esbuild in the process, source maps on every stack) would count against the API's memory.
+ */
+export function compiledApiEntry(): string {
+  const entry = path.join(BUILD_DIR, 'api', 'main.js');
+  if (process.env[BUILT] === entry) return entry;
+  const tsc = path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = ['-p', path.join(PROJECT_ROOT, 'tsconfig.build.json'), '--outDir', BUILD_DIR, '--incremental'];
+  execFileSync(process.execPath, [tsc, ...args, '--tsBuildInfoFile', path.join(BUILD_DIR, '.tsbuildinfo')], { stdio: 'inherit' });
+  process.env[BUILT] = entry;
+  return entry;
+}
+
+/**
+ * Starts the API under test as its own node process running the compiled build (its pid is the
+ * server's, so /proc figures are its own), configured as in production but with logging at
  * `warn`, no rate limit in the way of the load, and Temporal unreachable (what a bench times never
  * waits on it). With BENCH_CPU_PROF=<dir> it also writes a V8 CPU profile there when it exits, to
  * open in Chrome DevTools or speedscope.
  */
 export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS.ProcessEnv }): ChildProcess {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  return spawn(process.execPath, [...profile, '--import', 'tsx', path.join(PROJECT_ROOT, 'api', 'main.ts')], {
+  return spawn(process.execPath, [...profile, compiledApiEntry()], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
