@@ -44,27 +44,36 @@ export interface ConsentDeps {
 
 /**
  * Records the provider's consent expiry for the connection and moves its timer to it (a new
- * consent after a reconnect, or the first one at link time). The database is written first: a timer
- * that cannot be reached now still finds the right expiry when it wakes, or is started by the next change.
+ * consent after a reconnect, or the first one at link time). The row is committed even when the timer
+ * cannot be reached: a timer told nothing finds the right expiry when it wakes, or is started by the
+ * next change (every sync reports the expiry again).
+ *
+ * One change at a time per connection, the row and the timer together: a webhook and a sync that
+ * report two expiries at once could otherwise leave the row at one and the timer at the other, and a
+ * timer that wakes to find its expiry stale ends without a notice for the real one. The lock is an
+ * advisory one, so syncs and webhooks that write the connection's other columns never wait for it.
  */
 export async function recordConsentExpiry(
   deps: ConsentDeps,
   conn: Pick<BankConnection, 'id' | 'teamId'>,
   expiresAt: Date | null,
 ): Promise<void> {
-  const before = await BankConnection.query(deps.db).findById(conn.id).select('consentExpiresAt');
-  if (!before) return;
-  if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
-  await BankConnection.query(deps.db).findById(conn.id).patch({ consentExpiresAt: expiresAt });
-  const timer = expiresAt
-    ? watchConsentExpiry(deps.temporal, {
-        connectionId: conn.id,
-        teamId: conn.teamId,
-        expiresAt,
-        leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD,
-      })
-    : stopConsentTimer(deps.temporal, conn.id);
-  await timer.catch((err: unknown) => {
-    deps.logger.error({ err, connectionId: conn.id }, 'could not move the consent expiry timer');
+  await deps.db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`bank-consent:${conn.id}`]);
+    const before = await BankConnection.query(trx).findById(conn.id).select('consentExpiresAt');
+    if (!before) return;
+    if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
+    await BankConnection.query(trx).findById(conn.id).patch({ consentExpiresAt: expiresAt });
+    const timer = expiresAt
+      ? watchConsentExpiry(deps.temporal, {
+          connectionId: conn.id,
+          teamId: conn.teamId,
+          expiresAt,
+          leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD,
+        })
+      : stopConsentTimer(deps.temporal, conn.id);
+    await timer.catch((err: unknown) => {
+      deps.logger.error({ err, connectionId: conn.id }, 'could not move the consent expiry timer');
+    });
   });
 }

@@ -1,0 +1,95 @@
+import type { Client } from '@temporalio/client';
+import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
+import { bankConsentWorkflowId } from '../../shared/temporal/bank-consent/contract';
+import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import { testConfig } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+import { uniqueTaskQueue } from '../support/worker';
+
+let tdb: TestDatabase;
+let temporal: TemporalGateway;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  const config = testConfig();
+  temporal = createTemporalGateway({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    // No worker polls it: the test reads what the timer was told from its history.
+    taskQueue: uniqueTaskQueue('consent-race'),
+  });
+});
+afterAll(async () => {
+  await temporal?.close();
+  await tdb?.drop();
+});
+
+/** The same gateway, whose signal-with-start carrying `slowFor` reaches Temporal `ms` late (a slow network, a busy server). */
+function slowFor(expiresAt: Date, ms: number): TemporalGateway {
+  const slowed = (client: Client): Client => {
+    const workflow = new Proxy(client.workflow, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop !== 'signalWithStart' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const opts = args[1] as { signalArgs: [{ expiresAt: string }] };
+          if (opts.signalArgs[0].expiresAt === expiresAt.toISOString()) await new Promise((r) => setTimeout(r, ms));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    return new Proxy(client, { get: (target, prop, receiver) => (prop === 'workflow' ? workflow : Reflect.get(target, prop, receiver)) });
+  };
+  return { ...temporal, options: temporal.options, client: async () => slowed(await temporal.client()) };
+}
+
+/** The expiry the connection's timer was told last (its start, then each change signalled). */
+async function timerExpiry(connectionId: string): Promise<string | null> {
+  const history = await (await temporal.client()).workflow.getHandle(bankConsentWorkflowId(connectionId)).fetchHistory();
+  const decode = (p: { data?: Uint8Array | null } | undefined) =>
+    JSON.parse(Buffer.from(p!.data!).toString('utf8')) as { expiresAt: string | null };
+  let last: string | null = null;
+  for (const e of history.events ?? []) {
+    if (e.workflowExecutionStartedEventAttributes) last = decode(e.workflowExecutionStartedEventAttributes.input?.payloads?.[0]).expiresAt;
+    if (e.workflowExecutionSignaledEventAttributes)
+      last = decode(e.workflowExecutionSignaledEventAttributes.input?.payloads?.[0]).expiresAt;
+  }
+  return last;
+}
+
+describe('consent expiry: the row and the timer move together', () => {
+  it('two expiries reported at once (a webhook and a sync) leave the timer on the one the row keeps', async () => {
+    const owner = await createTeamAndOwner(tdb.db, 'Consent race');
+    const [row] = await tdb
+      .db('bank_connections')
+      .insert({ teamId: owner.team.id, provider: 'bank-a', referenceId: `item_race_${Date.now()}`, status: 'connected' })
+      .returning('id');
+    const conn = { id: (row as { id: string }).id, teamId: owner.team.id };
+    const deps = (gateway: TemporalGateway) => ({
+      db: tdb.db,
+      temporal: gateway,
+      logger: { error: () => undefined },
+      config: { BANK_CONSENT_NOTICE_LEAD: 7 * 24 * 3600_000 },
+    });
+    const first = new Date(Date.now() + 60 * 24 * 3600_000);
+    const second = new Date(Date.now() + 90 * 24 * 3600_000);
+    try {
+      // The first change is slow to reach Temporal; the second starts while it is on its way.
+      await Promise.all([
+        recordConsentExpiry(deps(slowFor(first, 600)), conn, first),
+        new Promise((r) => setTimeout(r, 100)).then(() => recordConsentExpiry(deps(temporal), conn, second)),
+      ]);
+      const stored = await tdb.db('bank_connections').where({ id: conn.id }).first('consentExpiresAt');
+      const kept = (stored as { consentExpiresAt: Date }).consentExpiresAt.toISOString();
+      expect(kept).toBe(second.toISOString());
+      expect(await timerExpiry(conn.id)).toBe(kept);
+    } finally {
+      await (
+        await temporal.client()
+      ).workflow
+        .getHandle(bankConsentWorkflowId(conn.id))
+        .terminate('test over')
+        .catch(() => undefined);
+    }
+  });
+});
