@@ -36,7 +36,9 @@ const PER_KIND = Number(process.env.RECEIPTS ?? 20);
 const TRANSACTIONS = Number(process.env.TRANSACTIONS ?? 5000);
 const SECRET = 'bench-app-secret';
 const TOKEN = 'bench-messaging-token';
-const PHONE = '4915100000000';
+// Each run makes a new team: its own number (a number belongs to one team) and message ids (a known id is a redelivery).
+const RUN = String(Date.now()).slice(-9);
+const PHONE = `4915${RUN}`;
 
 /** The part of a sent suggestion the bench reads: the id of its first (confirm) button. */
 const suggestionMessage = z.object({
@@ -119,7 +121,7 @@ async function main() {
           const delivery = signedDelivery(SECRET, [
             {
               from: PHONE,
-              id: `wamid.bench${n}`,
+              id: `wamid.bench.${RUN}.${n}`,
               timestamp: String(Math.floor(Date.now() / 1000)),
               type,
               [type]: { id: mediaId, mime_type: mimeType },
@@ -137,7 +139,7 @@ async function main() {
           times.push(performance.now() - started);
           const confirm = reply.type === 'interactive' ? suggestionMessage.parse(reply.body).interactive.action.buttons[0].reply.id : '';
           if (confirm.endsWith(`:${expectedTx.get(s)}`)) suggested++;
-          for (const [step, took] of await activityTimes(client, receiptIngestionId(team.id, `wamid.bench${n}`)))
+          for (const [step, took] of await activityTimes(client, receiptIngestionId(team.id, `wamid.bench.${RUN}.${n}`)))
             steps.set(step, [...(steps.get(step) ?? []), took]);
         }
         times.sort((a, b) => a - b);
