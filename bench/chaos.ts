@@ -5,8 +5,7 @@
  *   npm run bench:chaos          (DATABASE_URL or an embedded PostgreSQL; its own Temporal dev server)
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { findOrBuildTemporalCli } from '../scripts/lib/temporal-cli';
-import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
+import { localDevServer } from '../scripts/lib/temporal-cli';
 import {
   apiKilledDuringBurst,
   postgresRestartDuringReceipts,
@@ -31,7 +30,7 @@ const SIZE = {
 async function main() {
   const bench = await benchDatabase('finops_bench_chaos');
   const temporal = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
+    server: localDevServer(),
   });
   const services = { databaseUrl: bench.url, temporalAddress: temporal.address };
   const results: ScenarioResult[] = [];

@@ -24,8 +24,7 @@ import { createLogger } from '../shared/logger';
 import { PROJECT_ROOT } from '../shared/paths';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { importTransactionsId, type ImportTransactionsWorkflow } from '../shared/temporal/import-transactions/contract';
-import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
-import { findOrBuildTemporalCli } from '../scripts/lib/temporal-cli';
+import { localDevServer } from '../scripts/lib/temporal-cli';
 import { createWorker } from '../worker/create-worker';
 import { GENERATED_CSV_MAPPING, generatedCsv } from '../test/fixtures/statements';
 import { benchDatabase } from './lib/database';
@@ -37,7 +36,7 @@ const TARGET_ROWS_PER_SECOND = 20_000;
 async function main() {
   const bench = await benchDatabase('finops_bench_import');
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
+    server: localDevServer(),
   });
   const storageDir = `.data/bench-import-${process.pid}`;
   const config = loadConfig({

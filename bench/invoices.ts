@@ -25,8 +25,7 @@ import type { InvoiceDto } from '../shared/domain/invoices/schema';
 import { createInvoice } from '../shared/domain/invoices/service';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { createTemporalGateway } from '../shared/temporal/client';
-import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
-import { findOrBuildTemporalCli } from '../scripts/lib/temporal-cli';
+import { localDevServer } from '../scripts/lib/temporal-cli';
 import { startSmtpSink } from '../test/fakes/smtp-sink';
 import { createWorker } from '../worker/create-worker';
 import { benchDatabase } from './lib/database';
@@ -102,7 +101,7 @@ async function main() {
   const bench = await benchDatabase('finops_bench_invoices');
   const smtp = await startSmtpSink();
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
+    server: localDevServer(),
   });
   const config = loadConfig({
     ...process.env,

@@ -20,9 +20,8 @@ import { MessagingConnection, Transaction } from '../shared/db/models';
 import { createLogger } from '../shared/logger';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { createTemporalGateway } from '../shared/temporal/client';
-import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
 import { receiptIngestionId } from '../shared/temporal/receipt-ingestion/contract';
-import { findOrBuildTemporalCli } from '../scripts/lib/temporal-cli';
+import { localDevServer } from '../scripts/lib/temporal-cli';
 import { createWorker } from '../worker/create-worker';
 import { signedDelivery, startMessagingFake } from '../test/fakes/messaging';
 import { pdfReceipt, photoReceipt, type ReceiptSpec } from '../test/fixtures/receipts';
@@ -48,7 +47,7 @@ const suggestionMessage = z.object({
 async function main() {
   const bench = await benchDatabase('finops_bench_receipts');
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
+    server: localDevServer(),
   });
   const messaging = await startMessagingFake(TOKEN);
   const config = loadConfig({

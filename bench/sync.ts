@@ -12,10 +12,9 @@ import { BankConnection, Transaction } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { encrypt } from '../shared/domain/crypto/encryption';
 import { createTemporalGateway } from '../shared/temporal/client';
-import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
 import { requestSync } from '../shared/temporal/sync-connection/calls';
 import type { SyncConnectionWorkflow } from '../shared/temporal/sync-connection/contract';
-import { findOrBuildTemporalCli } from '../scripts/lib/temporal-cli';
+import { localDevServer } from '../scripts/lib/temporal-cli';
 import { createWorker } from '../worker/create-worker';
 import { startBankAFake } from '../test/fakes/bank-a';
 import { benchDatabase } from './lib/database';
@@ -27,7 +26,7 @@ const N = Number(process.env.TRANSACTIONS ?? 100_000);
 async function main() {
   const bench = await benchDatabase('finops_bench_sync');
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
+    server: localDevServer(),
   });
   const bankA = await startBankAFake();
   const config = loadConfig({

@@ -12,13 +12,12 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../shared/paths';
-import { searchAttributeKeys } from '../shared/temporal/search-attribute-keys';
-import { findOrBuildTemporalCli } from './lib/temporal-cli';
+import { localDevServer } from './lib/temporal-cli';
 import { SCENARIOS } from './lib/history-scenarios';
 
 async function main() {
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: findOrBuildTemporalCli() }, searchAttributes: Object.values(searchAttributeKeys) },
+    server: localDevServer(),
   });
   const out = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
   mkdirSync(out, { recursive: true });

@@ -5,6 +5,7 @@ import exitHook from 'async-exit-hook';
 import { startApi } from '../api/main';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
 import { createDb, migrateLatest } from '../shared/db/knex';
+import { devServerDynamicConfigArgs } from '../shared/temporal/dev-server';
 import { devServerSearchAttributeArgs } from '../shared/temporal/search-attributes';
 import { PROJECT_ROOT } from '../shared/paths';
 import { startWorker } from '../worker/main';
@@ -143,6 +144,7 @@ async function startTemporalDevServer(config: Config, dataDir: string): Promise<
       '--log-level',
       'warn',
       ...devServerSearchAttributeArgs(),
+      ...devServerDynamicConfigArgs(),
     ],
     { stdio: ['ignore', log, log] },
   );

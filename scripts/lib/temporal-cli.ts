@@ -2,7 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DevServerConfig } from '@temporalio/testing';
 import { PROJECT_ROOT } from '../../shared/paths';
+import { devServerDynamicConfigArgs } from '../../shared/temporal/dev-server';
+import { searchAttributeKeys } from '../../shared/temporal/search-attribute-keys';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const ROOT = PROJECT_ROOT;
@@ -47,3 +50,19 @@ export function buildTemporalCli(log: (m: string) => void = console.error): stri
 }
 
 export const findOrBuildTemporalCli = (log?: (m: string) => void) => findTemporalCli() ?? buildTemporalCli(log);
+
+/**
+ * Our dev server as @temporalio/testing starts it (the suite, the benches, the replay fixtures): the
+ * CLI built here, our search attributes and our server settings (plus a caller's own).
+ */
+export function localDevServer(
+  extraConfig: Record<string, boolean | number | string> = {},
+  overrides: Partial<Omit<DevServerConfig, 'type'>> = {},
+): Omit<DevServerConfig, 'type'> {
+  return {
+    executable: { type: 'existing-path', path: findOrBuildTemporalCli() },
+    searchAttributes: Object.values(searchAttributeKeys),
+    extraArgs: devServerDynamicConfigArgs(extraConfig),
+    ...overrides,
+  };
+}

@@ -3,10 +3,9 @@ import { Client } from 'pg';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createDb, migrateLatest } from '../../shared/db/knex';
 import { startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres';
-import { findOrBuildTemporalCli } from '../../scripts/lib/temporal-cli';
+import { localDevServer } from '../../scripts/lib/temporal-cli';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
 import { buildWorkflowBundle } from '../../scripts/build-workflow-bundle';
-import { searchAttributeKeys } from '../../shared/temporal/search-attribute-keys';
 import { suiteResources } from './suite-resources';
 
 /**
@@ -40,13 +39,7 @@ export default async function globalSetup(): Promise<void> {
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (!temporalAddress || !(await tcpAnswers(temporalAddress))) {
     const env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: findOrBuildTemporalCli() },
-        ip: '127.0.0.1',
-        port: await freePort(),
-        searchAttributes: Object.values(searchAttributeKeys),
-        extraArgs: ['--dynamic-config-value', 'system.forceSearchAttributesCacheRefreshOnRead=true'],
-      },
+      server: localDevServer({ 'system.forceSearchAttributesCacheRefreshOnRead': true }, { ip: '127.0.0.1', port: await freePort() }),
     });
     suiteResources.__temporalEnv = env;
     temporalAddress = env.address;

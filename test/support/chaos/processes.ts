@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, tcpAnswers } from '../../../scripts/lib/ports';
 import { findOrBuildTemporalCli } from '../../../scripts/lib/temporal-cli';
+import { devServerDynamicConfigArgs } from '../../../shared/temporal/dev-server';
 import { devServerSearchAttributeArgs } from '../../../shared/temporal/search-attributes';
 import { killHard, spawnTs } from '../processes';
 
@@ -77,6 +78,7 @@ export async function startTemporalServer(opts: { port: number; dataDir: string 
       '--log-level',
       'error',
       ...devServerSearchAttributeArgs(),
+      ...devServerDynamicConfigArgs(),
     ],
     { stdio: 'ignore' },
   );
