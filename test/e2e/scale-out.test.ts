@@ -21,5 +21,6 @@ describe('scale-out', () => {
       .count<{ outcome: string; count: string }[]>('* as count')
       .groupBy('outcome');
     expect(events).toEqual([{ outcome: 'processed', count: 2000 }]);
-  }, 300_000);
+    // A loaded CI machine took 245 s for the storm; the scenario itself gives up waiting for answers after 180 s.
+  }, 420_000);
 });
