@@ -9,18 +9,24 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
+/**
+ * 1,000 events (2,000 deliveries) here, beside the rest of the suite on the CI's two cores: at 2,000
+ * the storm took up to 384 s there, the dev server and the fake provider starved past every timeout.
+ * `npm run bench -- chaos` runs it at 2,000 on a machine of its own.
+ */
+const EVENTS = 1000;
+
 describe('scale-out', () => {
-  it('two API processes and two workers act on each of 2,000 webhooks once, though each came twice, out of order', async () => {
-    const result = await webhookStormAcrossProcesses({ databaseUrl: tdb.url, temporalAddress: process.env.TEMPORAL_ADDRESS! }, 2000);
+  it('two API processes and two workers act on each of 1,000 webhooks once, though each came twice, out of order', async () => {
+    const result = await webhookStormAcrossProcesses({ databaseUrl: tdb.url, temporalAddress: process.env.TEMPORAL_ADDRESS! }, EVENTS);
     console.log(`scale-out: ${JSON.stringify(result)}`);
-    expect(result).toMatchObject({ accepted: 2000, processed: 2000, lost: 0, duplicated: 0 });
+    expect(result).toMatchObject({ accepted: EVENTS, processed: EVENTS, lost: 0, duplicated: 0 });
     const events = await tdb
       .db('webhook_events')
       .where({ provider: 'messaging' })
       .select('outcome')
       .count<{ outcome: string; count: string }[]>('* as count')
       .groupBy('outcome');
-    expect(events).toEqual([{ outcome: 'processed', count: 2000 }]);
-    // A loaded CI machine took 245 s for the storm; the scenario itself gives up waiting for answers after 180 s.
+    expect(events).toEqual([{ outcome: 'processed', count: EVENTS }]);
   }, 420_000);
 });
