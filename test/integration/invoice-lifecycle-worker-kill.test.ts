@@ -103,6 +103,21 @@ describe('InvoiceLifecycle survives a worker killed mid-run', () => {
 
     let worker: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
     try {
+      // The timer must still be running when the worker is killed: schedule only once the worker
+      // polls (on a loaded CI it took over 30 s to start, and the send time had passed by then).
+      const client = await api.deps.temporal.client();
+      await eventually(
+        async () =>
+          ((
+            await client.workflowService.describeTaskQueue({
+              namespace: client.options.namespace,
+              // No type given: the workflow queue's pollers.
+              taskQueue: { name: shared.TEMPORAL_TASK_QUEUE },
+            })
+          ).pollers?.length ?? 0) > 0,
+        120_000,
+        'the worker polling',
+      );
       const sendAt = new Date(Date.now() + 8_000);
       await post(`/invoices/${invoice.id}/schedule`, { sendAt: sendAt.toISOString() });
       const handle = (await api.deps.temporal.client()).workflow.getHandle(invoiceLifecycleId(invoice.id));
@@ -141,5 +156,5 @@ describe('InvoiceLifecycle survives a worker killed mid-run', () => {
     } finally {
       if (worker) await killHard(worker);
     }
-  }, 180_000);
+  }, 300_000);
 });
