@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, workerProcesses } from '../support/processes';
-import { uniqueTaskQueue } from '../support/worker';
+import { uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
 
 /**
  * BankConsentExpiry with its worker killed: once while it sleeps between the two notices, once while
@@ -38,6 +38,9 @@ describe('BankConsentExpiry survives a killed worker', () => {
       taskQueue: env.TEMPORAL_TASK_QUEUE,
     });
     const owner = await createTeamAndOwner(tdb.db, 'Consent');
+    // The clock starts once the worker polls: one that started late would find the warning's time past.
+    let worker = startWorker(env);
+    await untilWorkerPolls(await temporal.client(), env.TEMPORAL_TASK_QUEUE);
     const expiresAt = new Date(Date.now() + 12_000);
     const [row] = await tdb
       .db('bank_connections')
@@ -55,7 +58,6 @@ describe('BankConsentExpiry survives a killed worker', () => {
         (n: { type: string }) => n.type,
       );
 
-    let worker = startWorker(env);
     const workflowId = await watchConsentExpiry(temporal, { connectionId, teamId: owner.team.id, expiresAt, leadMs: 9_000 });
     const handle = (await temporal.client()).workflow.getHandle<BankConsentWorkflow>(workflowId);
     await eventually(async () => (await notices()).length === 1, 30_000, 'the warning');

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
-import { uniqueTaskQueue } from '../support/worker';
+import { uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
 
 let tdb: TestDatabase;
 let api: TestApi;
@@ -105,19 +105,7 @@ describe('InvoiceLifecycle survives a worker killed mid-run', () => {
     try {
       // The timer must still be running when the worker is killed: schedule only once the worker
       // polls (on a loaded CI it took over 30 s to start, and the send time had passed by then).
-      const client = await api.deps.temporal.client();
-      await eventually(
-        async () =>
-          ((
-            await client.workflowService.describeTaskQueue({
-              namespace: client.options.namespace,
-              // No type given: the workflow queue's pollers.
-              taskQueue: { name: shared.TEMPORAL_TASK_QUEUE },
-            })
-          ).pollers?.length ?? 0) > 0,
-        120_000,
-        'the worker polling',
-      );
+      await untilWorkerPolls(await api.deps.temporal.client(), shared.TEMPORAL_TASK_QUEUE);
       const sendAt = new Date(Date.now() + 8_000);
       await post(`/invoices/${invoice.id}/schedule`, { sendAt: sendAt.toISOString() });
       const handle = (await api.deps.temporal.client()).workflow.getHandle(invoiceLifecycleId(invoice.id));

@@ -5,6 +5,7 @@ import { closeActivityDeps, createActivityDeps, type ActivityDeps } from '../../
 import type { Config } from '../../shared/config';
 import type { Db } from '../../shared/db/knex';
 import { createWorker } from '../../worker/create-worker';
+import { eventually } from './eventually';
 
 export interface TestWorker {
   taskQueue: string;
@@ -53,4 +54,21 @@ export async function startTestWorker(
       await closeActivityDeps(deps);
     },
   };
+}
+
+/**
+ * Waits until a worker polls the task queue's workflow tasks: a worker process spawned on a loaded
+ * machine can take half a minute to start, and a test that times a kill against a timer must start
+ * the timer only then.
+ */
+export async function untilWorkerPolls(client: Client, taskQueue: string, timeoutMs = 120_000): Promise<void> {
+  await eventually(
+    async () => {
+      // No type given: the workflow queue's pollers.
+      const queue = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue } });
+      return (queue.pollers?.length ?? 0) > 0;
+    },
+    timeoutMs,
+    `a worker polling ${taskQueue}`,
+  );
 }
