@@ -15,8 +15,9 @@ const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '
 const { ingestReceipt, matchReceipt, decideMatch } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '2m', retry });
 // Photos from a burst queue for the worker's one OCR engine: waiting there is not a stuck attempt.
 const { extractReceipt } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '10m', retry });
-// Longer than the chat client's 2-minute limit: a slow provider is waited for rather than asked again.
-const { sendMessage, sendReaction, sendMatchSuggestion } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '3m', retry });
+// Chat calls are quick: a worker lost mid-send is noticed in 30 s, not 2 minutes.
+// Longer than the chat client's 45 s limit: a slow provider is waited for rather than asked again.
+const { sendMessage, sendReaction, sendMatchSuggestion } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '1m', retry });
 const acts = { ingestReceipt, extractReceipt, matchReceipt, decideMatch, sendMessage, sendReaction, sendMatchSuggestion };
 
 /**

@@ -3,8 +3,8 @@ import type { ReceiptActivities } from '../activities/receipts/ingest';
 import type { SendChatMessageWorkflow } from '../shared/temporal/send-chat-message/contract';
 
 const { sendMessage } = proxyActivities<ReceiptActivities>({
-  // Longer than the chat client's own 2-minute limit, so a slow provider is waited for rather than asked again.
-  startToCloseTimeout: '3m',
+  // Longer than the chat client's own 45 s limit, so a slow provider is waited for rather than asked again.
+  startToCloseTimeout: '1m',
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 20 },
 });
 

@@ -4,10 +4,10 @@ import { certainlyNotDelivered } from '../../shared/providers/not-delivered';
 
 /**
  * How long a claim holds off other attempts. Longer than a send can take (the chat client gives up
- * after 2 minutes) plus the time spent recording it (below): a claim this old belongs to an attempt
- * that died, or to a send whose fate nobody can know.
+ * after 45 s) plus the time spent recording it (below): a claim this old belongs to an attempt that
+ * died, or to a send whose fate nobody can know.
  */
-const CLAIM_LEASE_SECONDS = 300;
+const CLAIM_LEASE_SECONDS = 120;
 
 /** Recording a send that went out is tried this often (about 15 s of waiting in all) before it is given up. */
 const RECORD_TRIES = 6;

@@ -22,9 +22,8 @@ export function createMessagingClient(opts: { baseUrl: string; accessToken: stri
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message }),
-      // Generous: a send given up on may still reach the provider, and then is sent again once its
-      // claim's lease ends (sendOnce). On a loaded machine sends have taken over 45 s to arrive.
-      signal: AbortSignal.timeout(120_000),
+      // Generous: giving up on a send the provider then completes is how a person gets a message twice.
+      signal: AbortSignal.timeout(45_000),
     });
     const json: unknown = await res.json().catch(() => ({}));
     if (!res.ok) {

@@ -75,7 +75,7 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
     await tdb
       .db('sent_messages')
       .where({ activityKey: 'chat-reply:wamid.once/run-1/11' })
-      .update({ claimedAt: tdb.db.raw("now() - interval '10 minutes'") });
+      .update({ claimedAt: tdb.db.raw("now() - interval '3 minutes'") });
     await attempt('11', 3).run(sendMessage, message);
     expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(2);
   });
