@@ -16,6 +16,12 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
+/** The sendMessage activity against the messaging provider at `url`. */
+function sendMessageVia(url: string) {
+  const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+  return (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+}
+
 /** An attempt of one activity of one run, as Temporal describes it to the activity. */
 const attempt = (activityId: string, attemptNo: number) =>
   new MockActivityEnvironment({
@@ -26,8 +32,7 @@ const attempt = (activityId: string, attemptNo: number) =>
 
 describe('chat messages go out once per activity, whatever Temporal retries', () => {
   it('a retry of an attempt that sent (but whose completion was lost) sends nothing; another activity sends', async () => {
-    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+    const sendMessage = sendMessageVia(messaging.url);
     const message = { to: '4917000000042', text: 'Receipt saved to your inbox.' };
     await attempt('1', 1).run(sendMessage, message);
     await attempt('1', 2).run(sendMessage, message);
@@ -37,8 +42,7 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
   });
 
   it('a failed send is not recorded, so its retry sends', async () => {
-    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+    const sendMessage = sendMessageVia(messaging.url);
     const message = { to: '4917000000043', text: 'Match confirmed.' };
     messaging.setUnavailable(true);
     await expect(attempt('7', 1).run(sendMessage, message)).rejects.toThrow();
@@ -48,8 +52,7 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
   });
 
   it('a retry that starts while a timed-out attempt is still sending waits for it instead of sending too', async () => {
-    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+    const sendMessage = sendMessageVia(messaging.url);
     const message = { to: '4917000000044', text: 'Receipt saved to your inbox.' };
     messaging.setDelay(1500); // the provider is slow: Temporal gave up on attempt 1 and started attempt 2
     const first = attempt('9', 1).run(sendMessage, message);
@@ -62,8 +65,7 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
   });
 
   it('a send that broke off after the provider took it is not repeated while its claim holds; after the lease it is', async () => {
-    const deps = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const sendMessage = (input: { to: string; text: string }) => receiptActivities(deps).sendMessage(input);
+    const sendMessage = sendMessageVia(messaging.url);
     const message = { to: '4917000000045', text: 'Receipt saved to your inbox.' };
     messaging.setDropAnswers(true);
     await expect(attempt('11', 1).run(sendMessage, message)).rejects.toThrow();
@@ -83,11 +85,10 @@ describe('chat messages go out once per activity, whatever Temporal retries', ()
   it('a provider that cannot be reached took nothing, so the retry sends at once', async () => {
     const closed = await startMessagingFake('tok');
     await closed.close();
-    const unreachable = createActivityDeps(testConfig({ MESSAGING_API_URL: closed.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
-    const reachable = createActivityDeps(testConfig({ MESSAGING_API_URL: messaging.url, MESSAGING_ACCESS_TOKEN: 'tok' }), tdb.db);
+
     const message = { to: '4917000000046', text: 'Match confirmed.' };
-    await expect(attempt('12', 1).run((m: typeof message) => receiptActivities(unreachable).sendMessage(m), message)).rejects.toThrow();
-    await attempt('12', 2).run((m: typeof message) => receiptActivities(reachable).sendMessage(m), message);
+    await expect(attempt('12', 1).run(sendMessageVia(closed.url), message)).rejects.toThrow();
+    await attempt('12', 2).run(sendMessageVia(messaging.url), message);
     expect(messaging.sent.filter((s) => s.to === message.to)).toHaveLength(1);
   });
 });
