@@ -97,7 +97,11 @@ async function countAnswers(
   const numberOf = new Map(messages.map((m) => [m.id, m.from]));
   const count = () => {
     const answers = new Map<string, number[]>();
-    for (const s of messaging.sent) answers.set(s.to, [...(answers.get(s.to) ?? []), s.at]);
+    for (const s of messaging.sent) {
+      const times = answers.get(s.to);
+      if (times) times.push(s.at);
+      else answers.set(s.to, [s.at]);
+    }
     const processed = [...accepted].filter((id) => answers.has(numberOf.get(id) ?? '')).length;
     const twice = [...answers.values()].filter((times) => times.length > 1);
     // How far apart the copies went out tells which guard let them through (a retry at once, or after a lease).
