@@ -207,6 +207,20 @@ describe('GET /search', () => {
     });
   });
 
+  it('keeps the pending lists short on the indexes of kinds written rarely, which every search reads whole (migration 0077)', async () => {
+    const { rows } = await ctx.tdb.db.raw<{ rows: { index: string; options: string[] | null }[] }>(
+      `select c.relname as index, c.reloptions as options from pg_class c join pg_index i on i.indexrelid = c.oid
+        where c.relname = any(?)`,
+      [SEARCH_SOURCES.flatMap((s) => [`${s.table}_search_idx`, `${s.table}_name_trgm_idx`])],
+    );
+    expect(rows).toHaveLength(SEARCH_SOURCES.length * 2);
+    for (const { index, options } of rows) {
+      // Transactions arrive thousands at a time (syncs, imports): their inserts need the long list.
+      if (index.startsWith('transactions_')) expect(options).toBeNull();
+      else expect(options).toEqual(['gin_pending_list_limit=256']);
+    }
+  });
+
   // Row-level security evaluates its policy before any operator not known to be leakproof (`@@`, `<%`),
   // so inside the wall those indexes go unused and a search reads every row of the team.
   it('runs its query outside the team wall, whose policy would keep its indexes unused, naming the team in every candidate subquery', async () => {

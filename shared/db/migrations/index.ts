@@ -32,6 +32,7 @@ import * as transactionExports from './0073_transaction_exports';
 import * as webhookEndpoints from './0074_webhook_endpoints';
 import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
 import * as documentPhraseShingles from './0076_document_phrase_shingles';
+import * as searchPendingLists from './0077_search_pending_lists';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -71,6 +72,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0074_webhook_endpoints': webhookEndpoints,
   '0075_bank_connection_lifecycle': bankConnectionLifecycle,
   '0076_document_phrase_shingles': documentPhraseShingles,
+  '0077_search_pending_lists': searchPendingLists,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

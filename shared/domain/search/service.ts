@@ -32,8 +32,13 @@ export function requiredPhrases(q: string): string[] {
   return phrases;
 }
 
-/** Matches ranked per kind and way of matching: past this, more rows cost time and change the best ten little. */
-const CANDIDATES = 1000;
+/**
+ * Matches ranked per kind and way of matching. A query that matches fewer has every match ranked; one
+ * that matches more (a word in every transaction) ranks its newest, and the best twenty of the newest
+ * 200 serve as well as of the newest 1,000. Ranking recomputes each candidate's words, so this bounds
+ * the slowest queries: 1,000 made "lease tax" over 50,000 documents 46 ms, 200 made it 25 ms.
+ */
+const CANDIDATES = 200;
 /** How far into a long text a snippet looks for the words: a match further on still ranks the hit. */
 const SNIPPET_CHARS = 8000;
 
