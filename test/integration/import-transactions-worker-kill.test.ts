@@ -52,16 +52,16 @@ describe('ImportTransactions survives a worker killed mid-run', () => {
 
       const client = await api.deps.temporal.client();
       const handle = client.workflow.getHandle<ImportTransactionsWorkflow>(importTransactionsId(id));
-      // The insert has written its first batch (its first heartbeat) and has not committed.
+      // The single pass has read 10,000 rows (its first heartbeat), sent its first batches, and has not committed.
       await eventually(
         async () => {
           const pending = (await handle.describe()).raw.pendingActivities?.[0];
-          return pending?.activityType?.name === 'insertImportedRows' && !!pending.heartbeatDetails;
+          return pending?.activityType?.name === 'importRows' && !!pending.heartbeatDetails;
         },
         90_000,
         'the insert to be under way',
       );
-      expect(await handle.query(importProgress)).toEqual({ stage: 'importing', rowsRead: ROWS, created: 0, skipped: 0 });
+      expect(await handle.query(importProgress)).toEqual({ stage: 'importing', rowsRead: 0, created: 0, skipped: 0 });
       await killHard(first);
       expect(isAlive(first.pid!)).toBe(false);
       first = undefined;

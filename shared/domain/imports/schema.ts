@@ -95,7 +95,7 @@ export const importSchema = z
     fileSize: z.number().int(),
     status: z.enum(IMPORT_STATUSES).meta({
       description:
-        'pending → validating (every row read and checked) → importing (all rows written in one transaction) → completed; failed when a row is bad, and then nothing was imported.',
+        'pending → importing (every row read, checked and written, in one transaction; `progress.rowsRead` grows as it goes) → completed; failed when a row is bad, and then nothing was imported. Imports accepted by an earlier version pass through validating (rows checked) before importing.',
     }),
     progress: z.object({
       rowsRead: z.number().int(),

@@ -20,6 +20,10 @@ export interface ImportProgress {
 /** Activity 1: every row read and checked into the staging file, or the bad rows by line (nothing imported). */
 export type ImportValidation = { ok: true; rowsRead: number } | { ok: false; rowsRead: number; errors: ImportError[] };
 
+/** The single pass: every row read, checked and inserted, or the bad rows by line (nothing imported). */
+export type ImportOutcome =
+  { ok: true; rowsRead: number; created: number; skipped: number } | { ok: false; rowsRead: number; errors: ImportError[] };
+
 export interface ImportCounts {
   created: number;
   skipped: number;
