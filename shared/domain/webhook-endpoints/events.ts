@@ -75,6 +75,22 @@ export async function emitTransactionEvents(
   return queueTransactionEvents(db, teamId, type, ids);
 }
 
+/** Each field of a transaction event as SQL over `transactions t` (a Record: a field added to the type without its SQL fails to compile). */
+const TRANSACTION_EVENT_FIELDS: Record<keyof WebhookEventData['transaction.created'], string> = {
+  id: 't.id',
+  date: 't.date',
+  name: 't.name',
+  // As a JSON number the way JavaScript writes it (-23.5), not numeric's -23.5000.
+  amount: 't.amount::float8',
+  currency: 't.currency',
+  status: 't.status',
+  bankAccountId: 't.bank_account_id',
+  manual: 't.manual',
+};
+const TRANSACTION_EVENT_DATA = `json_build_object(${Object.entries(TRANSACTION_EVENT_FIELDS)
+  .map(([key, sql]) => `'${key}', ${sql}`)
+  .join(', ')})`;
+
 /**
  * As emitTransactionEvents for a caller that has already asked hasSubscribers (an import asks once,
  * not per batch). One statement however many transactions: the payload is built by PostgreSQL from
@@ -91,9 +107,7 @@ export async function queueTransactionEvents(
   const result = await db.raw<{ rowCount: number }>(
     `with ev as materialized (
        select gen_random_uuid() as event_id,
-              json_build_object('type', ?::text, 'timestamp', ?::text, 'data', json_build_object(
-                'id', t.id, 'date', t.date, 'name', t.name, 'amount', t.amount::float8, 'currency', t.currency,
-                'status', t.status, 'bankAccountId', t.bank_account_id, 'manual', t.manual))::text as payload
+              json_build_object('type', ?::text, 'timestamp', ?::text, 'data', ${TRANSACTION_EVENT_DATA})::text as payload
          from transactions t
         where t.team_id = ? and t.id = any(?::uuid[])
      )
