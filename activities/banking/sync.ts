@@ -1,5 +1,5 @@
 import { markDisconnected } from '../../shared/domain/bank-connections/status';
-import { requestScheduledSync } from '../../shared/domain/bank-connections/scheduled-sync';
+import { pauseScheduleOfDisconnected, requestScheduledSync } from '../../shared/domain/bank-connections/scheduled-sync';
 import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import type { ModelObject } from 'objection';
@@ -184,6 +184,13 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
   return totals;
 }
 
+/** The shape the domain's best-effort steps log through, onto the activity's logger. */
+const activityLogger = {
+  error: (attrs: Record<string, unknown>, msg: string) => {
+    log.error(msg, attrs);
+  },
+};
+
 export function bankingActivities({ db, config, bankA, bankB, temporal }: ActivityDeps) {
   return {
     /** The connection's schedule fired: a sync is requested, or the schedule paused or removed. */
@@ -204,16 +211,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       const token = decrypt(conn.accessTokenEncrypted, config.ENCRYPTION_KEY);
       let result: SyncResult;
       try {
-        const consentDeps = {
-          db,
-          temporal,
-          config,
-          logger: {
-            error: (attrs: Record<string, unknown>, msg: string) => {
-              log.error(msg, attrs);
-            },
-          },
-        };
+        const consentDeps = { db, temporal, config, logger: activityLogger };
         result =
           conn.provider === 'bank-a'
             ? await syncBankA(db, bankA, conn, token, (expiresAt) => recordConsentExpiry(consentDeps, conn, expiresAt))
@@ -221,6 +219,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       } catch (err) {
         if (err instanceof BankAuthError) {
           await markDisconnected(db, conn, { code: err.code, message: err.message });
+          await pauseScheduleOfDisconnected({ temporal, logger: activityLogger }, conn.id);
           log.warn('bank connection disconnected by the provider', { connectionId: conn.id, code: err.code });
           throw ApplicationFailure.nonRetryable(`${conn.provider} refused the credentials (${err.code})`, 'BankAuthError');
         }

@@ -13,6 +13,7 @@ import { BankAccount, TransactionImport } from '../../shared/db/models';
 import { csvRows } from '../../shared/domain/imports/csv';
 import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/imports/rows';
 import type { ImportError } from '../../shared/domain/imports/schema';
+import { hasSubscribers, queueTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
 import { camtRows, ofxRows } from '../../shared/domain/imports/statements';
 import type {
   ImportCounts,
@@ -37,20 +38,30 @@ async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** One statement: the staged rows into transactions, a row whose hash the team has already skipped. Returns how many were inserted. */
-async function insertBatch(trx: Knex.Transaction, teamId: string, bankAccountId: string, rows: StagedRow[]): Promise<number> {
+/**
+ * One statement: the staged rows into transactions, a row whose hash the team has already skipped.
+ * Returns the new rows' ids only when asked (someone listens to transaction.created): otherwise
+ * 5,000 ids a batch would travel back for nothing.
+ */
+async function insertBatch(
+  trx: Knex.Transaction,
+  teamId: string,
+  bankAccountId: string,
+  rows: StagedRow[],
+  returnIds: boolean,
+): Promise<{ count: number; ids: string[] }> {
   // Each column as one array parameter, which unnest turns back into rows. Staged text is never
   // empty (cleanText makes it null), so an empty string carries null through the text array.
   const column = (i: number) => rows.map((r) => r[i] ?? '');
-  const result = await trx.raw<{ rowCount: number }>(
+  const result = await trx.raw<{ rowCount: number; rows: { id: string }[] }>(
     `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
      select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
        from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
          as u(date, amount, currency, name, reference, counterparty, hash)
-     on conflict (team_id, import_hash) do nothing`,
+     on conflict (team_id, import_hash) do nothing${returnIds ? ' returning id' : ''}`,
     [teamId, bankAccountId, column(0), column(1), column(2), column(3), column(4), column(5), column(6)],
   );
-  return result.rowCount;
+  return { count: result.rowCount, ids: returnIds ? result.rows.map((r) => r.id) : [] };
 }
 
 export function importActivities({ db, storage }: ActivityDeps) {
@@ -218,6 +229,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
      * counts and status are written in that transaction too. Killed part way, nothing was committed
      * and the retry starts over; killed after the commit, the retry finds the import completed and
      * answers its stored counts. Rows the account already has (by hash) are skipped by the database.
+     * Each new row's transaction.created is queued in the same transaction, as a sync's are.
      */
     async insertImportedRows(input: ImportTransactionsInput): Promise<ImportCounts> {
       const imp = await find(input);
@@ -226,11 +238,16 @@ export function importActivities({ db, storage }: ActivityDeps) {
         throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
       const { stream } = await storage.open(stagedKey(imp.storageKey));
       const counts = await db.transaction(async (trx) => {
+        // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
+        const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
         let created = 0;
         let total = 0;
         let batch: StagedRow[] = [];
         const flush = async () => {
-          created += await insertBatch(trx, imp.teamId, imp.bankAccountId, batch);
+          const inserted = await insertBatch(trx, imp.teamId, imp.bankAccountId, batch, announce);
+          // In the insert's transaction: the events exist exactly when the rows do, and a re-import (nothing inserted) sends none.
+          if (announce) await queueTransactionEvents(trx, imp.teamId, 'transaction.created', inserted.ids);
+          created += inserted.count;
           total += batch.length;
           batch = [];
           heartbeat({ inserted: total });

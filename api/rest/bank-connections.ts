@@ -187,7 +187,9 @@ export const bankRoutes = (deps: ApiDeps) => {
       path: '/bank-accounts/:id',
       scopes: ['bank-accounts.write'],
       tag: 'Banking',
-      summary: 'Rename, enable or disable a bank account',
+      summary: 'Update a bank account',
+      description:
+        "Renames, enables or disables an account. A manual account's `openingBalance` and `openingBalanceDate` can be changed too (its balance is recomputed from them); for a provider's account they are 409.",
       params: idParams,
       body: updateBankAccountBody,
       reply: one(bankAccountSchema),

@@ -4,6 +4,8 @@ import { startWebhookDeliveryRelay } from '../../api/outbox/webhook-delivery-rel
 import type { RepeatingPass } from '../../api/outbox/repeating-pass';
 import { markDisconnected } from '../../shared/domain/bank-connections/status';
 import { notificationsOf } from '../../shared/domain/notifications/service';
+import { importTransactionsId, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
+import { OFX_STATEMENT } from '../fixtures/statements';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startTestApi, type TestApi } from '../support/api';
 import { eventually, eventuallyValue } from '../support/eventually';
@@ -264,6 +266,50 @@ describe('delivery', () => {
     const created = events.filter((e) => e.type === 'transaction.created');
     expect(created.map((e) => e.data.id).sort()).toEqual([...synced].sort());
     expect(created.every((e) => e.data.manual === false)).toBe(true);
+  }, 60_000);
+
+  it('real events: an import sends one transaction.created per imported row, and a re-import of the file none', async () => {
+    const r = await receiver();
+    const endpoint = await register(r.url, ['transaction.created']);
+    const [account] = await stack.tdb
+      .db('bank_accounts')
+      .insert({ teamId: stack.acme.team.id, name: 'Imported statements', currency: 'EUR', manual: true })
+      .returning<{ id: string }[]>('id');
+    const importStatement = async () => {
+      const form = new FormData();
+      form.append('bankAccountId', account.id);
+      form.append('file', new Blob([OFX_STATEMENT]), 'statement.ofx');
+      const res = await stack.api.fetch('/transactions/import', { method: 'POST', token: stack.acme.sessionToken, body: form });
+      expect(res.status).toBe(202);
+      const { id } = (await res.json()).data as { id: string };
+      return stack.worker.client.workflow.getHandle<ImportTransactionsWorkflow>(importTransactionsId(id)).result();
+    };
+    const deliveryCount = async () =>
+      (await stack.tdb.db('webhook_deliveries').where({ endpointId: endpoint.id }).count<{ n: number }[]>({ n: '*' }))[0].n;
+
+    expect(await importStatement()).toMatchObject({ stage: 'completed', created: 3, skipped: 0 });
+    const imported = await stack.tdb.db('transactions').where({ bankAccountId: account.id }).pluck<string[]>('id');
+    expect(imported).toHaveLength(3);
+    await eventually(() => Promise.resolve(r.received.length === imported.length), 20_000, 'every imported row to be announced');
+    const events = r.received.map(
+      (x) => JSON.parse(x.body) as { type: string; data: { id: string; bankAccountId: string; manual: boolean } },
+    );
+    expect(events.map((e) => e.type)).toEqual(['transaction.created', 'transaction.created', 'transaction.created']);
+    expect(events.map((e) => e.data.id).sort()).toEqual([...imported].sort());
+    expect(events.every((e) => e.data.bankAccountId === account.id && e.data.manual)).toBe(true);
+    expect(events.find((e) => e.data.id === imported[0])?.data).toEqual(
+      expect.objectContaining({ amount: expect.any(Number), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), status: 'posted' }),
+    );
+    await eventually(
+      async () => (await deliveriesOf(endpoint.id)).data.every((d: { status: string }) => d.status === 'delivered'),
+      15_000,
+      'the deliveries to be recorded as delivered',
+    );
+
+    expect(await importStatement()).toMatchObject({ stage: 'completed', created: 0, skipped: 3 });
+    expect(await deliveryCount()).toBe(3);
+    await new Promise((res) => setTimeout(res, 1000));
+    expect(r.received).toHaveLength(3);
   }, 60_000);
 
   it('real events: invoice overdue and paid, inbox matched, document processed', async () => {

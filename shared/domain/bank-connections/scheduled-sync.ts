@@ -1,3 +1,4 @@
+import { ScheduleNotFoundError } from '@temporalio/client';
 import type { Db } from '../../db/knex';
 import { BankConnection } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
@@ -25,6 +26,22 @@ export async function requestScheduledSync(
   }
   await requestSync(temporal, { ...input, manualSync: false });
   return 'requested';
+}
+
+/**
+ * Pauses the schedule right where the connection is marked disconnected, so that no run wakes only
+ * to find it broken. Whoever marked it (a bank webhook, which answers 200 whatever happens; a sync)
+ * must not fail because Temporal is briefly away: the error is logged, and the schedule's next run
+ * pauses it itself (requestScheduledSync above). A connection without a schedule has nothing to pause.
+ */
+export async function pauseScheduleOfDisconnected(
+  deps: { temporal: TemporalGateway; logger: { error(obj: Record<string, unknown>, msg: string): void } },
+  connectionId: string,
+): Promise<void> {
+  await pauseBankSyncSchedule(deps.temporal, connectionId).catch((err: unknown) => {
+    if (!(err instanceof ScheduleNotFoundError))
+      deps.logger.error({ err, connectionId }, 'could not pause the sync schedule of a disconnected connection; its next run will');
+  });
 }
 
 /**

@@ -77,7 +77,14 @@ export const createBankConnectionBody = z
 
 export const idParams = z.object({ id: z.uuid() });
 export const updateBankAccountBody = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), enabled: z.boolean().optional() })
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    enabled: z.boolean().optional(),
+    openingBalance: moneyAmount.optional().meta({ description: 'Manual accounts only: the balance on `openingBalanceDate`.' }),
+    openingBalanceDate: isoDate.nullable().optional().meta({
+      description: 'Manual accounts only: transactions on this day or later count towards the balance; null: all of them.',
+    }),
+  })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
   .meta({ id: 'UpdateBankAccount' });

@@ -225,15 +225,23 @@ export async function deleteManualAccount(db: Db, teamId: string, id: string): P
   await BankAccount.query(db).delete().where({ teamId, id });
 }
 
+/**
+ * Renames, enables or disables any account; a manual account's opening balance and date can be
+ * corrected too (its balance is computed from them on every read). A provider's account takes its
+ * balance from the provider, so those two are refused for it (409, as deleting it is).
+ */
 export async function updateAccount(
   db: Db,
   teamId: string,
   id: string,
   body: z.infer<typeof updateBankAccountBody>,
 ): Promise<BankAccountDto> {
-  const n = await BankAccount.query(db)
+  const row = await BankAccount.query(db).findOne({ teamId, id }).select('manual');
+  if (!row) throw notFound(`Bank account ${id} not found`);
+  if (!row.manual && (body.openingBalance !== undefined || body.openingBalanceDate !== undefined))
+    throw conflict("A provider's account has the provider's balance; only a manual account's opening balance can be set");
+  await BankAccount.query(db)
     .where({ teamId, id })
     .patch({ ...body, updatedAt: new Date() });
-  if (!n) throw notFound(`Bank account ${id} not found`);
   return getAccount(db, teamId, id);
 }

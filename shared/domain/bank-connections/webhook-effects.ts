@@ -6,6 +6,7 @@ import type { TemporalGateway } from '../../temporal/client';
 import { resumeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
 import { recordConsentExpiry, type ConsentDeps } from './consent';
+import { pauseScheduleOfDisconnected } from './scheduled-sync';
 import { markDisconnected, markReconnected } from './status';
 import type { WebhookOutcome } from '../webhook-events/record';
 
@@ -77,6 +78,7 @@ export async function applyConnectionEvent(
       return { outcome: 'processed', teamId };
     case 'disconnected':
       await markDisconnected(deps.db, conn, event.error);
+      await pauseScheduleOfDisconnected(deps, conn.id);
       return { outcome: 'processed', teamId };
     case 'repaired':
       await markReconnected(deps.db, conn);

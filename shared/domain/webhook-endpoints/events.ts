@@ -46,11 +46,14 @@ async function queueDeliveries<T extends WebhookEventType>(
       where e.team_id = ? and e.enabled and ? = any(e.event_types)`,
     [type, events.map((e) => e.id), events.map((e) => e.payload), teamId, type],
   );
-  if (result.rowCount) await db.raw(`select pg_notify(?, '')`, [WEBHOOK_DELIVERIES_CHANNEL]);
+  if (result.rowCount) await notifyDue(db);
   return result.rowCount;
 }
 
-async function hasSubscribers(db: Db, teamId: string, type: WebhookEventType): Promise<boolean> {
+const notifyDue = (db: Db) => db.raw(`select pg_notify(?, '')`, [WEBHOOK_DELIVERIES_CHANNEL]);
+
+/** Whether any enabled endpoint of the team listens to this type: one indexed query. */
+export async function hasSubscribers(db: Db, teamId: string, type: WebhookEventType): Promise<boolean> {
   const row = await db('webhook_endpoints')
     .where({ teamId, enabled: true })
     .whereRaw('? = any(event_types)', [type])
@@ -69,10 +72,52 @@ export async function emitTransactionEvents(
   ids: readonly string[],
 ): Promise<number> {
   if (!ids.length || !(await hasSubscribers(db, teamId, type))) return 0;
-  const rows = await db('transactions')
-    .where({ teamId })
-    .whereRaw('id = any(?::uuid[])', [[...ids]])
-    .select<WebhookEventData['transaction.created'][]>('id', 'date', 'name', 'amount', 'currency', 'status', 'bank_account_id', 'manual');
-  // The subscribers were checked just above: straight to the insert.
-  return queueDeliveries(db, teamId, type, rows);
+  return queueTransactionEvents(db, teamId, type, ids);
+}
+
+/** Each field of a transaction event as SQL over `transactions t` (a Record: a field added to the type without its SQL fails to compile). */
+const TRANSACTION_EVENT_FIELDS: Record<keyof WebhookEventData['transaction.created'], string> = {
+  id: 't.id',
+  date: 't.date',
+  name: 't.name',
+  // As a JSON number the way JavaScript writes it (-23.5), not numeric's -23.5000.
+  amount: 't.amount::float8',
+  currency: 't.currency',
+  status: 't.status',
+  bankAccountId: 't.bank_account_id',
+  manual: 't.manual',
+};
+const TRANSACTION_EVENT_DATA = `json_build_object(${Object.entries(TRANSACTION_EVENT_FIELDS)
+  .map(([key, sql]) => `'${key}', ${sql}`)
+  .join(', ')})`;
+
+/**
+ * As emitTransactionEvents for a caller that has already asked hasSubscribers (an import asks once,
+ * not per batch). One statement however many transactions: the payload is built by PostgreSQL from
+ * the rows, so a 5,000-row import batch never travels to Node and back. The event ids are drawn
+ * once per transaction (materialized) so that every endpoint gets the same event, as queueDeliveries does.
+ */
+export async function queueTransactionEvents(
+  db: Db,
+  teamId: string,
+  type: 'transaction.created' | 'transaction.updated',
+  ids: readonly string[],
+): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db.raw<{ rowCount: number }>(
+    `with ev as materialized (
+       select gen_random_uuid() as event_id,
+              json_build_object('type', ?::text, 'timestamp', ?::text, 'data', ${TRANSACTION_EVENT_DATA})::text as payload
+         from transactions t
+        where t.team_id = ? and t.id = any(?::uuid[])
+     )
+     insert into webhook_deliveries (team_id, endpoint_id, event_id, event_type, payload)
+     select e.team_id, e.id, ev.event_id, ?, ev.payload
+       from webhook_endpoints e
+      cross join ev
+      where e.team_id = ? and e.enabled and ? = any(e.event_types)`,
+    [type, new Date().toISOString(), teamId, [...ids], type, teamId, type],
+  );
+  if (result.rowCount) await notifyDue(db);
+  return result.rowCount;
 }
