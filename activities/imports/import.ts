@@ -40,16 +40,18 @@ async function readAll(stream: Readable): Promise<string> {
 
 /**
  * One statement: the staged rows into transactions, a row whose hash the team has already skipped.
- * Returns the new rows' ids only when asked (someone listens to transaction.created): otherwise
- * 5,000 ids a batch would travel back for nothing.
+ * Returns how many were inserted. When someone listens to transaction.created (`announce`, asked
+ * once per import), the new rows' events are queued in the same transaction: they exist exactly
+ * when the rows do, and a re-import (nothing inserted) sends none. Otherwise the ids do not travel
+ * back at all: 5,000 a batch, for nothing.
  */
 async function insertBatch(
   trx: Knex.Transaction,
   teamId: string,
   bankAccountId: string,
   rows: StagedRow[],
-  returnIds: boolean,
-): Promise<{ count: number; ids: string[] }> {
+  announce: boolean,
+): Promise<number> {
   // Each column as one array parameter, which unnest turns back into rows. Staged text is never
   // empty (cleanText makes it null), so an empty string carries null through the text array.
   const column = (i: number) => rows.map((r) => r[i] ?? '');
@@ -58,10 +60,17 @@ async function insertBatch(
      select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
        from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
          as u(date, amount, currency, name, reference, counterparty, hash)
-     on conflict (team_id, import_hash) do nothing${returnIds ? ' returning id' : ''}`,
+     on conflict (team_id, import_hash) do nothing${announce ? ' returning id' : ''}`,
     [teamId, bankAccountId, column(0), column(1), column(2), column(3), column(4), column(5), column(6)],
   );
-  return { count: result.rowCount, ids: returnIds ? result.rows.map((r) => r.id) : [] };
+  if (announce)
+    await queueTransactionEvents(
+      trx,
+      teamId,
+      'transaction.created',
+      result.rows.map((r) => r.id),
+    );
+  return result.rowCount;
 }
 
 export function importActivities({ db, storage }: ActivityDeps) {
@@ -110,6 +119,8 @@ export function importActivities({ db, storage }: ActivityDeps) {
       const rolledBack = new Error('the file has bad rows');
       try {
         return await db.transaction(async (trx) => {
+          // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
+          const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
           let created = 0;
           let inserted = 0;
           let batch: StagedRow[] = [];
@@ -119,7 +130,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
             await inFlight;
             const rows = batch;
             batch = [];
-            inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, rows).then((n) => {
+            inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, rows, announce).then((n) => {
               created += n;
               inserted += rows.length;
             });
@@ -238,16 +249,12 @@ export function importActivities({ db, storage }: ActivityDeps) {
         throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
       const { stream } = await storage.open(stagedKey(imp.storageKey));
       const counts = await db.transaction(async (trx) => {
-        // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
         const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
         let created = 0;
         let total = 0;
         let batch: StagedRow[] = [];
         const flush = async () => {
-          const inserted = await insertBatch(trx, imp.teamId, imp.bankAccountId, batch, announce);
-          // In the insert's transaction: the events exist exactly when the rows do, and a re-import (nothing inserted) sends none.
-          if (announce) await queueTransactionEvents(trx, imp.teamId, 'transaction.created', inserted.ids);
-          created += inserted.count;
+          created += await insertBatch(trx, imp.teamId, imp.bankAccountId, batch, announce);
           total += batch.length;
           batch = [];
           heartbeat({ inserted: total });
