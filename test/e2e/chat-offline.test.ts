@@ -1,5 +1,5 @@
 import { startTestApi } from '../support/api';
-import { insertApiKey } from '../support/fixtures';
+import { insertApiKey, insertDocument } from '../support/fixtures';
 import { chatEvents, streamedText } from '../support/sse';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
@@ -42,6 +42,10 @@ beforeAll(async () => {
     { teamId: acme, invoiceNumber: 'INV-2', status: 'unpaid', currency: 'EUR', amount: 250, dueDate: day(Y, M + 1, 1) },
     { teamId: acme, invoiceNumber: 'INV-3', status: 'paid', currency: 'EUR', amount: 999 },
   ]);
+  const lease = { content: 'Office lease agreement, Main Street 5', kind: 'contract' };
+  await insertDocument(db, acme, { name: 'lease.pdf', ...lease, createdAt: new Date(Date.UTC(Y, M - 1, 3)) });
+  await insertDocument(db, acme, { name: 'figma.pdf', content: 'Figma subscription invoice', kind: 'invoice' });
+  await insertDocument(db, ctx.other.team.id, { name: 'their-lease.pdf', ...lease });
 });
 
 describe('POST /chat offline (the intent parser, no model)', () => {
@@ -92,6 +96,8 @@ describe('POST /chat offline (the intent parser, no model)', () => {
     expect(paid.at(-1)!.data.content).toBe(
       'I cannot answer that with this access: payments to a merchant needs the transactions.read scope.',
     );
+    const documents = await chatEvents(ctx.api, key, { message: 'Find documents about the office lease' });
+    expect(documents.at(-1)!.data.content).toBe('I cannot answer that with this access: search documents needs the documents.read scope.');
 
     // What it may see, it gets.
     const invoices = await chatEvents(ctx.api, key, { message: 'Which invoices are unpaid?' });
@@ -116,6 +122,11 @@ describe('POST /chat offline (the intent parser, no model)', () => {
       `1 invoice is overdue, 1,500.00 EUR in total [1]: INV-1 1,500.00 EUR due ${day(Y, M - 1, 1)}, overdue.`,
     ],
     ['Do we have receipts waiting?', 'No receipts are waiting in the inbox [1].'],
+    // Another team's lease and this team's other documents are not found.
+    [
+      'Find documents about the office lease',
+      `Found 1 document about office lease [1]: lease.pdf (contract), uploaded ${day(Y, M - 1, 3)}.`,
+    ],
   ])('answers %j', async (question, expected) => {
     const events = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: question });
     expect(events.at(-1)!.data.content).toContain(expected);

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { insertApiKey } from '../support/fixtures';
+import { insertApiKey, insertDocument } from '../support/fixtures';
 import { oauthAccessToken } from '../support/oauth';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -10,6 +10,8 @@ const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toI
 const now = new Date();
 const [Y, M] = [now.getUTCFullYear(), now.getUTCMonth()];
 const lastMonth = { from: day(Y, M - 1, 1), to: day(Y, M, 0) };
+
+let acmeLease: string;
 
 /** The SDK's own client over streamable HTTP, as an AI agent connects, with a bearer token. */
 async function connect(token: string): Promise<Client> {
@@ -29,6 +31,9 @@ beforeAll(async () => {
     { teamId: ctx.other.team.id, date: day(Y, M - 1, 4), name: 'Figma', amount: -9, currency: 'EUR' },
   ]);
   await ctx.tdb.db('invoices').insert({ teamId: acme, invoiceNumber: 'INV-9', status: 'unpaid', currency: 'EUR', amount: 300 });
+  const lease = { name: 'lease.pdf', content: 'Office lease agreement', kind: 'contract' };
+  acmeLease = await insertDocument(ctx.tdb.db, acme, lease);
+  await insertDocument(ctx.tdb.db, ctx.other.team.id, lease);
 });
 
 describe('MCP at /mcp', () => {
@@ -83,6 +88,22 @@ describe('MCP at /mcp', () => {
     try {
       const result = await client.callTool({ name: 'spending', arguments: lastMonth });
       expect(result.structuredContent).toMatchObject({ total: 9 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("searches the token's own team's documents with documents.read", async () => {
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['documents.read']);
+    const client = await connect(key);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['documents_search']);
+      const result = await client.callTool({ name: 'documents_search', arguments: { query: 'lease' } });
+      expect(result.structuredContent).toEqual({
+        query: 'lease',
+        documents: [{ id: acmeLease, name: 'lease.pdf', title: null, kind: 'contract', uploaded: expect.any(String), tags: [] }],
+        hasMore: false,
+      });
     } finally {
       await client.close();
     }

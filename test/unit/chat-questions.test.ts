@@ -57,6 +57,9 @@ describe('which tool the offline parser picks', () => {
     ['Any receipts waiting?', ['receipts_waiting', {}]],
     ['How many hours did we track last week?', ['tracked_time', { from: '2026-11-16', to: '2026-11-22' }]],
     ['Show transactions from Lufthansa', ['transactions_search', { query: 'Lufthansa' }]],
+    ['Find documents about the Office Lease', ['documents_search', { query: 'Office Lease' }]],
+    ['Search documents for "spending plan"?', ['documents_search', { query: 'spending plan' }]],
+    ['Which files were uploaded last month?', ['documents_search', { from: '2026-10-01', to: '2026-10-31' }]],
   ])('%j', (text, expected) => {
     expect(pick(text)).toEqual(expected);
   });
