@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApi, type TestApi } from '../support/api';
 import { insertApiKey, insertDocument } from '../support/fixtures';
 import { oauthAccessToken } from '../support/oauth';
 import { withTwoTeams } from '../support/two-teams';
@@ -14,10 +16,10 @@ const lastMonth = { from: day(Y, M - 1, 1), to: day(Y, M, 0) };
 let acmeLease: string;
 
 /** The SDK's own client over streamable HTTP, as an AI agent connects, with a bearer token. */
-async function connect(token: string): Promise<Client> {
+async function connect(token: string, api: TestApi = ctx.api): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${ctx.api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
   );
   return client;
 }
@@ -106,6 +108,53 @@ describe('MCP at /mcp', () => {
       });
     } finally {
       await client.close();
+    }
+  });
+
+  it("spends the user's chat budget on each tool call: over it, a JSON-RPC error with the wait, and nothing runs", async () => {
+    const limited = await startTestApi(ctx.tdb.db, { env: { CHAT_RATE_LIMIT: '2', CHAT_RATE_LIMIT_WINDOW: '1m' } });
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['reports.read', 'chat.write']);
+    const client = await connect(key, limited);
+    try {
+      await client.listTools(); // costs nothing: only tool calls run reports
+      expect((await client.callTool({ name: 'runway', arguments: {} })).isError).toBeFalsy();
+      const chat = await limited.fetch('/chat', {
+        method: 'POST',
+        token: key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'What is our runway?' }),
+      });
+      expect(chat.status).toBe(200);
+      await chat.text();
+
+      const refused = await client.callTool({ name: 'runway', arguments: {} }).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(McpError);
+      expect(refused).toMatchObject({ code: -32000, data: { retryAfter: expect.any(Number) } });
+      expect((refused as McpError).message).toMatch(
+        /Limit of 2 assistant calls \(chat messages and MCP tool calls\) reached; retry in \d+ s$/,
+      );
+
+      const raw = await limited.fetch('/mcp', {
+        method: 'POST',
+        token: key,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'runway', arguments: {} } }),
+      });
+      expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000 } });
+      expect(
+        (
+          await limited.fetch('/chat', {
+            method: 'POST',
+            token: key,
+            headers: { 'content-type': 'application/json' },
+            body: '{"message":"hi"}',
+          })
+        ).status,
+      ).toBe(429);
+    } finally {
+      await client.close();
+      await limited.stop();
     }
   });
 
