@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJSONRPCRequest, type CallToolResult, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_SCOPES } from '../../shared/domain/auth/scopes';
+import { askerTimeZone } from '../../shared/domain/chat/assistant';
 import { CHAT_TOOLS, toolsFor, type ChatTool, type ToolContext } from '../../shared/domain/chat/tools';
 import { todayIn } from '../../shared/domain/common/time-zone';
 import { AppError } from '../../shared/errors';
@@ -96,7 +97,8 @@ export function mcpRouter({ db, config, assistant }: Pick<ApiDeps, 'db' | 'confi
     if (await refuseOverBudget(ctx, assistant, principal, body)) return;
 
     const server = new McpServer({ name: 'finops', version: '0.0.1' }, { capabilities: { tools: {} } });
-    const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn('UTC') };
+    const timeZone = await withinTeam(principal.teamId, () => askerTimeZone(db, principal));
+    const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn(timeZone) };
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {
       server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, (args) =>
         callTool(tool, toolCtx, args),

@@ -158,6 +158,26 @@ describe('MCP at /mcp', () => {
     }
   });
 
+  it('reads "today" where the user is (their time zone, else their team\'s), as chat does', async () => {
+    // A zone whose date is not UTC's at this hour.
+    const far = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Etc/GMT-14';
+    const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.other.team.id, userId: ctx.other.user.id }, ['reports.read']);
+    const spendingUntil = async () => {
+      const client = await connect(key);
+      try {
+        const { structuredContent } = await client.callTool({ name: 'spending', arguments: {} });
+        return (structuredContent as { to?: string } | undefined)?.to;
+      } finally {
+        await client.close();
+      }
+    };
+    await ctx.tdb.db('teams').where({ id: ctx.other.team.id }).update({ timezone: far });
+    expect(await spendingUntil()).toBe(todayIn(far));
+    await ctx.tdb.db('users').where({ id: ctx.other.user.id }).update({ timezone: 'UTC' });
+    expect(await spendingUntil()).toBe(todayIn('UTC'));
+  });
+
   it('refuses a request without a token with 401 pointing at the RFC 9728 metadata, which names our OAuth server', async () => {
     const res = await ctx.api.fetch('/mcp', {
       method: 'POST',
