@@ -2,13 +2,16 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, type CallToolResult, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import { RESOURCE_SCOPES } from '../../shared/domain/auth/scopes';
+import { askerTimeZone } from '../../shared/domain/chat/assistant';
 import { CHAT_TOOLS, toolsFor, type ChatTool, type ToolContext } from '../../shared/domain/chat/tools';
 import { todayIn } from '../../shared/domain/common/time-zone';
 import { AppError } from '../../shared/errors';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
+import { budgetHeaders, takeAssistantBudget } from '../chat-budget';
 import { requireTeam } from '../auth/guard';
+import type { Principal } from '../../shared/domain/auth/principal';
 import type { ApiDeps } from '../deps';
 import { readJsonBody } from '../http/json-body';
 import type { AppState } from '../http/state';
@@ -29,13 +32,39 @@ async function callTool(tool: ChatTool, ctx: ToolContext, args: unknown): Promis
   }
 }
 
+// JSON-RPC leaves -32000 to -32099 to the server; MCP servers answer a rate limit with -32000.
+const RATE_LIMITED = -32000;
+
+/**
+ * Each tool call in a POST costs one from the user's assistant budget, the one chat messages spend:
+ * both run the same tools and reports. Over it, the POST is answered here and nothing runs: a
+ * JSON-RPC error for each request in it (a protocol error, not a tool result with `isError`, which an
+ * agent would read as the tool's answer), with `data.retryAfter` and the Retry-After header. True when refused.
+ */
+async function refuseOverBudget(ctx: Context, assistant: ApiDeps['assistant'], principal: Principal, body: unknown): Promise<boolean> {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const calls = messages.filter((m) => isJSONRPCRequest(m) && m.method === 'tools/call').length;
+  let refused = null;
+  for (let i = 0; i < calls && !refused; i++) refused = await takeAssistantBudget(assistant, principal);
+  if (!refused) return false;
+  const error = {
+    code: RATE_LIMITED,
+    message: `Limit of ${refused.limit} assistant calls (chat messages and MCP tool calls) reached; retry in ${refused.retryAfter} s`,
+    data: { retryAfter: refused.retryAfter },
+  };
+  const errors = messages.filter(isJSONRPCRequest).map((m): JSONRPCErrorResponse => ({ jsonrpc: '2.0', id: m.id, error }));
+  ctx.set(budgetHeaders(refused));
+  ctx.body = Array.isArray(body) ? errors : errors[0];
+  return true;
+}
+
 /**
  * The assistant's tools over the Model Context Protocol (streamable HTTP, stateless: every request
  * stands alone), behind the same bearer tokens as the API: an AI agent connects with an OAuth
  * access token (or an API key) and sees only the tools its scopes allow. The RFC 9728 metadata
  * tells an agent without a token where to get one.
  */
-export function mcpRouter({ db, config }: Pick<ApiDeps, 'db' | 'config'>, authenticate: RequestAuthenticator) {
+export function mcpRouter({ db, config, assistant }: Pick<ApiDeps, 'db' | 'config' | 'assistant'>, authenticate: RequestAuthenticator) {
   const router = new Router<AppState>();
   const base = (ctx: Context) => config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
 
@@ -65,9 +94,11 @@ export function mcpRouter({ db, config }: Pick<ApiDeps, 'db' | 'config'>, authen
     }
     ctx.state.principal = principal;
     const body = ctx.method === 'POST' ? await readJsonBody(ctx) : undefined;
+    if (await refuseOverBudget(ctx, assistant, principal, body)) return;
 
     const server = new McpServer({ name: 'finops', version: '0.0.1' }, { capabilities: { tools: {} } });
-    const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn('UTC') };
+    const timeZone = await withinTeam(principal.teamId, () => askerTimeZone(db, principal));
+    const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn(timeZone) };
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {
       server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, (args) =>
         callTool(tool, toolCtx, args),

@@ -9,7 +9,12 @@ import {
   type SyncRequest,
 } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
-import { invitationContract, type InvitationWorkflow } from '../../shared/temporal/invitation/contract';
+import {
+  invitationAccepted,
+  invitationContract,
+  invitationStage,
+  type InvitationWorkflow,
+} from '../../shared/temporal/invitation/contract';
 import { teamDeletionContract, type TeamDeletionWorkflow } from '../../shared/temporal/team-deletion/contract';
 import { notificationDeliveryContract, type NotificationDeliveryWorkflow } from '../../shared/temporal/notification-delivery/contract';
 import { documentProcessingContract, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
@@ -48,6 +53,14 @@ function invoicePlans(): () => Promise<InvoiceStepPlan> {
   let turn = 0;
   return async () => plans[Math.min(turn++, plans.length - 1)]();
 }
+
+/** An invitation whose reminder and expiry fall this many milliseconds from now. */
+const invitationInput = (remindInMs: number, expiresInMs: number) => ({
+  invitationId: 'i1',
+  teamId: 't1',
+  remindAt: new Date(Date.now() + remindInMs).toISOString(),
+  expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+});
 
 /**
  * One scenario per workflow path worth pinning: mocked activities (a history records only their
@@ -156,15 +169,23 @@ export const SCENARIOS: HistoryScenario[] = [
       client.workflow.execute<InvitationWorkflow>(invitationContract.workflowType, {
         taskQueue,
         workflowId,
-        args: [
-          {
-            invitationId: 'i1',
-            teamId: 't1',
-            remindAt: new Date(Date.now() + 1000).toISOString(),
-            expiresAt: new Date(Date.now() + 2000).toISOString(),
-          },
-        ],
+        args: [invitationInput(1000, 2000)],
       }),
+  },
+  {
+    // Accepted while it waits for the reminder: the API signals; no reminder, no expiry.
+    name: 'invitation-accepted',
+    activities: { sendInvitationEmail: async () => ({ sent: true, status: 'pending' }) },
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.start<InvitationWorkflow>(invitationContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [invitationInput(3_600_000, 7_200_000)],
+      });
+      while ((await handle.query(invitationStage)) !== 'waiting') await new Promise((r) => setTimeout(r, 200));
+      await handle.signal(invitationAccepted, { userId: 'u1' });
+      return handle.result();
+    },
   },
   {
     // Two tables, one of them in two batches.

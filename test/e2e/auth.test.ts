@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { signSessionToken } from '../../api/auth/session-token';
 import { newApiKey } from '../../shared/domain/crypto/tokens';
@@ -109,6 +110,22 @@ describe('session tokens', () => {
     expect((await teamOf()).data.id).toBe(drifter.team.id);
     await tdb.db('team_members').where({ userId: drifter.user.id }).delete();
     expect(await teamOf()).toEqual({ error: 'Forbidden', description: 'User does not belong to any team' });
+  });
+});
+
+describe('a session of a subject we have never seen', () => {
+  it('creates no user without AUTH_AUTO_PROVISION, even with a verified email: 401', async () => {
+    expect(api.deps.config.AUTH_AUTO_PROVISION).toBe(false);
+    const sub = randomUUID();
+    const token = await signSessionToken(testConfig().AUTH_JWT_SECRET!, sub, 3600, {
+      email: `new-${sub.slice(0, 8)}@example.com`,
+      email_verified: true,
+      name: 'Nina New',
+    });
+    const res = await api.fetch('/users/me', { token });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: 'Unauthorized', description: 'User not found' });
+    expect(await tdb.db('users').where({ id: sub })).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { startTestApi } from '../support/api';
-import { insertApiKey } from '../support/fixtures';
+import { insertApiKey, insertDocument } from '../support/fixtures';
 import { chatEvents, streamedText } from '../support/sse';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
@@ -10,6 +10,25 @@ const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toI
 const now = new Date();
 const [Y, M] = [now.getUTCFullYear(), now.getUTCMonth()];
 const lastMonth = { from: day(Y, M - 1, 1), to: day(Y, M, 0) };
+// Consulting and hosting income fall in the month before last, so the figures for last month stay as they are.
+const before = { from: day(Y, M - 2, 1), to: day(Y, M - 1, 0) };
+const beforeName = new Date(Date.UTC(Y, M - 2, 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
+
+const monthBeforeLast = [
+  { day: 10, name: 'Consulting client', amount: 1200, categorySlug: 'consulting' },
+  { day: 20, name: 'Consulting client', amount: 800.5, categorySlug: 'consulting' },
+  { day: 21, name: 'Conference fee', amount: -150.25, categorySlug: 'consulting' },
+  { day: 22, name: 'Hosting client', amount: 300, categorySlug: 'hosting' },
+  { day: 15, name: 'Figma', amount: -100, categorySlug: 'software' },
+];
+/** Income, expenses and profit of one category in the month before last, as the report should sum them. */
+const categoryFigures = (slug: string) => {
+  const amounts = monthBeforeLast.filter((t) => t.categorySlug === slug).map((t) => t.amount);
+  const income = amounts.filter((a) => a > 0).reduce((s, a) => s + a, 0);
+  const expenses = -amounts.filter((a) => a < 0).reduce((s, a) => s + a, 0);
+  return { income, expenses, profit: income - expenses };
+};
+const eur = (n: number) => `${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} EUR`;
 
 beforeAll(async () => {
   const { db } = ctx.tdb;
@@ -18,7 +37,10 @@ beforeAll(async () => {
   await db('transaction_categories').insert([
     { teamId: acme, name: 'Software', slug: 'software' },
     { teamId: acme, name: 'Travel', slug: 'travel' },
+    { teamId: acme, name: 'Consulting', slug: 'consulting' },
+    { teamId: acme, name: 'Hosting', slug: 'hosting' },
     { teamId: ctx.other.team.id, name: 'Software', slug: 'software' },
+    { teamId: ctx.other.team.id, name: 'Consulting', slug: 'consulting' },
   ]);
   const tx = (teamId: string, date: string, name: string, amount: number, categorySlug: string | null) => ({
     teamId,
@@ -33,15 +55,20 @@ beforeAll(async () => {
     tx(acme, day(Y, M - 1, 20), 'GitHub', -23.45, 'software'),
     tx(acme, day(Y, M - 1, 12), 'Rail', -50, 'travel'),
     tx(acme, day(Y, M - 1, 25), 'Client payment', 4000, null),
-    tx(acme, day(Y, M - 2, 15), 'Figma', -100, 'software'), // the month before: not last month
     tx(acme, day(Y, M, 1), 'Figma', -999, 'software'), // this month
     tx(ctx.other.team.id, day(Y, M - 1, 5), 'Figma', -777, 'software'), // another team
+    ...monthBeforeLast.map((t) => tx(acme, day(Y, M - 2, t.day), t.name, t.amount, t.categorySlug)),
+    tx(ctx.other.team.id, day(Y, M - 2, 10), 'Big client', 5000, 'consulting'),
   ]);
   await db('invoices').insert([
     { teamId: acme, invoiceNumber: 'INV-1', status: 'overdue', currency: 'EUR', amount: 1500, dueDate: day(Y, M - 1, 1) },
     { teamId: acme, invoiceNumber: 'INV-2', status: 'unpaid', currency: 'EUR', amount: 250, dueDate: day(Y, M + 1, 1) },
     { teamId: acme, invoiceNumber: 'INV-3', status: 'paid', currency: 'EUR', amount: 999 },
   ]);
+  const lease = { content: 'Office lease agreement, Main Street 5', kind: 'contract' };
+  await insertDocument(db, acme, { name: 'lease.pdf', ...lease, createdAt: new Date(Date.UTC(Y, M - 1, 3)) });
+  await insertDocument(db, acme, { name: 'figma.pdf', content: 'Figma subscription invoice', kind: 'invoice' });
+  await insertDocument(db, ctx.other.team.id, { name: 'their-lease.pdf', ...lease });
 });
 
 describe('POST /chat offline (the intent parser, no model)', () => {
@@ -92,6 +119,8 @@ describe('POST /chat offline (the intent parser, no model)', () => {
     expect(paid.at(-1)!.data.content).toBe(
       'I cannot answer that with this access: payments to a merchant needs the transactions.read scope.',
     );
+    const documents = await chatEvents(ctx.api, key, { message: 'Find documents about the office lease' });
+    expect(documents.at(-1)!.data.content).toBe('I cannot answer that with this access: search documents needs the documents.read scope.');
 
     // What it may see, it gets.
     const invoices = await chatEvents(ctx.api, key, { message: 'Which invoices are unpaid?' });
@@ -116,9 +145,30 @@ describe('POST /chat offline (the intent parser, no model)', () => {
       `1 invoice is overdue, 1,500.00 EUR in total [1]: INV-1 1,500.00 EUR due ${day(Y, M - 1, 1)}, overdue.`,
     ],
     ['Do we have receipts waiting?', 'No receipts are waiting in the inbox [1].'],
+    // Another team's lease and this team's other documents are not found.
+    [
+      'Find documents about the office lease',
+      `Found 1 document about office lease [1]: lease.pdf (contract), uploaded ${day(Y, M - 1, 3)}.`,
+    ],
   ])('answers %j', async (question, expected) => {
     const events = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: question });
     expect(events.at(-1)!.data.content).toContain(expected);
+  });
+
+  it('answers revenue and profit of one category, summed from that category alone', async () => {
+    const ask = async (message: string) => (await chatEvents(ctx.api, ctx.acme.sessionToken, { message })).at(-1)!.data.content;
+    const consulting = categoryFigures('consulting');
+    const software = categoryFigures('software');
+    expect(await ask(`What was our revenue from consulting in ${beforeName}?`)).toBe(
+      `Revenue from Consulting was ${eur(consulting.income)} from ${before.from} to ${before.to} [1].`,
+    );
+    expect(await ask(`What was our profit on consulting in ${beforeName}?`)).toBe(
+      `Profit on Consulting was ${eur(consulting.profit)} from ${before.from} to ${before.to} [1]: income ${eur(consulting.income)}, expenses ${eur(consulting.expenses)}.`,
+    );
+    expect(await ask(`And the profit on software in ${beforeName}?`)).toBe(
+      `Loss on Software was ${eur(-software.profit)} from ${before.from} to ${before.to} [1]: income ${eur(0)}, expenses ${eur(software.expenses)}.`,
+    );
+    expect(await ask('What was our revenue from gardening last month?')).toBe('The team has no category like gardening [1].');
   });
 
   it('says plainly when it does not understand, with questions it can answer', async () => {

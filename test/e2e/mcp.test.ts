@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { insertApiKey } from '../support/fixtures';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApi, type TestApi } from '../support/api';
+import { insertApiKey, insertDocument } from '../support/fixtures';
 import { oauthAccessToken } from '../support/oauth';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -11,11 +13,13 @@ const now = new Date();
 const [Y, M] = [now.getUTCFullYear(), now.getUTCMonth()];
 const lastMonth = { from: day(Y, M - 1, 1), to: day(Y, M, 0) };
 
+let acmeLease: string;
+
 /** The SDK's own client over streamable HTTP, as an AI agent connects, with a bearer token. */
-async function connect(token: string): Promise<Client> {
+async function connect(token: string, api: TestApi = ctx.api): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${ctx.api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
   );
   return client;
 }
@@ -29,6 +33,9 @@ beforeAll(async () => {
     { teamId: ctx.other.team.id, date: day(Y, M - 1, 4), name: 'Figma', amount: -9, currency: 'EUR' },
   ]);
   await ctx.tdb.db('invoices').insert({ teamId: acme, invoiceNumber: 'INV-9', status: 'unpaid', currency: 'EUR', amount: 300 });
+  const lease = { name: 'lease.pdf', content: 'Office lease agreement', kind: 'contract' };
+  acmeLease = await insertDocument(ctx.tdb.db, acme, lease);
+  await insertDocument(ctx.tdb.db, ctx.other.team.id, lease);
 });
 
 describe('MCP at /mcp', () => {
@@ -86,6 +93,89 @@ describe('MCP at /mcp', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("searches the token's own team's documents with documents.read", async () => {
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['documents.read']);
+    const client = await connect(key);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['documents_search']);
+      const result = await client.callTool({ name: 'documents_search', arguments: { query: 'lease' } });
+      expect(result.structuredContent).toEqual({
+        query: 'lease',
+        documents: [{ id: acmeLease, name: 'lease.pdf', title: null, kind: 'contract', uploaded: expect.any(String), tags: [] }],
+        hasMore: false,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("spends the user's chat budget on each tool call: over it, a JSON-RPC error with the wait, and nothing runs", async () => {
+    const limited = await startTestApi(ctx.tdb.db, { env: { CHAT_RATE_LIMIT: '2', CHAT_RATE_LIMIT_WINDOW: '1m' } });
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.acme.team.id, userId: ctx.acme.user.id }, ['reports.read', 'chat.write']);
+    const client = await connect(key, limited);
+    try {
+      await client.listTools(); // costs nothing: only tool calls run reports
+      expect((await client.callTool({ name: 'runway', arguments: {} })).isError).toBeFalsy();
+      const chat = await limited.fetch('/chat', {
+        method: 'POST',
+        token: key,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'What is our runway?' }),
+      });
+      expect(chat.status).toBe(200);
+      await chat.text();
+
+      const refused = await client.callTool({ name: 'runway', arguments: {} }).catch((err: unknown) => err);
+      expect(refused).toBeInstanceOf(McpError);
+      expect(refused).toMatchObject({ code: -32000, data: { retryAfter: expect.any(Number) } });
+      expect((refused as McpError).message).toMatch(
+        /Limit of 2 assistant calls \(chat messages and MCP tool calls\) reached; retry in \d+ s$/,
+      );
+
+      const raw = await limited.fetch('/mcp', {
+        method: 'POST',
+        token: key,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'runway', arguments: {} } }),
+      });
+      expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await raw.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32000 } });
+      expect(
+        (
+          await limited.fetch('/chat', {
+            method: 'POST',
+            token: key,
+            headers: { 'content-type': 'application/json' },
+            body: '{"message":"hi"}',
+          })
+        ).status,
+      ).toBe(429);
+    } finally {
+      await client.close();
+      await limited.stop();
+    }
+  });
+
+  it('reads "today" where the user is (their time zone, else their team\'s), as chat does', async () => {
+    // A zone whose date is not UTC's at this hour.
+    const far = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Etc/GMT-14';
+    const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    const key = await insertApiKey(ctx.tdb.db, { teamId: ctx.other.team.id, userId: ctx.other.user.id }, ['reports.read']);
+    const spendingUntil = async () => {
+      const client = await connect(key);
+      try {
+        const { structuredContent } = await client.callTool({ name: 'spending', arguments: {} });
+        return (structuredContent as { to?: string } | undefined)?.to;
+      } finally {
+        await client.close();
+      }
+    };
+    await ctx.tdb.db('teams').where({ id: ctx.other.team.id }).update({ timezone: far });
+    expect(await spendingUntil()).toBe(todayIn(far));
+    await ctx.tdb.db('users').where({ id: ctx.other.user.id }).update({ timezone: 'UTC' });
+    expect(await spendingUntil()).toBe(todayIn('UTC'));
   });
 
   it('refuses a request without a token with 401 pointing at the RFC 9728 metadata, which names our OAuth server', async () => {

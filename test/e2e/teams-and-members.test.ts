@@ -335,6 +335,20 @@ describe('the signed-in user', () => {
     ]);
   });
 
+  it('is not created on first sign-in while the identity provider has not verified the email: 401 until it has', async () => {
+    const sub = randomUUID();
+    const address = email('unverified');
+    const claims = { email: address, name: 'Una Unverified' };
+    for (const unverified of [{ ...claims, email_verified: false }, claims]) {
+      const res = await send('GET', '/users/me', await signSessionToken(secret(), sub, 3600, unverified));
+      expect(res).toEqual({ status: 401, body: { error: 'Unauthorized', description: 'User not found' } });
+    }
+    expect(await stack.tdb.db('users').where({ id: sub }).orWhere({ email: address })).toEqual([]);
+    // The refusal is not remembered: once verified, the same subject is created.
+    const verified = await send('GET', '/users/me', await signSessionToken(secret(), sub, 3600, { ...claims, email_verified: true }));
+    expect(verified.body.data).toMatchObject({ id: sub, email: address });
+  });
+
   it('deletes the account unless it is the last owner of a team; a user without a team still reaches user-level operations', async () => {
     const owner = await createTeamAndOwner(stack.tdb.db, 'Leaving');
     const member = await addMember(owner.team.id);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { signSessionToken } from '../../api/auth/session-token';
 import type { Db } from '../../shared/db/knex';
 import { createUserWithTeam } from '../../shared/domain/teams/service';
@@ -41,4 +41,27 @@ export async function insertTransactions(db: Db, teamId: string, count: number, 
   }));
   for (let i = 0; i < rows.length; i += 1000) await db('transactions').insert(rows.slice(i, i + 1000));
   return rows;
+}
+
+/** A processed text document, as if uploaded and read (the upload path has its own tests); its id. */
+export async function insertDocument(
+  db: Db,
+  teamId: string,
+  doc: { name: string; content: string; kind?: string; createdAt?: Date },
+): Promise<string> {
+  const [row] = await db('documents')
+    .insert({
+      teamId,
+      name: doc.name,
+      content: doc.content,
+      kind: doc.kind ?? null,
+      storageKey: `${teamId}/${doc.name}`,
+      mimeType: 'text/plain',
+      size: Buffer.byteLength(doc.content),
+      sha256: createHash('sha256').update(doc.content).digest('hex'),
+      processingStatus: 'completed',
+      ...(doc.createdAt ? { createdAt: doc.createdAt } : {}),
+    })
+    .returning<{ id: string }[]>('id');
+  return row.id;
 }

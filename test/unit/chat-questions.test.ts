@@ -52,11 +52,20 @@ describe('which tool the offline parser picks', () => {
     ['Show me cash flow for last quarter', ['cash_flow', { from: '2026-07-01', to: '2026-09-30' }]],
     ['What was our profit in March?', ['profit_and_loss', { from: '2026-03-01', to: '2026-03-31' }]],
     ['How much revenue did we make last month?', ['revenue', { from: '2026-10-01', to: '2026-10-31' }]],
+    ['What was our revenue from consulting last month?', ['revenue', { from: '2026-10-01', to: '2026-10-31', category: 'consulting' }]],
+    [
+      'Revenue from the Consulting category in Q3 2025',
+      ['revenue', { from: '2025-07-01', to: '2025-09-30', category: 'Consulting category' }],
+    ],
+    ['What was our profit on software this quarter?', ['profit_and_loss', { from: '2026-10-01', to: '2026-11-23', category: 'software' }]],
     ['Which invoices are overdue?', ['unpaid_invoices', { overdueOnly: true }]],
     ['Who still owes us money on invoices?', ['unpaid_invoices', { overdueOnly: false }]],
     ['Any receipts waiting?', ['receipts_waiting', {}]],
     ['How many hours did we track last week?', ['tracked_time', { from: '2026-11-16', to: '2026-11-22' }]],
     ['Show transactions from Lufthansa', ['transactions_search', { query: 'Lufthansa' }]],
+    ['Find documents about the Office Lease', ['documents_search', { query: 'Office Lease' }]],
+    ['Search documents for "spending plan"?', ['documents_search', { query: 'spending plan' }]],
+    ['Which files were uploaded last month?', ['documents_search', { from: '2026-10-01', to: '2026-10-31' }]],
   ])('%j', (text, expected) => {
     expect(pick(text)).toEqual(expected);
   });

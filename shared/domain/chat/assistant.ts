@@ -20,8 +20,8 @@ export interface AssistantDeps {
   tools?: readonly ChatTool[];
 }
 
-/** Where "last month" is: the question's zone, else the user's, else the team's, else UTC. */
-async function timeZoneOf(db: Db, p: Principal, asked: string | undefined): Promise<string> {
+/** Where "last month" is, for chat and MCP alike: the question's zone, else the user's, else the team's, else UTC. */
+export async function askerTimeZone(db: Db, p: Principal, asked?: string): Promise<string> {
   if (asked) return asked;
   const user = await User.query(db).findById(p.userId).select('timezone');
   if (user?.timezone) return user.timezone;
@@ -36,7 +36,7 @@ async function timeZoneOf(db: Db, p: Principal, asked: string | undefined): Prom
  */
 export async function ask(deps: AssistantDeps, p: Principal, body: SendChatBody): Promise<AsyncGenerator<ChatEvent>> {
   const turn = await startTurn(deps.db, p, { conversationId: body.conversationId, question: body.message });
-  const timeZone = await timeZoneOf(deps.db, p, body.timezone);
+  const timeZone = await askerTimeZone(deps.db, p, body.timezone);
   const ctx = { db: deps.db, teamId: p.teamId, userId: p.userId, today: todayIn(timeZone), timeZone };
   const tools = deps.tools ?? CHAT_TOOLS;
   const offered = toolsFor(tools, p.scopes);

@@ -25,6 +25,7 @@ const EXAMPLES: Record<string, string> = {
   payments_to: 'How much did we pay Figma this year?',
   receipts_waiting: 'Which receipts are waiting?',
   tracked_time: 'How many hours did we track this month?',
+  documents_search: 'Find documents about the office lease',
 };
 
 /**

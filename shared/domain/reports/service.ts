@@ -31,13 +31,22 @@ async function reportCurrency(db: Db, teamId: string, asked?: string): Promise<s
   return top?.currency.trim() ?? null;
 }
 
+/** A report narrowed to some categories (the assistant's "revenue from consulting"): their slugs. */
+export interface CategoryFilter {
+  categories?: readonly string[];
+}
+
 /** Everything a report starts from: its currency, both periods and the converted monthly totals. */
-async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withExcludedCategories?: boolean } = {}) {
+async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withExcludedCategories?: boolean } & CategoryFilter = {}) {
   const currency = await reportCurrency(db, teamId, q.currency);
   const previous = previousPeriod(q.from, q.to);
-  const { rows, conversion } = currency
-    ? await monthlyTotals(db, { teamId, currency, from: q.from, to: q.to, previousFrom: previous.from, ...opts })
+  const { categories, ...scope } = opts;
+  const totals = currency
+    ? await monthlyTotals(db, { teamId, currency, from: q.from, to: q.to, previousFrom: previous.from, ...scope })
     : { rows: [], conversion: { converted: 0, unconverted: [] } };
+  const { conversion } = totals;
+  // The totals are a few rows per month and category: narrowing them here keeps one query for every report.
+  const rows = categories ? totals.rows.filter((r) => r.categorySlug !== null && categories.includes(r.categorySlug)) : totals.rows;
   const header = { currency, from: q.from, to: q.to, conversion };
   const current = rows.filter((r) => r.current);
   const before = rows.filter((r) => !r.current);
@@ -55,8 +64,13 @@ const sum = (rows: MonthTotal[], pick: (r: MonthTotal) => number) => roundMoney(
 const inMonth = (rows: MonthTotal[], month: string) => rows.filter((r) => r.month === month);
 const ratio = (now: number, before: number) => (before === 0 ? null : Math.round((now / before - 1) * 10_000) / 10_000);
 
-export async function profitAndLoss(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof profitAndLossSchema>> {
-  const b = await reportBasis(db, teamId, q);
+export async function profitAndLoss(
+  db: Db,
+  teamId: string,
+  q: ReportQuery,
+  filter: CategoryFilter = {},
+): Promise<z.infer<typeof profitAndLossSchema>> {
+  const b = await reportBasis(db, teamId, q, filter);
   const figures = (rows: MonthTotal[]) => {
     const income = sum(rows, (r) => r.income);
     const expenses = sum(rows, (r) => r.expenses);

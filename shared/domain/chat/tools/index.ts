@@ -1,6 +1,7 @@
 import { burnRateTool } from './burn-rate';
 import { cashFlowTool } from './cash-flow';
 import type { ChatTool } from './define';
+import { documentsSearchTool } from './documents-search';
 import { paymentsToTool } from './payments-to';
 import { profitAndLossTool } from './profit-and-loss';
 import { receiptsWaitingTool } from './receipts-waiting';
@@ -18,9 +19,11 @@ export { toolsFor, type ChatTool, type ToolContext } from './define';
  * each is offered only to callers holding its scopes. A tool is one file (`defineTool`: its input,
  * what it runs, how the offline parser recognises a question for it and answers it) plus its line
  * here. The offline parser tries them in this order, so the narrower questions come first
- * (runway before spending, payments to a merchant before spending by category).
+ * (documents before anything their words might name, runway before spending, payments to a merchant
+ * before spending by category).
  */
 export const CHAT_TOOLS: readonly ChatTool[] = [
+  documentsSearchTool,
   runwayTool,
   burnRateTool,
   cashFlowTool,

@@ -1,20 +1,10 @@
 import { z } from 'zod';
 import { spending } from '../../reports/service';
+import { askedCategory, categoryInput, sameCategory } from './category';
 import { defineTool, money, periodArgs, span } from './define';
 import { reportInput, reportQueryOf } from './report-period';
 
 const SPEND = /\b(spend|spent|spending|expenses?|costs?|outgoings)\b/;
-
-const norm = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-/** "software" finds Software, "subscriptions" finds Subscription: a category whose name or slug contains the word or is in it. */
-const sameCategory = (asked: string, c: { slug: string | null; name: string }) => {
-  const a = norm(asked).replace(/s$/, '');
-  return [norm(c.name), norm(c.slug ?? '')].some((n) => n !== '' && (n.includes(a) || a.includes(n.replace(/s$/, ''))));
-};
 
 /** Expenses by category for a period (the spending report); with `category`, that category's share. */
 export const spendingTool = defineTool({
@@ -25,7 +15,7 @@ export const spendingTool = defineTool({
   scopes: ['reports.read'],
   input: z.object({
     ...reportInput,
-    category: z.string().trim().min(1).max(100).optional().meta({ description: 'Category name or slug.' }),
+    category: categoryInput,
   }),
   run: async ({ db, teamId, today }, input) => {
     const q = reportQueryOf(input, today);
@@ -36,8 +26,7 @@ export const spendingTool = defineTool({
   },
   understand: (q) => {
     if (!SPEND.test(q.rest)) return null;
-    const category = /\b(?:on|for|in)\s+(.+)$/.exec(q.restOriginal)?.[1]?.trim();
-    return { ...periodArgs(q), ...(category ? { category } : {}) };
+    return { ...periodArgs(q), ...askedCategory(q, ['on', 'for', 'in']) };
   },
   answer: (r, _input, ref) => {
     if (r.category) {
