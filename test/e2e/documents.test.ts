@@ -1,6 +1,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { Knex } from 'knex';
 import { PROJECT_ROOT } from '../../shared/paths';
+import { listDocuments } from '../../shared/domain/documents/service';
+import { listDocumentsQuery } from '../../shared/domain/documents/schema';
+import { withinTeam } from '../../shared/db/team-wall';
 import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { receiptIngestionId, stageQuery } from '../../shared/temporal/receipt-ingestion/contract';
 import { eventually } from '../support/eventually';
@@ -167,6 +171,50 @@ describe('documents', () => {
     expect(deleted.status).toBe(204);
     expect((await json('GET', `/documents/${uploaded[2].id}`)).status).toBe(404);
     expect((await json('GET', `/documents/${uploaded[2].id}/file`)).status).toBe(404);
+  });
+
+  it('reads `q` outside the team wall and through the index of the words column (migration 0062)', async () => {
+    const db = stack.tdb.db;
+    const teamId = stack.acme.team.id;
+    const queries: { sql: string; bindings: readonly unknown[]; connection: unknown }[] = [];
+    const listen = (q: { sql: string; bindings?: readonly unknown[]; __knexUid: unknown }) =>
+      queries.push({ sql: q.sql, bindings: q.bindings ?? [], connection: q.__knexUid });
+    db.on('query', listen);
+    try {
+      await withinTeam(teamId, async () => {
+        await db('documents').where({ teamId }).first(); // the request's connection, switched into the wall
+        await listDocuments(db, teamId, listDocumentsQuery.parse({ q: 'lease' }));
+      });
+    } finally {
+      db.removeListener('query', listen);
+    }
+    const listed = queries.find((q) => q.sql.includes('websearch_to_tsquery'))!;
+    const lastSwitch = queries.filter((q) => q.connection === listed.connection && q.sql.includes("set_config('role'")).at(-1);
+    expect(lastSwitch?.bindings[0]).toBe('none');
+
+    // Among a few thousand documents, where the team's own index no longer looks cheaper than the words index;
+    // sequential scans off as in search.test.ts, since the plan for a test-sized table is not the question.
+    await db
+      .transaction(async (trx) => {
+        await trx.raw(
+          `insert into documents (team_id, name, storage_key, mime_type, size, sha256, content)
+         select ?, 'filler-' || g || '.txt', 'filler/' || g, 'text/plain', 1, md5(g::text), 'an ordinary note, number ' || g
+           from generate_series(1, 5000) g`,
+          [teamId],
+        );
+        await trx.raw('analyze documents');
+        await trx.raw('set local enable_seqscan = off');
+        const explained = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain ${listed.sql.replace(/\$\d+/g, '?')}`, [
+          ...listed.bindings,
+        ] as Knex.RawBinding[]);
+        const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan).toContain('documents_search_idx');
+        await trx.rollback();
+      })
+      .catch((err: unknown) => {
+        // The filler goes with the rollback; only a real failure is one.
+        if (!(err instanceof Error && err.message === 'Transaction rejected with non-error: undefined')) throw err;
+      });
   });
 
   it("another team's document is 404 everywhere; without the scope it is 403; tRPC serves the same service", async () => {
