@@ -16,7 +16,7 @@ import type {
   runwaySchema,
   spendingSchema,
 } from './schema';
-import { type MonthTotal, monthlyTotals } from './totals';
+import { type MonthTotal, monthlyTotals, NO_CONVERSION } from './totals';
 
 /** The report currency: the one asked for, else the team's base currency, else its most used one. */
 async function reportCurrency(db: Db, teamId: string, asked?: string): Promise<string | null> {
@@ -35,15 +35,16 @@ async function reportCurrency(db: Db, teamId: string, asked?: string): Promise<s
 async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withExcludedCategories?: boolean } = {}) {
   const currency = await reportCurrency(db, teamId, q.currency);
   const previous = previousPeriod(q.from, q.to);
-  const { rows, conversion } = currency
+  const { rows, conversion, previousConversion } = currency
     ? await monthlyTotals(db, { teamId, currency, from: q.from, to: q.to, previousFrom: previous.from, ...opts })
-    : { rows: [], conversion: { converted: 0, unconverted: [] } };
+    : { rows: [], conversion: NO_CONVERSION, previousConversion: NO_CONVERSION };
   const header = { currency, from: q.from, to: q.to, conversion };
   const current = rows.filter((r) => r.current);
   const before = rows.filter((r) => !r.current);
   return {
     header,
-    previous,
+    // The comparison's figures miss what could not be converted as much as the period's do: said for both.
+    previous: { ...previous, conversion: previousConversion },
     current,
     before,
     months: monthsBetween(q.from, q.to),
