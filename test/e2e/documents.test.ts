@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
@@ -5,6 +6,7 @@ import { PROJECT_ROOT } from '../../shared/paths';
 import { listDocuments } from '../../shared/domain/documents/service';
 import { listDocumentsQuery } from '../../shared/domain/documents/schema';
 import { withinTeam } from '../../shared/db/team-wall';
+import { startDocumentSweep } from '../../api/outbox/document-sweep';
 import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { receiptIngestionId, stageQuery } from '../../shared/temporal/receipt-ingestion/contract';
 import { eventually } from '../support/eventually';
@@ -246,6 +248,46 @@ describe('documents', () => {
     });
     await trpc.documents.delete.mutate({ id: mine.id });
     await expect(trpc.documents.getById.query({ id: mine.id })).rejects.toMatchObject({ data: { httpStatus: 404 } });
+  });
+
+  it('a document an upload stored but never started (the API died, Temporal was away) is processed by the sweep', async () => {
+    const db = stack.tdb.db;
+    const teamId = stack.acme.team.id;
+    const stored = async (name: string, text: string, age: string) => {
+      const sha256 = createHash('sha256').update(text).digest('hex');
+      const storageKey = `${teamId}/${sha256}.txt`;
+      await stack.api.deps.storage.put(storageKey, Buffer.from(text));
+      const [doc] = await db('documents')
+        .insert({
+          teamId,
+          name,
+          storageKey,
+          mimeType: 'text/plain',
+          size: Buffer.byteLength(text),
+          sha256,
+          processingStatus: 'pending',
+          createdAt: db.raw('now() - ?::interval', [age]),
+        })
+        .returning<{ id: string }[]>('id');
+      return doc.id;
+    };
+    const stranded = await stored('stranded.txt', 'Service agreement between the parties, left behind by a crashed upload.\n', '5 minutes');
+    const onItsWay = await stored('on-its-way.txt', 'An upload that is still starting its processing.\n', '0 seconds');
+    const sweep = startDocumentSweep(stack.api.deps, { intervalMs: 3_600_000, graceMs: 60_000 });
+    try {
+      expect(await sweep.runOnce()).toBeGreaterThanOrEqual(1);
+      await sweep.runOnce(); // a second start (another process, the next pass) finds the first run
+    } finally {
+      await sweep.stop();
+    }
+    expect(await processed(stranded)).toMatchObject({ stage: 'completed', kind: 'contract' });
+    expect(await db('documents').where({ id: stranded }).first()).toMatchObject({ processingStatus: 'completed' });
+    const runs = [];
+    for await (const w of stack.worker.client.workflow.list({ query: `WorkflowId = '${documentProcessingId(stranded)}'` })) runs.push(w);
+    expect(runs).toHaveLength(1);
+    // Within the grace period the upload itself is still expected to start it.
+    await expect(stack.worker.client.workflow.getHandle(documentProcessingId(onItsWay)).describe()).rejects.toThrow('not found');
+    await db('documents').where({ id: onItsWay }).delete();
   });
 
   it('tRPC hands out a short-lived signed URL that uploads without a bearer, for that team only', async () => {
