@@ -8,7 +8,7 @@ import { listDocumentsQuery } from '../../shared/domain/documents/schema';
 import { withinTeam } from '../../shared/db/team-wall';
 import { startDocumentSweep } from '../../api/outbox/document-sweep';
 import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
-import { receiptIngestionId, stageQuery } from '../../shared/temporal/receipt-ingestion/contract';
+import { receiptIngestionId, stageQuery, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 import { eventually } from '../support/eventually';
 import { pdfReceipt } from '../fixtures/receipts';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
@@ -248,6 +248,28 @@ describe('documents', () => {
     });
     await trpc.documents.delete.mutate({ id: mine.id });
     await expect(trpc.documents.getById.query({ id: mine.id })).rejects.toMatchObject({ data: { httpStatus: 404 } });
+  });
+
+  it('deleting the document behind an inbox item keeps the item; its file answers 404 saying it is gone', async () => {
+    const pdf = await pdfReceipt({ merchant: 'Lonely Kiosk', date: '2024-01-09', items: [['Gum', 2.5]], vatRate: 19, currency: 'EUR' });
+    const [doc] = ((await (await upload(form(['kiosk.pdf', pdf]))).json()) as { data: Doc[] }).data;
+    const progress = await processed(doc.id);
+    expect(progress.kind).toBe('receipt');
+    const receipt = stack.worker.client.workflow.getHandle<ReceiptIngestionWorkflow>(progress.receiptWorkflowId!);
+    expect((await receipt.result()).stage).toBe('no_match');
+    const item = await stack.tdb.db('inbox_items').where({ teamId: stack.acme.team.id, documentId: doc.id }).first();
+    expect((await json('GET', `/inbox/${item.id}/file`)).status).toBe(200);
+
+    expect((await json('DELETE', `/documents/${doc.id}`)).status).toBe(204);
+    const gone = await json('GET', `/inbox/${item.id}/file`);
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({
+      error: 'Not Found',
+      description: `The file of inbox item ${item.id} is gone: its document was deleted`,
+    });
+    const kept = await json('GET', `/inbox/${item.id}`);
+    expect(kept.status).toBe(200);
+    expect((await kept.json()).data).toMatchObject({ id: item.id, displayName: 'Lonely Kiosk', amount: 2.5 });
   });
 
   it('a document an upload stored but never started (the API died, Temporal was away) is processed by the sweep', async () => {
