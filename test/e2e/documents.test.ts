@@ -9,11 +9,12 @@ import { withinTeam } from '../../shared/db/team-wall';
 import { startDocumentSweep } from '../../api/outbox/document-sweep';
 import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { receiptIngestionId, stageQuery, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
+import { notificationsOf } from '../../shared/domain/notifications/service';
 import { eventually } from '../support/eventually';
 import { pdfReceipt } from '../fixtures/receipts';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { withStack } from '../support/stack';
-import { trpcAs } from '../support/trpc';
+import { trpcAs, trpcError } from '../support/trpc';
 
 /**
  * Documents over REST and tRPC with a real multipart client (undici's FormData), a real worker
@@ -32,6 +33,7 @@ type Doc = {
   duplicate?: boolean;
   tags: { id: string; name: string }[];
   inboxItemId: string | null;
+  createdAt: string;
 };
 
 const form = (...files: [name: string, bytes: Buffer | string][]) => {
@@ -151,6 +153,12 @@ describe('documents', () => {
     expect((await list('kinds=contract&mimeTypes=text/plain')).data.length).toBeGreaterThanOrEqual(3);
     expect((await list('statuses=failed')).data).toEqual([]);
     expect((await list('from=2999-01-01')).data).toEqual([]);
+    // `to` takes the whole of its day (UTC): the day of the upload includes it, the day before does not.
+    const day = uploaded[0].createdAt.slice(0, 10);
+    const dayBefore = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect((await list(`to=${day}&q=lease`)).data.map((d) => d.id).sort()).toEqual(uploaded.map((d) => d.id).sort());
+    expect((await list(`to=${dayBefore}`)).data).toEqual([]);
+    expect((await list(`from=${day}&to=${day}&q=lease`)).data).toHaveLength(3);
 
     // Pages of one: a document added between pages is not seen twice, and none is skipped.
     const first = await list('q=lease&pageSize=1');
@@ -272,6 +280,21 @@ describe('documents', () => {
     expect((await kept.json()).data).toMatchObject({ id: item.id, displayName: 'Lonely Kiosk', amount: 2.5 });
   });
 
+  it('an upload that cannot be read ends failed, with one document_unreadable notice however often it comes', async () => {
+    const broken = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF cut off by the scanner');
+    const [doc] = ((await (await upload(form(['broken-scan.pdf', broken]))).json()) as { data: Doc[] }).data;
+    expect(await processed(doc.id)).toMatchObject({ stage: 'failed', kind: null, receiptWorkflowId: null });
+    const got = ((await (await json('GET', `/documents/${doc.id}`)).json()) as { data: Doc }).data;
+    expect(got).toMatchObject({ processingStatus: 'failed', processingError: expect.stringContaining('PDF') });
+    // The same bytes again are the same failed document, not read (or reported) again.
+    const [again] = ((await (await upload(form(['broken-again.pdf', broken]))).json()) as { data: Doc[] }).data;
+    expect(again).toMatchObject({ id: doc.id, duplicate: true, processingStatus: 'failed' });
+    const notices = (await notificationsOf(stack.tdb.db, stack.acme.team.id, 'document_unreadable')).filter(
+      (n) => n.metadata.documentId === doc.id,
+    );
+    expect(notices).toEqual([expect.objectContaining({ metadata: expect.objectContaining({ name: 'broken-scan.pdf' }) })]);
+  });
+
   it('a document an upload stored but never started (the API died, Temporal was away) is processed by the sweep', async () => {
     const db = stack.tdb.db;
     const teamId = stack.acme.team.id;
@@ -310,6 +333,38 @@ describe('documents', () => {
     // Within the grace period the upload itself is still expected to start it.
     await expect(stack.worker.client.workflow.getHandle(documentProcessingId(onItsWay)).describe()).rejects.toThrow('not found');
     await db('documents').where({ id: onItsWay }).delete();
+  });
+
+  it('answers 400 for bad input and 403 without the scope over tRPC, changing nothing', async () => {
+    const trpc = trpcAs(stack.api, stack.acme.sessionToken);
+    const [mine] = ((await (await upload(form(['scoped.txt', 'a note about scopes\n']))).json()) as { data: Doc[] }).data;
+    expect(await trpcError(trpc.documents.getById.query({ id: 'not-a-uuid' }))).toMatchObject({
+      httpStatus: 400,
+      details: [expect.objectContaining({ field: 'id' })],
+    });
+    expect(await trpcError(trpc.documents.get.query({ from: '2026-02-30' }))).toMatchObject({
+      httpStatus: 400,
+      details: [expect.objectContaining({ field: 'from' })],
+    });
+    expect(await trpcError(trpc.documents.update.mutate({ id: mine.id, data: {} }))).toMatchObject({ httpStatus: 400 });
+    expect(await trpcError(trpc.documents.update.mutate({ id: mine.id, data: { name: '   ' } }))).toMatchObject({
+      httpStatus: 400,
+      details: [expect.objectContaining({ field: 'data.name' })],
+    });
+
+    const owner = { teamId: stack.acme.team.id, userId: stack.acme.user.id };
+    const reader = trpcAs(stack.api, await insertApiKey(stack.tdb.db, owner, ['documents.read']));
+    expect((await reader.documents.getById.query({ id: mine.id })).id).toBe(mine.id);
+    for (const call of [
+      reader.documents.update.mutate({ id: mine.id, data: { name: 'read-only.txt' } }),
+      reader.documents.delete.mutate({ id: mine.id }),
+      reader.documents.uploadUrl.mutate(),
+    ])
+      expect(await trpcError(call)).toMatchObject({ httpStatus: 403, error: 'Forbidden' });
+    const stranger = trpcAs(stack.api, await insertApiKey(stack.tdb.db, owner, ['tags.read']));
+    for (const call of [stranger.documents.get.query({}), stranger.documents.getById.query({ id: mine.id })])
+      expect(await trpcError(call)).toMatchObject({ httpStatus: 403, error: 'Forbidden' });
+    expect(await stack.tdb.db('documents').where({ id: mine.id }).first()).toMatchObject({ name: 'scoped.txt', deletedAt: null });
   });
 
   it('tRPC hands out a short-lived signed URL that uploads without a bearer, for that team only', async () => {
