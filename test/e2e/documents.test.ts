@@ -367,6 +367,49 @@ describe('documents', () => {
     expect(await stack.tdb.db('documents').where({ id: mine.id }).first()).toMatchObject({ name: 'scoped.txt', deletedAt: null });
   });
 
+  it("the team's own sales invoice is kept as an invoice but not matched against its spending; a supplier's invoice is", async () => {
+    const invoiceFrom = async (token: string, customerName: string) => {
+      const customer = ((await (await json('POST', '/customers', { name: customerName }, token)).json()) as { data: { id: string } }).data;
+      const lineItems = [{ name: 'Consulting', quantity: 2, price: 400, vatRate: 19 }];
+      const created = await json(
+        'POST',
+        '/invoices',
+        { customerId: customer.id, currency: 'EUR', issueDate: '2026-06-01', lineItems },
+        token,
+      );
+      const invoice = ((await created.json()) as { data: { id: string; invoiceNumber: string } }).data;
+      const pdf = Buffer.from(await (await stack.api.fetch(`/invoices/${invoice.id}/pdf`, { token })).arrayBuffer());
+      return { invoiceNumber: invoice.invoiceNumber, pdf };
+    };
+    const uploaded = async (name: string, bytes: Buffer | string) => {
+      const [doc] = ((await (await upload(form([name, bytes]))).json()) as { data: Doc[] }).data;
+      return { doc, progress: await processed(doc.id) };
+    };
+    const supplier = await createTeamAndOwner(stack.tdb.db, 'Harbour Supplies');
+    const ours = await invoiceFrom(stack.acme.sessionToken, 'Nordwind Müller GmbH');
+    // The supplier numbers its invoices as Acme does, and bills Acme by name.
+    const theirs = await invoiceFrom(supplier.sessionToken, 'Acme');
+    expect(theirs.invoiceNumber).toBe(ours.invoiceNumber);
+
+    // Recognised by its number together with its customer.
+    const own = await uploaded('our-invoice.pdf', ours.pdf);
+    expect(own.progress).toMatchObject({ stage: 'completed', kind: 'invoice', receiptWorkflowId: null });
+    expect(await stack.tdb.db('inbox_items').where({ documentId: own.doc.id })).toEqual([]);
+    // Recognised by the team's own bank account, written elsewhere under a number the app never gave.
+    await json('PATCH', '/teams/current', { invoicePaymentDetails: 'IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX' });
+    const elsewhere = await uploaded(
+      'invoice-2025-117.txt',
+      'Acme\nInvoice number 2025-117\nBill to: Quay Logistics Ltd\nDue date 2025-12-01\nPay to IBAN DE89370400440532013000\n',
+    );
+    expect(elsewhere.progress).toMatchObject({ kind: 'invoice', receiptWorkflowId: null });
+
+    const bought = await uploaded('supplier-invoice.pdf', theirs.pdf);
+    expect(bought.progress).toMatchObject({
+      kind: 'invoice',
+      receiptWorkflowId: receiptIngestionId(stack.acme.team.id, `document:${bought.doc.id}`),
+    });
+  });
+
   it('tRPC hands out a short-lived signed URL that uploads without a bearer, for that team only', async () => {
     const trpc = trpcAs(stack.api, stack.acme.sessionToken);
     const signed = await trpc.documents.uploadUrl.mutate();
