@@ -8,6 +8,7 @@ import { createApiDeps } from './deps';
 import { startWebhookRelay } from './webhooks/relay';
 import { startNotificationRelay } from './outbox/notification-relay';
 import { startWebhookDeliveryRelay } from './outbox/webhook-delivery-relay';
+import { startDocumentSweep } from './outbox/document-sweep';
 import { closeServer, keepConnectionsLongerThanClients } from './http/keep-alive';
 
 export interface RunningApi {
@@ -33,6 +34,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   });
   const notificationRelay = startNotificationRelay(deps, { intervalMs: config.NOTIFICATION_RELAY_INTERVAL });
   const webhookDeliveryRelay = startWebhookDeliveryRelay(deps, { intervalMs: config.WEBHOOK_DELIVERY_RELAY_INTERVAL });
+  const documentSweep = startDocumentSweep(deps, { intervalMs: config.DOCUMENT_SWEEP_INTERVAL, graceMs: config.DOCUMENT_PENDING_GRACE });
   const server = await new Promise<Server>((resolve) => {
     const s = keepConnectionsLongerThanClients(app.listen(config.PORT, config.HOST, () => resolve(s)));
   });
@@ -48,6 +50,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
       await relay.stop();
       await notificationRelay.stop();
       await webhookDeliveryRelay.stop();
+      await documentSweep.stop();
       await deps.limiters.close();
       await deps.credentials.close();
       await temporal.close();

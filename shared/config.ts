@@ -61,6 +61,10 @@ const schema = z
     WEBHOOK_RELAY_STALE_AFTER: duration.default(60_000),
     // How often each API process looks for notification emails to hand to a NotificationDelivery workflow.
     NOTIFICATION_RELAY_INTERVAL: duration.default(1000),
+    // How often each API process starts processing documents an upload stored but did not get to start (a crash, Temporal down).
+    DOCUMENT_SWEEP_INTERVAL: duration.default(30_000),
+    // A document still pending this long after its upload is swept; shorter than that, its upload may still be starting it.
+    DOCUMENT_PENDING_GRACE: duration.default(60_000),
     // Webhooks out (POST /webhook-endpoints): how often each API process starts deliveries still waiting for their workflow.
     WEBHOOK_DELIVERY_RELAY_INTERVAL: duration.default(1000),
     // A delivery is retried with exponential backoff (first wait, longest wait) for this long, then given up.

@@ -40,7 +40,9 @@ export const documentProcessing: DocumentProcessingWorkflow = async (input) => {
   const doc = await classifyStoredDocument(ref);
   progress.kind = doc.kind;
 
-  if (MATCHABLE_KINDS.includes(doc.kind)) {
+  // Only a supplier's invoice has money out to match; the team's own is a sale. (Absent in the
+  // results of runs recorded before the field existed, which therefore replay as they ran.)
+  if (MATCHABLE_KINDS.includes(doc.kind) && !doc.issuedByTeam) {
     setStage('matching');
     const reference = `document:${input.documentId}`;
     const workflowId = receiptIngestionId(input.teamId, reference);

@@ -1,6 +1,7 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { Document } from '../../shared/db/models';
 import { classifyDocument } from '../../shared/domain/documents/classify';
+import { issuedByTeam } from '../../shared/domain/documents/own-invoice';
 import type { DocumentKind } from '../../shared/domain/documents/kinds';
 import type { Db } from '../../shared/db/knex';
 import { notify } from '../../shared/domain/notifications/service';
@@ -28,6 +29,8 @@ export interface ClassifiedDocument {
   storageKey: string;
   mimeType: string;
   name: string;
+  /** An invoice the team issued itself: a sale, which has no receipt to match (see own-invoice.ts). */
+  issuedByTeam: boolean;
 }
 
 export function documentActivities({ db, storage, receipts }: ActivityDeps) {
@@ -89,6 +92,7 @@ export function documentActivities({ db, storage, receipts }: ActivityDeps) {
     async classifyStoredDocument(ref: DocumentRef): Promise<ClassifiedDocument> {
       const doc = await find(ref);
       const kind = classifyDocument(doc.content ?? '', doc.name);
+      const ownInvoice = kind === 'invoice' && (await issuedByTeam(db, ref.teamId, doc.content ?? ''));
       await db.transaction(async (trx) => {
         await patch(ref, { kind, processingStatus: 'completed', processingError: null, processedAt: new Date() }, trx);
         // Once per document: a retry after the row was completed (its completion lost with a worker) says nothing again.
@@ -96,7 +100,7 @@ export function documentActivities({ db, storage, receipts }: ActivityDeps) {
           await emitEvent(trx, ref.teamId, 'document.processed', { documentId: doc.id, name: doc.name, kind });
         }
       });
-      return { kind, storageKey: doc.storageKey, mimeType: doc.mimeType, name: doc.name };
+      return { kind, storageKey: doc.storageKey, mimeType: doc.mimeType, name: doc.name, issuedByTeam: ownInvoice };
     },
   };
 }

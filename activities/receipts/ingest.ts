@@ -11,6 +11,7 @@ import type { ReceiptForMatch } from '../../shared/domain/matching/score';
 import { notify } from '../../shared/domain/notifications/service';
 import { AUTO_THRESHOLD } from '../../shared/domain/matching/score';
 import type { Decision, DecisionOutcome, IngestInput } from '../../shared/temporal/receipt-ingestion/contract';
+import type { Db } from '../../shared/db/knex';
 import type { ActivityDeps } from '../deps';
 import { sendOnce } from '../messaging/send-once';
 import { emitEvent } from '../../shared/domain/webhook-endpoints/events';
@@ -39,6 +40,15 @@ const receiptOf = (item: InboxItem): ReceiptForMatch => ({
   merchant: item.displayName,
 });
 
+type BestMatch = NonNullable<Awaited<ReturnType<typeof findBestMatch>>>;
+
+/** The match as a suggestion of the item; the same pair scored again keeps one row with the new scores. */
+const recordSuggestion = (db: Db, teamId: string, inboxItemId: string, best: BestMatch, matchType: 'suggested' | 'auto_matched') =>
+  MatchSuggestion.query(db)
+    .insert({ teamId, inboxItemId, transactionId: best.transaction.id, matchType, ...best.score })
+    .onConflict(['inboxItemId', 'transactionId'])
+    .merge(['confidence', 'amountScore', 'currencyScore', 'dateScore', 'nameScore']);
+
 /** pdf.js keeps NUL for glyphs without a Unicode mapping; PostgreSQL text refuses it. */
 const withoutNul = (text: string) => text.replaceAll('\u0000', '');
 
@@ -49,6 +59,21 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
     const doc = item?.documentId ? await Document.query(db).findOne({ teamId: item.teamId, id: item.documentId }) : undefined;
     if (!item || !doc) throw ApplicationFailure.nonRetryable(`inbox item ${inboxItemId} or its document not found`, 'InboxItemNotFound');
     return { item, doc };
+  }
+
+  /**
+   * A suggestion for someone to confirm or decline: recorded, the item moved to review, and the team
+   * told, in one transaction. Told once: a retry (or a rematch) finds the item in review already.
+   */
+  async function suggestForReview(teamId: string, inboxItemId: string, best: BestMatch): Promise<void> {
+    await db.transaction(async (trx) => {
+      await recordSuggestion(trx, teamId, inboxItemId, best, 'suggested');
+      const moved = await InboxItem.query(trx)
+        .where({ teamId, id: inboxItemId })
+        .whereNot({ status: 'suggested_match' })
+        .patch({ status: 'suggested_match', updatedAt: new Date() });
+      if (moved) await notify(trx, { teamId, type: 'inbox_needs_review', metadata: { inboxItemId, transactionId: best.transaction.id } });
+    });
   }
 
   async function download(input: IngestInput): Promise<{ bytes: Buffer; mimeType: string }> {
@@ -162,12 +187,11 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
             .whereNot({ status: 'done' })
             .patch({ status: 'done', transactionId: attached.transactionId, updatedAt: new Date() });
           // Once: a retry finds the item done already.
-          if (n)
-            await emitEvent(trx, input.teamId, 'inbox.matched', {
-              inboxItemId: item.id,
-              transactionId: attached.transactionId,
-              via: 'auto',
-            });
+          if (n) {
+            const matched = { inboxItemId: item.id, transactionId: attached.transactionId };
+            await emitEvent(trx, input.teamId, 'inbox.matched', { ...matched, via: 'auto' });
+            await notify(trx, { teamId: input.teamId, type: 'receipt_matched', metadata: matched });
+          }
         });
         return { outcome: 'auto_matched', transactionId: attached.transactionId, confidence: 1 };
       }
@@ -178,17 +202,8 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         return { outcome: 'no_match' };
       }
       const auto = Boolean(team?.autoMatch) && best.score.confidence >= AUTO_THRESHOLD;
-      await MatchSuggestion.query(db)
-        .insert({
-          teamId: input.teamId,
-          inboxItemId: item.id,
-          transactionId: best.transaction.id,
-          matchType: auto ? 'auto_matched' : 'suggested',
-          ...best.score,
-        })
-        .onConflict(['inboxItemId', 'transactionId'])
-        .merge(['confidence', 'amountScore', 'currencyScore', 'dateScore', 'nameScore']);
       if (auto) {
+        await recordSuggestion(db, input.teamId, item.id, best, 'auto_matched');
         await decideSuggestion(db, {
           teamId: input.teamId,
           inboxItemId: item.id,
@@ -198,7 +213,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         });
         return { outcome: 'auto_matched', transactionId: best.transaction.id, confidence: best.score.confidence };
       }
-      await setStatus('suggested_match');
+      await suggestForReview(input.teamId, item.id, best);
       const t = best.transaction;
       return {
         outcome: 'suggested',
@@ -227,16 +242,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
         const declined = await MatchSuggestion.query(db).where({ inboxItemId: item.id, status: 'declined' }).select('transactionId');
         const best = await findBestMatch(db, input.teamId, receiptOf(item));
         if (!best || declined.some((s) => s.transactionId === best.transaction.id)) continue;
-        await MatchSuggestion.query(db)
-          .insert({ teamId: input.teamId, inboxItemId: item.id, transactionId: best.transaction.id, matchType: 'suggested', ...best.score })
-          .onConflict(['inboxItemId', 'transactionId'])
-          .ignore();
-        await InboxItem.query(db).findById(item.id).patch({ status: 'suggested_match', updatedAt: new Date() });
-        await notify(db, {
-          teamId: input.teamId,
-          type: 'inbox_needs_review',
-          metadata: { inboxItemId: item.id, transactionId: best.transaction.id },
-        });
+        await suggestForReview(input.teamId, item.id, best);
         suggested++;
       }
       return { checked: open.length, suggested };

@@ -15,7 +15,7 @@ import { defineRoute } from './define';
 import { one } from './replies';
 
 const IN_BASE_CURRENCY =
-  " Everything is in the team's base currency (or `currency`): a transaction in another currency is converted at the stored ECB rate of its date, and `conversion` counts those converted and lists by day any left out for want of a rate. `previous` is the period of the same length just before.";
+  " Everything is in the team's base currency (or `currency`): a transaction in another currency is converted at the stored ECB rate of its date, and `conversion` counts those converted and those left out for want of a rate, listing the left-out ones by day. `previous` is the period of the same length just before, with its own `conversion`.";
 
 export const reportRoutes = ({ db }: Pick<ApiDeps, 'db'>) => [
   defineRoute({

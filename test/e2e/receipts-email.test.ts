@@ -1,6 +1,7 @@
 import { pdfReceipt, photoReceipt } from '../fixtures/receipts';
 import { withStack } from '../support/stack';
 import { upsertRates } from '../../shared/domain/exchange-rates/service';
+import { notificationsOf } from '../../shared/domain/notifications/service';
 import { receiptIngestionId, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 
 const AUTH = `Basic ${Buffer.from('inbox:mail-secret').toString('base64')}`;
@@ -48,6 +49,10 @@ describe('receipts by email (Postmark inbound)', () => {
     expect(item).toMatchObject({ source: 'email', sender: 'vendor@example.org', amount: 21 });
     expect(await stack.tdb.db('match_suggestions').where({ inboxItemId: item.id }).first()).toMatchObject({ transactionId: tx.id });
     expect(await stack.tdb.db('inbox_items').where({ reference: 'msg-github:notes.txt' })).toHaveLength(0);
+    // A new receipt with a suggestion waits for a decision: the team hears of it on arrival, not only after a sync.
+    expect(await notificationsOf(stack.tdb.db, stack.acme.team.id, 'inbox_needs_review')).toEqual([
+      expect.objectContaining({ metadata: { inboxItemId: item.id, transactionId: tx.id } }),
+    ]);
   });
 
   it('with auto-match turned on for the team, a near-certain photo receipt is linked without asking', async () => {
@@ -106,6 +111,9 @@ describe('receipts by email (Postmark inbound)', () => {
       mimeType: 'image/jpeg',
       size: jpeg.length,
     });
+    expect(await notificationsOf(stack.tdb.db, stack.acme.team.id, 'receipt_matched')).toEqual([
+      expect.objectContaining({ metadata: { inboxItemId: item.id, transactionId: tx.id } }),
+    ]);
   });
 
   it('a receipt in dollars is suggested for the euro card payment by its converted amount (never auto-linked)', async () => {

@@ -1,4 +1,4 @@
-import { monthsBetween, previousPeriod } from '../../shared/domain/reports/period';
+import { addDays, monthsBetween, previousPeriod } from '../../shared/domain/reports/period';
 import { startTestApi, type TestApi } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
@@ -102,9 +102,59 @@ describe('reports in the base currency', () => {
     expect(body.data.months[1].expenses).toBeCloseTo(100 / 1.1, 2);
     expect(body.data.conversion).toEqual({
       converted: 3,
+      unconvertedTransactions: 1,
       unconverted: [{ currency: 'CHF', date: '2026-03-20', transactions: 1, amount: -30 }],
     });
-    expect(body.data.previous).toEqual({ from: '2025-10-03', to: '2025-12-31', income: 800, expenses: 100, profit: 700 });
+    expect(body.data.previous).toEqual({
+      from: '2025-10-03',
+      to: '2025-12-31',
+      conversion: { converted: 0, unconvertedTransactions: 0, unconverted: [] },
+      income: 800,
+      expenses: 100,
+      profit: 700,
+    });
+  });
+
+  it('counts every transaction it could not convert, past the 100 days it lists, and in the previous period too', async () => {
+    const team = await createTeamAndOwner(tdb.db, 'Far and wide');
+    const teamId = team.team.id;
+    await tdb.db('teams').where({ id: teamId }).update({ baseCurrency: 'EUR' });
+    const day = (n: number) => addDays('2026-06-01', n);
+    // 120 days of yen and no yen rate stored at all; two payments a day on the first 10.
+    const yen = Array.from({ length: 120 }, (_, n) => ({ teamId, date: day(n), amount: -1000, name: 'jp', currency: 'JPY' }));
+    const twice = yen.slice(0, 10).map((t) => ({ ...t, amount: -500 }));
+    await tdb.db('transactions').insert([
+      ...yen,
+      ...twice,
+      { teamId, date: '2026-06-02', amount: -100, name: 'us', currency: 'USD' }, // 2026-01-30 is too old: left out
+      // The previous period (2026-02-01 to 2026-05-31): one dollar payment with a rate, one franc payment without.
+      { teamId, date: '2026-02-01', amount: 220, name: 'us', currency: 'USD' },
+      { teamId, date: '2026-04-15', amount: -40, name: 'ch', currency: 'CHF' },
+      { teamId, date: '2026-04-16', amount: 60, name: 'eu', currency: 'EUR' },
+    ]);
+    const { body } = await get('/reports/profit-and-loss?from=2026-06-01&to=2026-09-28', team.sessionToken);
+    expect(body.data.conversion.unconvertedTransactions).toBe(120 + 10 + 1);
+    expect(body.data.conversion.unconverted).toHaveLength(100);
+    expect(body.data.conversion.unconverted.slice(0, 2)).toEqual([
+      { currency: 'JPY', date: '2026-06-01', transactions: 2, amount: -1500 },
+      { currency: 'JPY', date: '2026-06-02', transactions: 2, amount: -1500 },
+    ]);
+    expect(body.data.conversion.unconverted).toContainEqual({ currency: 'USD', date: '2026-06-02', transactions: 1, amount: -100 });
+    expect(body.data.previous).toEqual({
+      from: '2026-02-01',
+      to: '2026-05-31',
+      conversion: {
+        converted: 1,
+        unconvertedTransactions: 1,
+        unconverted: [{ currency: 'CHF', date: '2026-04-15', transactions: 1, amount: -40 }],
+      },
+      income: cents(60 + inEur(220, 'USD', '2026-02-01')),
+      expenses: 0,
+      profit: cents(60 + inEur(220, 'USD', '2026-02-01')),
+    });
+    // Every report says the same of its previous period.
+    const revenue = (await get('/reports/revenue?from=2026-06-01&to=2026-09-28', team.sessionToken)).body.data;
+    expect(revenue.previous.conversion).toEqual(body.data.previous.conversion);
   });
 
   it('in another currency on request, converting the base currency too', async () => {
@@ -127,7 +177,7 @@ describe('reports in the base currency', () => {
     expect(gross.total).toBeCloseTo(6000 + gbp, 2);
     expect(net.type).toBe('net');
     expect(net.total).toBeCloseTo(5000 + 800 + inEur(160, 'GBP', '2026-03-10'), 2);
-    expect(gross.previous).toEqual({ from: '2025-10-03', to: '2025-12-31', total: 800 });
+    expect(gross.previous).toMatchObject({ from: '2025-10-03', to: '2025-12-31', total: 800 });
     expect(gross.change).toBeCloseTo((6000 + gbp) / 800 - 1, 4);
     expect(gross.months.map((m: { current: number; previous: number }) => [m.current, m.previous])).toEqual([
       [5000, 0],

@@ -189,6 +189,15 @@ describe('GET /search', () => {
     const result = await trpc.search.query.query({ q: 'globex', type: ['customer'] });
     expect(result.map((h) => h.id)).toEqual([ids.customer]);
     expect((await trpcError(trpc.search.query.query({ q: '' }))).httpStatus).toBe(400);
+    const owner = { teamId: ctx.acme.team.id, userId: ctx.acme.user.id };
+    const noSearch = trpcAs(ctx.api, await insertApiKey(ctx.tdb.db, owner, ['transactions.read']));
+    expect(await trpcError(noSearch.search.query.query({ q: 'globex' }))).toMatchObject({ httpStatus: 403, error: 'Forbidden' });
+    // A kind asked for by name without its read scope is refused, not silently left out.
+    const txOnly = trpcAs(ctx.api, await insertApiKey(ctx.tdb.db, owner, ['search.read', 'transactions.read']));
+    expect(await trpcError(txOnly.search.query.query({ q: 'globex', type: ['customer'] }))).toMatchObject({
+      httpStatus: 403,
+      description: expect.stringContaining('customers.read'),
+    });
   });
 
   it('reads every kind through its indexes (the words function or column and the name trigrams match migrations 0056 and 0062)', async () => {

@@ -101,4 +101,35 @@ describe('storing a receipt', () => {
     expect(await tdb.db('inbox_items').where({ id: second.inboxItemId }).first()).toMatchObject({ status: 'done', transactionId: tx.id });
     expect(await tdb.db('transaction_attachments').where({ teamId: team.id })).toHaveLength(1);
   });
+
+  it('tells the team of a suggestion and of an auto-match once, however often matching is retried', async () => {
+    const { team } = await createTeamAndOwner(tdb.db, 'Retried');
+    const acts = receiptActivities(deps);
+    const receipt = async (merchant: string, date: string, amount: number) => {
+      const bytes = await pdfReceipt({ merchant, date, items: [['x', amount]], vatRate: 19, currency: 'EUR' });
+      await deps.storage.put(`${team.id}/incoming/${merchant}.pdf`, bytes);
+      await tdb.db('transactions').insert({ teamId: team.id, date, name: merchant.toUpperCase(), amount: -amount, currency: 'EUR' });
+      const { inboxItemId } = await acts.ingestReceipt({
+        teamId: team.id,
+        source: 'email',
+        reference: merchant,
+        storedKey: `${team.id}/incoming/${merchant}.pdf`,
+        mimeType: 'application/pdf',
+      });
+      await acts.extractReceipt({ inboxItemId });
+      return inboxItemId;
+    };
+    // An activity retried after its work committed (the worker lost before reporting) runs it again.
+    const twice = async (inboxItemId: string) => {
+      const first = await acts.matchReceipt({ teamId: team.id, inboxItemId });
+      expect(await acts.matchReceipt({ teamId: team.id, inboxItemId })).toEqual(first);
+      return first.outcome;
+    };
+
+    expect(await twice(await receipt('Suggested Shop', '2026-04-01', 31.5))).toBe('suggested');
+    await tdb.db('teams').where({ id: team.id }).update({ autoMatch: true });
+    expect(await twice(await receipt('Automatic Shop', '2026-04-02', 47.25))).toBe('auto_matched');
+    const types = await tdb.db('notifications').where({ teamId: team.id }).pluck('type');
+    expect(types.sort()).toEqual(['inbox_needs_review', 'receipt_matched']);
+  });
 });

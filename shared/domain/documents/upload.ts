@@ -63,6 +63,22 @@ export async function uploadDocuments(
   return results;
 }
 
+/**
+ * Documents an upload stored but whose processing it did not get to start: the API died, or Temporal
+ * was unreachable, between the row's insert and the start. Older than `graceMs`, so an upload still on
+ * its way to the start is left to it. Newest first: a document whose run was terminated before it read
+ * anything stays pending (starting it again finds that run), and must not keep newer ones waiting.
+ */
+export async function documentsLeftPending(db: Db, opts: { graceMs: number; limit: number }): Promise<{ teamId: string; id: string }[]> {
+  return Document.query(db)
+    .where('processingStatus', 'pending')
+    .whereNull('deletedAt')
+    .whereRaw(`created_at < now() - ? * interval '1 millisecond'`, [opts.graceMs])
+    .orderBy('createdAt', 'desc')
+    .limit(opts.limit)
+    .select('teamId', 'id');
+}
+
 async function storeOnce(
   db: Db,
   storage: Storage,

@@ -86,6 +86,6 @@ export async function computeWeeklySummary(db: Db, teamId: string, weekStart: st
       totals: overdue.map((r) => ({ currency: r.currency.trim(), amount: roundMoney(r.amount) })),
     },
     runway: { balance: burn.balance, monthlyBurn: burn.monthlyBurn, runwayMonths: burn.runwayMonths },
-    unconvertedTransactions: pnl.conversion.unconverted.reduce((n, u) => n + u.transactions, 0),
+    unconvertedTransactions: pnl.conversion.unconvertedTransactions,
   };
 }

@@ -20,6 +20,10 @@ const writers: Writers = {
     title: 'A receipt needs your review',
     body: 'A receipt in the inbox has a suggested transaction. Confirm or decline the match.',
   }),
+  receipt_matched: () => ({
+    title: 'A receipt was matched',
+    body: 'A receipt in the inbox matched its transaction so closely that it was attached to it automatically.',
+  }),
   invoice_paid: (m) => ({
     title: `Invoice ${m.invoiceNumber} was paid`,
     body: `The payment provider reports invoice ${m.invoiceNumber} paid.`,

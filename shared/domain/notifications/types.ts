@@ -13,6 +13,8 @@ export interface NotificationMetadata {
   transactions_created: { connectionId: string; count: number; manualSync: boolean };
   /** A receipt waiting for its transaction got a match suggestion to review. */
   inbox_needs_review: { inboxItemId: string; transactionId: string };
+  /** A receipt was so clearly one transaction's that it was attached without asking (the team's auto-match). */
+  receipt_matched: { inboxItemId: string; transactionId: string };
   invoice_paid: InvoicePaymentRef;
   invoice_refunded: InvoicePaymentRef;
   invoice_payment_failed: InvoicePaymentRef & { reason: string | null };
@@ -64,6 +66,7 @@ export type NotificationType = keyof NotificationMetadata;
 export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = {
   transactions_created: 'A bank sync brought new transactions (one notice per sync).',
   inbox_needs_review: 'A receipt has a suggested transaction to confirm or decline.',
+  receipt_matched: 'A receipt was matched to its transaction and attached automatically.',
   invoice_paid: 'An invoice was paid through the payment provider.',
   invoice_refunded: 'An invoice was refunded through the payment provider.',
   invoice_payment_failed: 'A payment for an invoice failed.',

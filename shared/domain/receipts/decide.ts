@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import { Document, InboxItem, MatchSuggestion, TransactionAttachment } from '../../db/models';
 import { emitEvent } from '../webhook-endpoints/events';
+import { notify } from '../notifications/service';
 import type { Decision, DecisionOutcome, DecisionVia } from '../../temporal/receipt-ingestion/contract';
 
 const DECIDED = { confirm: 'confirmed', decline: 'declined', expire: 'expired' } as const satisfies Record<Decision, DecisionOutcome>;
@@ -45,6 +46,9 @@ export async function decideSuggestion(
       }
       await InboxItem.query(trx).findById(inboxItemId).patch({ status: 'done', transactionId, updatedAt: now });
       await emitEvent(trx, teamId, 'inbox.matched', { inboxItemId, transactionId, via: input.via });
+      // Nobody saw this match being made; a person who confirmed one themselves needs no notice. Once,
+      // like the event: a retry finds the suggestion decided and returns before this.
+      if (input.via === 'auto') await notify(trx, { teamId, type: 'receipt_matched', metadata: { inboxItemId, transactionId } });
     } else {
       await InboxItem.query(trx).findById(inboxItemId).patch({ status: 'pending', updatedAt: now });
     }

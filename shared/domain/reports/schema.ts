@@ -39,6 +39,9 @@ const monthKey = z.string().meta({ description: 'YYYY-MM.' });
 const conversionSchema = z
   .object({
     converted: z.number().int().meta({ description: 'Transactions in another currency that were converted.' }),
+    unconvertedTransactions: z.number().int().meta({
+      description: 'Every transaction left out for want of an exchange rate, including those past the entries `unconverted` lists.',
+    }),
     unconverted: z
       .array(
         z.object({
@@ -50,7 +53,7 @@ const conversionSchema = z
       )
       .meta({
         description:
-          'Transactions left out because no exchange rate was stored within a week before their date, by currency and day (at most 100 entries, oldest first).',
+          'Transactions left out because no exchange rate was stored within a week before their date, by currency and day (at most 100 entries, oldest first; `unconvertedTransactions` counts them all).',
       }),
   })
   .meta({ id: 'ReportConversion' });
@@ -66,6 +69,8 @@ const reportHeader = {
 const previousPeriod = {
   from: z.string().meta({ description: 'The period of the same length just before `from`.' }),
   to: z.string(),
+  // The previous period's own: its figures leave out what it lists, as the report period's do.
+  conversion: conversionSchema,
 };
 
 const month = z.object({

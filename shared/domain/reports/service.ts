@@ -16,7 +16,7 @@ import type {
   runwaySchema,
   spendingSchema,
 } from './schema';
-import { type MonthTotal, monthlyTotals } from './totals';
+import { type MonthTotal, monthlyTotals, NO_CONVERSION } from './totals';
 
 /** The report currency: the one asked for, else the team's base currency, else its most used one. */
 async function reportCurrency(db: Db, teamId: string, asked?: string): Promise<string | null> {
@@ -43,8 +43,8 @@ async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withE
   const { categories, ...scope } = opts;
   const totals = currency
     ? await monthlyTotals(db, { teamId, currency, from: q.from, to: q.to, previousFrom: previous.from, ...scope })
-    : { rows: [], conversion: { converted: 0, unconverted: [] } };
-  const { conversion } = totals;
+    : { rows: [], conversion: NO_CONVERSION, previousConversion: NO_CONVERSION };
+  const { conversion, previousConversion } = totals;
   // The totals are a few rows per month and category: narrowing them here keeps one query for every report.
   const rows = categories ? totals.rows.filter((r) => r.categorySlug !== null && categories.includes(r.categorySlug)) : totals.rows;
   const header = { currency, from: q.from, to: q.to, conversion };
@@ -52,7 +52,8 @@ async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withE
   const before = rows.filter((r) => !r.current);
   return {
     header,
-    previous,
+    // The comparison's figures miss what could not be converted as much as the period's do: said for both.
+    previous: { ...previous, conversion: previousConversion },
     current,
     before,
     months: monthsBetween(q.from, q.to),

@@ -56,7 +56,37 @@ const DAYS = `
        and (:withExcluded or c.excluded is not true)
   )`;
 
-export async function monthlyTotals(db: Db, scope: TotalsScope): Promise<{ rows: MonthTotal[]; conversion: Conversion }> {
+interface ConversionRow {
+  current: boolean;
+  currency: string;
+  date: string;
+  transactions: number;
+  amount: number;
+  missing: boolean;
+}
+
+/** What one period's transactions in other currencies came to: counted in full, listed up to UNCONVERTED_LISTED days. */
+function conversionOf(rows: ConversionRow[]): Conversion {
+  const missing = rows.filter((r) => r.missing && r.transactions !== 0);
+  const count = (of: ConversionRow[]) => of.reduce((n, r) => n + r.transactions, 0);
+  return {
+    converted: count(rows.filter((r) => !r.missing)),
+    unconvertedTransactions: count(missing),
+    unconverted: missing.slice(0, UNCONVERTED_LISTED).map(({ currency, date, transactions, amount }) => ({
+      currency: currency.trim(),
+      date,
+      transactions,
+      amount: roundMoney(amount),
+    })),
+  };
+}
+
+export const NO_CONVERSION: Conversion = { converted: 0, unconvertedTransactions: 0, unconverted: [] };
+
+export async function monthlyTotals(
+  db: Db,
+  scope: TotalsScope,
+): Promise<{ rows: MonthTotal[]; conversion: Conversion; previousConversion: Conversion }> {
   const bindings = {
     teamId: scope.teamId,
     currency: scope.currency,
@@ -78,28 +108,21 @@ export async function monthlyTotals(db: Db, scope: TotalsScope): Promise<{ rows:
         group by 1, 2, 3, 6`,
       bindings,
     ),
-    db.raw<{ rows: { currency: string; date: string; transactions: number; amount: number; missing: boolean }[] }>(
+    db.raw<{ rows: ConversionRow[] }>(
       `${DAYS}
-       select currency, to_char(date, 'YYYY-MM-DD') as date, cast(sum(income_count + expense_count) as int) as transactions,
+       select date >= :from as current, currency, to_char(date, 'YYYY-MM-DD') as date,
+              cast(sum(income_count + expense_count) as int) as transactions,
               cast(sum(income - expenses) as float8) as amount, factor is null as missing
          from days
-        where currency <> :currency and date >= :from
-        group by currency, date, factor is null
+        where currency <> :currency
+        group by date, currency, factor is null
         order by date, currency`,
       bindings,
     ),
   ]);
-  const missing = conversions.rows.filter((r) => r.missing && r.transactions !== 0);
   return {
     rows: totals.rows,
-    conversion: {
-      converted: conversions.rows.filter((r) => !r.missing).reduce((n, r) => n + r.transactions, 0),
-      unconverted: missing.slice(0, UNCONVERTED_LISTED).map(({ currency, date, transactions, amount }) => ({
-        currency: currency.trim(),
-        date,
-        transactions,
-        amount: roundMoney(amount),
-      })),
-    },
+    conversion: conversionOf(conversions.rows.filter((r) => r.current)),
+    previousConversion: conversionOf(conversions.rows.filter((r) => !r.current)),
   };
 }
