@@ -33,6 +33,7 @@ import * as webhookEndpoints from './0074_webhook_endpoints';
 import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
 import * as documentPhraseShingles from './0076_document_phrase_shingles';
 import * as searchPendingLists from './0077_search_pending_lists';
+import * as transactionSearchVector from './0078_transaction_search_vector';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -73,6 +74,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0075_bank_connection_lifecycle': bankConnectionLifecycle,
   '0076_document_phrase_shingles': documentPhraseShingles,
   '0077_search_pending_lists': searchPendingLists,
+  '0078_transaction_search_vector': transactionSearchVector,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

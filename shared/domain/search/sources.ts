@@ -22,7 +22,10 @@ export interface SearchSource {
    * from walking the team's documents by date (1.7 s over 50,000 to find nothing).
    */
   recent: string | null;
-  /** A stored tsvector column to read instead of calling the function (documents: long text, migration 0062). */
+  /**
+   * A stored tsvector column to read instead of calling the function: documents' long text
+   * (migration 0062), transactions' many rows walked and ranked (0078).
+   */
   vector?: string;
   /** A stored column of its word pairs and triples (migration 0076) that narrows a quoted phrase before its words are checked. */
   shingles?: string;
@@ -42,6 +45,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     recent: 'x.date',
     amount: 'x.amount',
     currency: 'x.currency',
+    vector: 'search_vector',
   },
   {
     type: 'customer',
