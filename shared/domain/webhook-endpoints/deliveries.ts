@@ -1,5 +1,7 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
+import { WebhookEndpoint } from '../../db/models';
+import { dbNow } from '../../db/timestamps';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { startWebhookDelivery } from '../../temporal/webhook-delivery/calls';
@@ -137,7 +139,7 @@ async function recordAttempt(
         updatedAt: trx.fn.now(),
       });
     if (ok) {
-      await trx('webhook_endpoints').where({ id: current.endpointId }).update({ failingSince: null });
+      await WebhookEndpoint.query(trx).findById(current.endpointId).patch({ failingSince: null });
       return { outcome: 'delivered', attempt, statusCode: result.statusCode };
     }
     const disabled = await disableIfFailingTooLong(trx, current.endpointId, disableAfterMs, result.error);
@@ -161,14 +163,9 @@ async function disableIfFailingTooLong(trx: Db, endpointId: string, disableAfter
   const e = rows.at(0);
   if (!e || !e.enabled || !e.expired) return false;
   const failingSince = e.failing_since.toISOString();
-  await trx('webhook_endpoints')
-    .where({ id: endpointId })
-    .update({
-      enabled: false,
-      disabledAt: trx.fn.now(),
-      disabledReason: `every delivery failed since ${failingSince}`,
-      updatedAt: trx.fn.now(),
-    });
+  await WebhookEndpoint.query(trx)
+    .findById(endpointId)
+    .patch({ enabled: false, disabledAt: dbNow(), disabledReason: `every delivery failed since ${failingSince}`, updatedAt: dbNow() });
   await notify(trx, {
     teamId: e.team_id,
     type: 'webhook_endpoint_disabled',

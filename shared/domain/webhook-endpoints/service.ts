@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { ModelObject } from 'objection';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
-import { toIso, toIsoOrNull } from '../../db/timestamps';
+import { WebhookEndpoint } from '../../db/models';
+import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
 import { encrypt } from '../crypto/encryption';
 import { startClaimedDelivery } from './deliveries';
-import type { SubscribableEventType } from './event-types';
 import type {
   CreateWebhookEndpointBody,
   ListWebhookDeliveriesQuery,
@@ -29,17 +30,8 @@ export interface WebhookDeps {
   logger: Logger;
 }
 
-interface EndpointRow extends CursorRow {
-  url: string;
-  description: string | null;
-  eventTypes: SubscribableEventType[];
-  enabled: boolean;
-  failingSince: Date | null;
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** An endpoint as the keyset list selects it: its columns but the secret, and its cursor key. */
+type EndpointRow = Omit<ModelObject<WebhookEndpoint>, 'teamId' | 'secretEncrypted'> & CursorRow;
 
 const ENDPOINT_COLUMNS = [
   'e.id',
@@ -96,17 +88,14 @@ export async function createWebhookEndpoint(
 ): Promise<WebhookEndpointWithSecretDto> {
   await assertAllowedUrl(deps.config, body.url);
   const secret = newWebhookSecret();
-  const [row] = await deps
-    .db('webhook_endpoints')
-    .insert({
-      teamId,
-      url: body.url,
-      description: body.description ?? null,
-      eventTypes: body.eventTypes,
-      enabled: body.enabled ?? true,
-      secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY),
-    })
-    .returning<{ id: string }[]>('id');
+  const row = await WebhookEndpoint.query(deps.db).insert({
+    teamId,
+    url: body.url,
+    description: body.description ?? null,
+    eventTypes: body.eventTypes,
+    enabled: body.enabled ?? true,
+    secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY),
+  });
   return { ...(await getWebhookEndpoint(deps.db, teamId, row.id)), secret };
 }
 
@@ -118,14 +107,13 @@ export async function updateWebhookEndpoint(
   body: UpdateWebhookEndpointBody,
 ): Promise<WebhookEndpointDto> {
   if (body.url !== undefined) await assertAllowedUrl(deps.config, body.url);
-  const n = await deps
-    .db('webhook_endpoints')
+  const n = await WebhookEndpoint.query(deps.db)
     .where({ teamId, id })
-    .update({
+    .patch({
       ...body,
       ...(body.enabled === true && { disabledAt: null, disabledReason: null, failingSince: null }),
-      ...(body.enabled === false && { disabledAt: deps.db.fn.now(), disabledReason: null }),
-      updatedAt: deps.db.fn.now(),
+      ...(body.enabled === false && { disabledAt: dbNow(), disabledReason: null }),
+      updatedAt: dbNow(),
     });
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
   return getWebhookEndpoint(deps.db, teamId, id);
@@ -133,7 +121,7 @@ export async function updateWebhookEndpoint(
 
 /** Deleting an endpoint deletes its deliveries; a run still retrying one finds it gone and stops. */
 export async function deleteWebhookEndpoint(db: Db, teamId: string, id: string): Promise<void> {
-  const n = await db('webhook_endpoints').where({ teamId, id }).delete();
+  const n = await WebhookEndpoint.query(db).where({ teamId, id }).delete();
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
 }
 
@@ -144,10 +132,9 @@ export async function rotateWebhookSecret(
   id: string,
 ): Promise<WebhookEndpointWithSecretDto> {
   const secret = newWebhookSecret();
-  const n = await deps
-    .db('webhook_endpoints')
+  const n = await WebhookEndpoint.query(deps.db)
     .where({ teamId, id })
-    .update({ secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY), updatedAt: deps.db.fn.now() });
+    .patch({ secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY), updatedAt: dbNow() });
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
   return { ...(await getWebhookEndpoint(deps.db, teamId, id)), secret };
 }
