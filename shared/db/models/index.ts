@@ -15,6 +15,7 @@ export * from './inbox-item';
 export * from './insight';
 export * from './invoice-line-item';
 export * from './invoice-link';
+export * from './invoice-payment';
 export * from './invoice-product';
 export * from './invoice';
 export * from './match-suggestion';

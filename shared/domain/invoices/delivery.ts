@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/knex';
+import { Invoice } from '../../db/models';
+import { dbNow } from '../../db/timestamps';
 import type { Storage } from '../../providers/storage';
 import type { MailMessage, Mailer } from '../../providers/mail';
 import { sha256Hex } from '../crypto/tokens';
@@ -71,7 +73,7 @@ export async function deliverInvoiceEmail(
   }
   await db.transaction(async (trx) => {
     await trx('invoice_deliveries').where({ id: claimed.id }).update({ sentAt: trx.fn.now() });
-    if (kind === 'invoice') await trx('invoices').where({ teamId, id: invoiceId }).update({ sentAt: trx.fn.now() });
+    if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
   });
   return 'sent';
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
+import { Transaction } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
@@ -85,7 +86,7 @@ export async function matchInvoicePayments(db: Db, temporal: TemporalGateway, te
     const certain = top.length === 1 && top[0].reason === 'number' && Math.abs(top[0].due - top[0].amount) < 0.005;
     if (certain) {
       const c = top[0];
-      const tx = await db('transactions').where({ teamId, id: transactionId }).first<{ date: string; name: string }>('date', 'name');
+      const tx = await Transaction.query(db).findOne({ teamId, id: transactionId }).select('date', 'name').throwIfNotFound();
       await recordInvoicePayment(
         db,
         temporal,
