@@ -18,8 +18,8 @@ import { exportTransactionsContract } from '../../shared/temporal/export-transac
 import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
 import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
+import { ROOT, tsFiles } from '../support/source-files';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
 
 const contracts = {
@@ -55,12 +55,6 @@ const valueImportsOf = (file: string) =>
  */
 const STRING_NAMED_CALL =
   /\.(?:signal|signalWithStart|query|start|execute|startChild|executeChild)\(\s*(['"`])[A-Za-z_$][\w$]*\1|\bsignal:\s*(['"`])[A-Za-z_$][\w$]*\2/;
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
-}
 
 describe('the Temporal contract (shared/temporal)', () => {
   it('lists every workflow folder here', () => {
