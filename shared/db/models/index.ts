@@ -36,6 +36,8 @@ export * from './transaction-category';
 export * from './transaction-tag';
 export * from './transaction';
 export * from './user';
+export * from './webhook-delivery-attempt';
+export * from './webhook-delivery';
 export * from './webhook-endpoint';
 export * from './webhook-event';
 export * from './invoice-series';

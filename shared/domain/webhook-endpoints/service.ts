@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelObject } from 'objection';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
-import { WebhookEndpoint } from '../../db/models';
+import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/models';
 import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { Logger } from '../../logger';
@@ -151,15 +151,10 @@ interface DeliveryRow extends CursorRow {
   createdAt: Date;
 }
 
-interface AttemptRow {
-  deliveryId: string;
-  attempt: number;
-  statusCode: number | null;
-  responseBody: string | null;
-  durationMs: number;
-  error: string | null;
-  createdAt: Date;
-}
+type AttemptRow = Pick<
+  WebhookDeliveryAttempt,
+  'deliveryId' | 'attempt' | 'statusCode' | 'responseBody' | 'durationMs' | 'error' | 'createdAt'
+>;
 
 const selectDeliveries = (db: Db, teamId: string, endpointId: string) =>
   db('webhook_deliveries as d')
@@ -190,14 +185,14 @@ const toAttempt = (a: AttemptRow): WebhookAttemptDto => ({
 /** The deliveries' attempts, first to last, in one query for a whole page. */
 async function withAttempts(db: Db, teamId: string, page: Page<DeliveryRow>): Promise<Page<WebhookDeliveryDto>> {
   const attempts = page.data.length
-    ? await db('webhook_delivery_attempts')
+    ? await WebhookDeliveryAttempt.query(db)
         .where({ teamId })
         .whereIn(
           'deliveryId',
           page.data.map((d) => d.id),
         )
         .orderBy([{ column: 'deliveryId' }, { column: 'attempt' }])
-        .select<AttemptRow[]>('delivery_id', 'attempt', 'status_code', 'response_body', 'duration_ms', 'error', 'created_at')
+        .select('deliveryId', 'attempt', 'statusCode', 'responseBody', 'durationMs', 'error', 'createdAt')
     : [];
   const byDelivery = new Map<string, AttemptRow[]>();
   for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
@@ -250,16 +245,11 @@ export async function replayWebhookDelivery(
   deliveryId: string,
 ): Promise<WebhookDeliveryDto> {
   await deps.db.transaction(async (trx) => {
-    const row = await trx('webhook_deliveries')
-      .where({ teamId, endpointId, id: deliveryId })
-      .forUpdate()
-      .first<{ status: WebhookDeliveryDto['status'] } | undefined>('status');
+    const row = await WebhookDelivery.query(trx).findOne({ teamId, endpointId, id: deliveryId }).forUpdate().select('status');
     if (!row) throw notFound(`Webhook delivery ${deliveryId} not found`);
     if (row.status !== 'delivered' && row.status !== 'failed')
       throw conflict('This delivery is still being delivered; replay it when it has ended');
-    await trx('webhook_deliveries')
-      .where({ id: deliveryId })
-      .update({ status: 'starting', claimedAt: trx.fn.now(), updatedAt: trx.fn.now() });
+    await WebhookDelivery.query(trx).findById(deliveryId).patch({ status: 'starting', claimedAt: dbNow(), updatedAt: dbNow() });
   });
   await startClaimedDelivery(deps, { deliveryId, teamId, endpointId });
   return getWebhookDelivery(deps.db, teamId, endpointId, deliveryId);
@@ -274,18 +264,15 @@ export async function sendTestWebhook(deps: WebhookDeps, teamId: string, endpoin
     timestamp: new Date().toISOString(),
     data: { endpointId, message: 'A test event: your endpoint receives and verifies webhooks.' },
   });
-  const [row] = await deps
-    .db('webhook_deliveries')
-    .insert({
-      teamId,
-      endpointId,
-      eventId: randomUUID(),
-      eventType: 'webhook.test',
-      payload,
-      status: 'starting',
-      claimedAt: deps.db.fn.now(),
-    })
-    .returning<{ id: string }[]>('id');
+  const row = await WebhookDelivery.query(deps.db).insert({
+    teamId,
+    endpointId,
+    eventId: randomUUID(),
+    eventType: 'webhook.test',
+    payload,
+    status: 'starting',
+    claimedAt: dbNow(),
+  });
   await startClaimedDelivery(deps, { deliveryId: row.id, teamId, endpointId });
   return getWebhookDelivery(deps.db, teamId, endpointId, row.id);
 }
