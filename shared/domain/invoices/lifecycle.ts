@@ -11,7 +11,7 @@ import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
 import { deliverInvoiceEmail, type DeliveryConfig, type DeliveryOutcome } from './delivery';
 import { lockInvoice, transitionInvoice, type InvoiceStatus, type InvoiceTransition, type TransitionDetails } from './status';
-import { Customer, Invoice, InvoicePayment, Team } from '../../db/models';
+import { Customer, Invoice, InvoiceDelivery, InvoicePayment, Team } from '../../db/models';
 import { dbNow } from '../../db/timestamps';
 import type { INVOICE_ACTIONS, InvoiceDto } from './schema';
 import { getInvoice } from './service';
@@ -316,7 +316,7 @@ export async function performInvoiceStep(
           if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ emailDelivery: false });
           // The reminder is passed over (an unsent delivery row), so the next one in the cadence is planned.
           else
-            await trx('invoice_deliveries')
+            await InvoiceDelivery.query(trx)
               .insert({ teamId, invoiceId, kind, sequence: step.reminder ?? row.lastReminder + 1, recipient: '', messageId: '' })
               .onConflict(['invoice_id', 'kind', 'sequence'])
               .ignore();
