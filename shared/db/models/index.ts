@@ -27,6 +27,7 @@ export * from './oauth-application';
 export * from './oauth-authorization-code';
 export * from './oauth-consent';
 export * from './oauth-token';
+export * from './sent-message';
 export * from './tag';
 export * from './team-invitation';
 export * from './team-member';
