@@ -17,3 +17,6 @@ export function toIsoOrNull(value: Date | string | null | undefined): string | n
  * `fn.now()` gave it, in a form Objection's typed patch accepts (it does not take knex's raw).
  */
 export const dbNow = () => raw('now()');
+
+/** The UTC day of a moment, `YYYY-MM-DD`, as the API sends dates and `date` columns hold them. */
+export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
