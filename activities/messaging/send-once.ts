@@ -1,5 +1,7 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { Db } from '../../shared/db/knex';
+import { SentMessage } from '../../shared/db/models';
+import { dbNow } from '../../shared/db/timestamps';
 import { certainlyNotDelivered } from '../../shared/providers/not-delivered';
 
 /**
@@ -40,7 +42,7 @@ export async function sendOnce(db: Db, send: () => Promise<unknown>): Promise<'s
     [activityKey, CLAIM_LEASE_SECONDS],
   );
   if (!rows.length) {
-    const row = await db('sent_messages').where({ activityKey }).first<{ sentAt: Date | null } | undefined>('sentAt');
+    const row = await SentMessage.query(db).findById(activityKey).select('sentAt');
     if (row?.sentAt) return 'skipped';
     // Still retryable: when that attempt finishes, the next try finds the message sent.
     throw ApplicationFailure.retryable('an earlier attempt of this activity is sending the message', 'SendInProgress');
@@ -49,7 +51,7 @@ export async function sendOnce(db: Db, send: () => Promise<unknown>): Promise<'s
     await send();
   } catch (err) {
     // Certainly not sent: the next attempt may send at once. Otherwise the claim stands until its lease ends.
-    if (certainlyNotDelivered(err)) await db('sent_messages').where({ activityKey }).whereNull('sentAt').delete();
+    if (certainlyNotDelivered(err)) await SentMessage.query(db).findById(activityKey).whereNull('sentAt').delete();
     throw err;
   }
   await recordSent(db, activityKey);
@@ -64,7 +66,7 @@ export async function sendOnce(db: Db, send: () => Promise<unknown>): Promise<'s
 async function recordSent(db: Db, activityKey: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db('sent_messages').where({ activityKey }).update({ sentAt: db.fn.now() });
+      await SentMessage.query(db).findById(activityKey).patch({ sentAt: dbNow() });
       return;
     } catch (err) {
       if (attempt >= RECORD_TRIES) {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import type { Context } from 'koa';
-import { TeamMember } from '../../shared/db/models';
 import type { Db } from '../../shared/db/knex';
+import { isTeamMember } from '../../shared/domain/auth/credentials';
 import type { Caller, Principal } from '../../shared/domain/auth/principal';
 import { unauthorized } from '../../shared/errors';
 
@@ -47,10 +47,11 @@ export function createUploadTokens(opts: { encryptionKey: string; ttlMs: number;
         throw unauthorized('Invalid upload URL');
       }
       const teamId = typeof claims.team === 'string' ? claims.team : '';
-      const member = claims.sub && teamId ? await TeamMember.query(opts.db).findOne({ teamId, userId: claims.sub }) : undefined;
-      if (!member) throw unauthorized('The upload URL is no longer valid for this team');
+      const userId = claims.sub ?? '';
+      if (!userId || !teamId || !(await isTeamMember(opts.db, teamId, userId)))
+        throw unauthorized('The upload URL is no longer valid for this team');
       const kind = claims.via === 'api_key' || claims.via === 'oauth' ? claims.via : 'session';
-      return { kind, userId: member.userId, teamId, scopes: ['documents.write'] };
+      return { kind, userId, teamId, scopes: ['documents.write'] };
     },
   };
 }

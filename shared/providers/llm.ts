@@ -37,39 +37,48 @@ const completionBody = z.object({
 /** The field read from a failure; a body we cannot read is reported by its status alone. */
 const errorBody = z.object({ error: z.object({ message: z.string() }) });
 
-export function createLlmClient(opts: LlmClientOptions) {
-  const endpoint = `${opts.baseUrl.replace(/\/$/, '')}/chat/completions`;
+/** `POST {baseUrl}/chat/completions`, the key only to that server; unreachable or timed out is an LlmError. */
+async function postCompletions(opts: LlmClientOptions, body: Record<string, unknown>, signal: AbortSignal): Promise<Response> {
+  try {
+    return await fetch(`${opts.baseUrl.replace(/\/$/, '')}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (err) {
+    throw new LlmError(`LLM unreachable: ${(err as Error).message}`);
+  }
+}
 
+/** A failed answer names its status and the server's message, never the request. */
+function answeredError(status: number, json: unknown): LlmError {
+  const failure = errorBody.safeParse(json);
+  return new LlmError(`LLM answered ${status}: ${failure.success ? failure.data.error.message : ''}`.trim());
+}
+
+export function createLlmClient(opts: LlmClientOptions) {
   return {
     /** The model's answer parsed as JSON; throws LlmError on a refusal, an HTTP error or no JSON. */
     async completeJson(req: LlmJsonRequest): Promise<unknown> {
       const content: Array<Record<string, unknown>> = [{ type: 'text', text: req.text }];
       if (req.image)
         content.push({ type: 'image_url', image_url: { url: `data:${req.image.mimeType};base64,${req.image.bytes.toString('base64')}` } });
-      let res: Response;
-      try {
-        res = await fetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
-          body: JSON.stringify({
-            model: opts.model,
-            temperature: 0,
-            response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } },
-            messages: [
-              { role: 'system', content: req.system },
-              { role: 'user', content },
-            ],
-          }),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
-        });
-      } catch (err) {
-        throw new LlmError(`LLM unreachable: ${(err as Error).message}`);
-      }
+      const res = await postCompletions(
+        opts,
+        {
+          model: opts.model,
+          temperature: 0,
+          response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } },
+          messages: [
+            { role: 'system', content: req.system },
+            { role: 'user', content },
+          ],
+        },
+        AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+      );
       const json: unknown = await res.json().catch(() => null);
-      if (!res.ok) {
-        const failure = errorBody.safeParse(json);
-        throw new LlmError(`LLM answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`.trim());
-      }
+      if (!res.ok) throw answeredError(res.status, json);
       const answer = completionBody.safeParse(json);
       const message = answer.success ? answer.data.choices[0].message : undefined;
       if (message?.refusal) throw new LlmError(`LLM refused: ${message.refusal}`);
@@ -133,31 +142,21 @@ const chunkBody = z.object({
  * server's message, never the request.
  */
 export function createLlmChatClient(opts: LlmClientOptions) {
-  const endpoint = `${opts.baseUrl.replace(/\/$/, '')}/chat/completions`;
   return {
     model: opts.model,
     async *streamChat(req: { messages: LlmChatMessage[]; tools: LlmToolSpec[]; signal?: AbortSignal }): AsyncGenerator<LlmStreamPart> {
-      let res: Response;
-      try {
-        res = await fetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}) },
-          body: JSON.stringify({
-            model: opts.model,
-            stream: true,
-            temperature: 0,
-            messages: req.messages,
-            ...(req.tools.length ? { tools: req.tools, tool_choice: 'auto' } : {}),
-          }),
-          signal: req.signal ?? AbortSignal.timeout(opts.timeoutMs ?? 120_000),
-        });
-      } catch (err) {
-        throw new LlmError(`LLM unreachable: ${(err as Error).message}`);
-      }
-      if (!res.ok || !res.body) {
-        const failure = errorBody.safeParse(await res.json().catch(() => null));
-        throw new LlmError(`LLM answered ${res.status}: ${failure.success ? failure.data.error.message : ''}`.trim());
-      }
+      const res = await postCompletions(
+        opts,
+        {
+          model: opts.model,
+          stream: true,
+          temperature: 0,
+          messages: req.messages,
+          ...(req.tools.length ? { tools: req.tools, tool_choice: 'auto' } : {}),
+        },
+        req.signal ?? AbortSignal.timeout(opts.timeoutMs ?? 120_000),
+      );
+      if (!res.ok || !res.body) throw answeredError(res.status, await res.json().catch(() => null));
       const calls: { id: string; name: string; arguments: string }[] = [];
       const events = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
       for await (const event of events) {

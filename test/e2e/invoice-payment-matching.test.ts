@@ -1,4 +1,6 @@
 import { invoiceLifecycleId } from '../../shared/temporal/invoice-lifecycle/contract';
+import { requestSync } from '../../shared/temporal/sync-connection/calls';
+import { syncConnectionId } from '../../shared/temporal/sync-connection/contract';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { eventually } from '../support/eventually';
 import { withStack } from '../support/stack';
@@ -35,7 +37,7 @@ describe('incoming bank transactions as invoice payments', () => {
   it('records a transfer naming the invoice with the amount due as its payment, and suggests the less certain ones', async () => {
     const item = bankA.addItem();
     const connection = (await json('POST', '/bank-connections', { provider: 'bank-a', publicToken: item.publicToken })).body.data;
-    const sync = () => stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
+    const sync = () => stack.worker.client.workflow.getHandle(syncConnectionId(connection.id)).result();
     await sync();
 
     const contoso = (await json('POST', '/customers', { name: 'Contoso' })).body.data;
@@ -97,13 +99,7 @@ describe('incoming bank transactions as invoice payments', () => {
     expect((await trpc.invoices.paymentSuggestions.query({ status: 'pending' })).data).toHaveLength(0);
 
     // A transaction pays one invoice once: syncing again suggests nothing new.
-    await stack.worker.client.workflow.signalWithStart('syncConnection', {
-      taskQueue: stack.env.TEMPORAL_TASK_QUEUE,
-      workflowId: `sync-connection:${connection.id}`,
-      args: [{ connectionId: connection.id, teamId: stack.acme.team.id }],
-      signal: 'syncRequested',
-      signalArgs: [{ manualSync: true }],
-    });
+    await requestSync(stack.api.deps.temporal, { connectionId: connection.id, teamId: stack.acme.team.id, manualSync: true });
     await sync();
     expect(await stack.tdb.db('invoice_payment_suggestions').where({ teamId: stack.acme.team.id })).toHaveLength(2);
     expect(await stack.tdb.db('invoice_payments').where({ teamId: stack.acme.team.id })).toHaveLength(3);

@@ -18,8 +18,8 @@ import { exportTransactionsContract } from '../../shared/temporal/export-transac
 import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
 import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
+import { ROOT, tsFiles } from '../support/source-files';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
 
 const contracts = {
@@ -47,11 +47,14 @@ const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/fro
 const valueImportsOf = (file: string) =>
   [...readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*?from '([^']+)'/gms)].map((m) => m[1]);
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? tsFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
-}
+/**
+ * A Temporal call that names its workflow type, signal or query by a string literal (`handle.signal('x')`,
+ * `workflow.start('x', …)`, `signalWithStart(…, { signal: 'x' })`): a rename breaks it at run time only.
+ * Only a literal that is a bare identifier counts, so SQL (`client.query('select 1')`) and models
+ * (`Model.query(trx)`) do not; nor do the contract's own `defineSignal('x')`/`defineQuery('x')`, which name them once.
+ */
+const STRING_NAMED_CALL =
+  /\.(?:signal|signalWithStart|query|start|execute|startChild|executeChild)\(\s*(['"`])[A-Za-z_$][\w$]*\1|\bsignal:\s*(['"`])[A-Za-z_$][\w$]*\2/;
 
 describe('the Temporal contract (shared/temporal)', () => {
   it('lists every workflow folder here', () => {
@@ -94,5 +97,36 @@ describe('the Temporal contract (shared/temporal)', () => {
       tsFiles(path.join(ROOT, dir)).filter((f) => importsOf(f).some((i) => /(^|\/)workflows(\/|$)/.test(i))),
     );
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('tells a string-named Temporal call from SQL, model queries and the definitions', () => {
+    const flagged = [
+      "await handle.signal('buttonReply', reply);",
+      'await handle.query("stage");',
+      "await client.workflow.start('syncConnection', { taskQueue, workflowId, args });",
+      "await client.workflow.signalWithStart(syncConnectionContract.workflowType, { signal: 'syncRequested', signalArgs });",
+    ];
+    const passed = [
+      "export const syncRequested = defineSignal<[SyncRequest]>('syncRequested');",
+      "export const stageQuery = defineQuery<string>('stage');",
+      "await client.query('select 1');",
+      'await c.query(`listen ${channel}`);',
+      'await Team.query(trx).findById(teamId);',
+      'await handle.signal(buttonReply, reply);',
+    ];
+    expect(flagged.filter((line) => !STRING_NAMED_CALL.test(line))).toEqual([]);
+    expect(passed.filter((line) => STRING_NAMED_CALL.test(line))).toEqual([]);
+  });
+
+  it('is how every caller names workflows, signals and queries: no string literal in a start, signal or query', () => {
+    const offenders = ['api', 'shared', 'activities', 'workflows', 'test']
+      .flatMap((dir) => tsFiles(path.join(ROOT, dir)))
+      .filter((file) => file !== __filename)
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (STRING_NAMED_CALL.test(line) ? [`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(offenders).toEqual([]);
   });
 });

@@ -12,5 +12,7 @@ export class TrackerEntry extends TeamScopedModel {
   rate!: number | null;
   currency!: string | null;
   billed!: boolean;
+  /** The invoice that billed it; cleared when that invoice is deleted, so the time can be billed again. */
+  invoiceId!: string | null;
   updatedAt!: Date;
 }

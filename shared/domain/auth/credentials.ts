@@ -1,6 +1,6 @@
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
-import { ApiKey, OAuthToken, type OAuthApplication, type Team, type TeamMember, type User } from '../../db/models';
+import { ApiKey, OAuthToken, TeamMember, type OAuthApplication, type Team, type User } from '../../db/models';
 
 /**
  * The lookups authentication makes on every request. Each credential is one round trip: the key
@@ -93,4 +93,9 @@ export async function touchLastUsed(db: Db, credential: { kind: 'api_key' | 'oau
   const used = { lastUsedAt: new Date() };
   if (credential.kind === 'api_key') await ApiKey.query(db).patch(used).where(where);
   else await OAuthToken.query(db).patch(used).where(where);
+}
+
+/** Whether the user still belongs to the team: a credential that stands for a member (a signed upload URL) stops when they leave. */
+export async function isTeamMember(db: Db, teamId: string, userId: string): Promise<boolean> {
+  return Boolean(await TeamMember.query(db).findOne({ teamId, userId }).select('id'));
 }

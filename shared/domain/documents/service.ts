@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { Document, Tag } from '../../db/models';
+import { Document, DocumentTag, Tag } from '../../db/models';
 import { outsideTheWall } from '../../db/team-wall';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
@@ -129,10 +129,10 @@ export async function assertTeamTags(db: Db, teamId: string, tags: readonly stri
 
 /** Puts tags on a document (keeping the ones it has); `replace` drops the others first. */
 export async function tagDocument(db: Knex, teamId: string, documentId: string, tags: readonly string[], replace: boolean): Promise<void> {
-  if (replace) await db('document_tags').where({ teamId, documentId }).delete();
+  if (replace) await DocumentTag.query(db).where({ teamId, documentId }).delete();
   const unique = [...new Set(tags)];
   if (unique.length)
-    await db('document_tags')
+    await DocumentTag.query(db)
       .insert(unique.map((tagId) => ({ teamId, documentId, tagId })))
       .onConflict(['documentId', 'tagId'])
       .ignore();

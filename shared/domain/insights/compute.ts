@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { isoDate } from '../../db/timestamps';
 import { roundMoney } from '../common/currency';
 import { todayIn } from '../common/time-zone';
 import { addDays } from '../reports/period';
@@ -16,7 +17,7 @@ export function lastCompleteWeek(timeZone: string, now = new Date()): string {
 function monthsBefore(firstOfMonth: string, n: number): string {
   const d = new Date(`${firstOfMonth}T00:00:00Z`);
   d.setUTCMonth(d.getUTCMonth() - n);
-  return d.toISOString().slice(0, 10);
+  return isoDate(d);
 }
 
 export const weekEnd = (weekStart: string) => addDays(weekStart, 6);

@@ -1,12 +1,14 @@
+import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { isUniqueViolation } from '../../db/constraint-errors';
-import { toIso } from '../../db/timestamps';
+import { InvoiceProduct } from '../../db/models';
+import { dbNow, toIso } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
 import { containsPattern } from '../common/query';
 import type { CreateProductBody, ListProductsQuery, ProductDto, UpdateProductBody } from './schema';
 
-type ProductRow = Omit<ProductDto, 'createdAt' | 'updatedAt'> & CursorRow & { teamId: string; createdAt: Date; updatedAt: Date };
+type ProductRow = ModelObject<InvoiceProduct> & CursorRow;
 
 const toDto = ({ teamId: _team, cursorCreatedAt: _cursor, createdAt, updatedAt, ...fields }: ProductRow): ProductDto => ({
   ...fields,
@@ -14,11 +16,12 @@ const toDto = ({ teamId: _team, cursorCreatedAt: _cursor, createdAt, updatedAt, 
   updatedAt: toIso(updatedAt),
 });
 
+// The keyset list (and the read that shares its select): typed Knex.
 const select = (db: Db, teamId: string) =>
   db('invoice_products as p').where('p.team_id', teamId).select<ProductRow[]>('p.*', db.raw('p.created_at::text as cursor_created_at'));
 
 /** A name the team already uses is the caller's conflict, not a database error. */
-async function uniquely<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+async function uniquely<T>(name: string | undefined, write: () => PromiseLike<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
@@ -40,25 +43,21 @@ export async function getProduct(db: Db, teamId: string, id: string): Promise<Pr
 }
 
 export async function createProduct(db: Db, teamId: string, body: CreateProductBody): Promise<ProductDto> {
-  const [row] = await uniquely(body.name, () =>
-    db('invoice_products')
-      .insert({ ...body, teamId })
-      .returning<{ id: string }[]>('id'),
-  );
+  const row = await uniquely(body.name, () => InvoiceProduct.query(db).insert({ ...body, teamId }));
   return getProduct(db, teamId, row.id);
 }
 
 export async function updateProduct(db: Db, teamId: string, id: string, body: UpdateProductBody): Promise<ProductDto> {
   const n = await uniquely(body.name, () =>
-    db('invoice_products')
+    InvoiceProduct.query(db)
       .where({ teamId, id })
-      .update({ ...body, updatedAt: db.fn.now() }),
+      .patch({ ...body, updatedAt: dbNow() }),
   );
   if (!n) throw notFound(`Product ${id} not found`);
   return getProduct(db, teamId, id);
 }
 
 export async function deleteProduct(db: Db, teamId: string, id: string): Promise<void> {
-  const n = await db('invoice_products').where({ teamId, id }).delete();
+  const n = await InvoiceProduct.query(db).where({ teamId, id }).delete();
   if (!n) throw notFound(`Product ${id} not found`);
 }

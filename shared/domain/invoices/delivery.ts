@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../../db/knex';
+import { Invoice, InvoiceDelivery } from '../../db/models';
+import { dbNow } from '../../db/timestamps';
 import type { Storage } from '../../providers/storage';
 import type { MailMessage, Mailer } from '../../providers/mail';
 import { sha256Hex } from '../crypto/tokens';
@@ -56,7 +58,7 @@ export async function deliverInvoiceEmail(
   );
   const claimed = rows.at(0);
   if (!claimed) {
-    const row = await db('invoice_deliveries').where({ invoiceId, kind, sequence }).first<{ sentAt: Date | null } | undefined>('sentAt');
+    const row = await InvoiceDelivery.query(db).findOne({ invoiceId, kind, sequence }).select('sentAt');
     if (row?.sentAt) return 'already_sent';
     throw new DeliveryInProgress();
   }
@@ -66,12 +68,12 @@ export async function deliverInvoiceEmail(
     await mailer.send(await composeEmail(data, kind, link, messageId, recipient));
   } catch (err) {
     // Not sent: the next attempt may send at once.
-    await db('invoice_deliveries').where({ id: claimed.id }).whereNull('sentAt').delete();
+    await InvoiceDelivery.query(db).findById(claimed.id).whereNull('sentAt').delete();
     throw err;
   }
   await db.transaction(async (trx) => {
-    await trx('invoice_deliveries').where({ id: claimed.id }).update({ sentAt: trx.fn.now() });
-    if (kind === 'invoice') await trx('invoices').where({ teamId, id: invoiceId }).update({ sentAt: trx.fn.now() });
+    await InvoiceDelivery.query(trx).findById(claimed.id).patch({ sentAt: dbNow() });
+    if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
   });
   return 'sent';
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex';
-import { Team, TrackerProject } from '../../db/models';
+import { Team, TrackerEntry, TrackerProject } from '../../db/models';
+import { dbNow } from '../../db/timestamps';
 import { badRequest, conflict } from '../../errors';
 import type { InvoiceDto, InvoiceFromTrackerBody } from './schema';
 import { createInvoice } from './service';
@@ -66,12 +67,12 @@ export async function createInvoiceFromTracker(db: Db, teamId: string, userId: s
         price: (e.rate ?? project.rate) as number,
       })),
     });
-    await trx('tracker_entries')
+    await TrackerEntry.query(trx)
       .whereIn(
         'id',
         entries.map((e) => e.id),
       )
-      .update({ billed: true, invoiceId: invoice.id, updatedAt: trx.fn.now() });
+      .patch({ billed: true, invoiceId: invoice.id, updatedAt: dbNow() });
     return invoice;
   });
 }

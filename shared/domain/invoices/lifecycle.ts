@@ -11,7 +11,8 @@ import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
 import { deliverInvoiceEmail, type DeliveryConfig, type DeliveryOutcome } from './delivery';
 import { lockInvoice, transitionInvoice, type InvoiceStatus, type InvoiceTransition, type TransitionDetails } from './status';
-import type { Invoice } from '../../db/models';
+import { Customer, Invoice, InvoiceDelivery, InvoicePayment, Team } from '../../db/models';
+import { dbNow } from '../../db/timestamps';
 import type { INVOICE_ACTIONS, InvoiceDto } from './schema';
 import { getInvoice } from './service';
 
@@ -80,9 +81,7 @@ export async function getInvoiceWithLifecycle(db: Db, temporal: TemporalGateway,
 /** An invoice that is to be emailed needs somewhere to go. */
 async function assertRecipient(trx: Db, invoice: Invoice): Promise<void> {
   const customer = invoice.customerId
-    ? await trx('customers')
-        .where({ teamId: invoice.teamId, id: invoice.customerId })
-        .first<{ email: string | null; billingEmail: string | null }>('email', 'billingEmail')
+    ? await Customer.query(trx).findOne({ teamId: invoice.teamId, id: invoice.customerId }).select('email', 'billingEmail')
     : undefined;
   if (!customer?.billingEmail && !customer?.email) {
     throw conflict('The invoice has no customer email address to go to: set the customer’s billingEmail or email first');
@@ -128,7 +127,7 @@ export async function recordInvoicePayment(
     if (payment.amount > due + 0.004) {
       throw badRequest('More than is due', [{ field: 'amount', message: `at most ${due} ${invoice.currency} is due` }]);
     }
-    await trx('invoice_payments').insert({
+    await InvoicePayment.query(trx).insert({
       teamId,
       invoiceId,
       amount: payment.amount,
@@ -138,7 +137,7 @@ export async function recordInvoicePayment(
       createdBy: target.userId,
     });
     const amountPaid = roundMoney(invoice.amountPaid + payment.amount);
-    await trx('invoices').where({ teamId, id: invoiceId }).update({ amountPaid, updatedAt: trx.fn.now() });
+    await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ amountPaid, updatedAt: dbNow() });
     if (amountPaid + 0.004 < invoice.amount) return false;
     await transitionInvoice(trx, invoice, 'mark-paid', { at: paidAt, paymentReference: payment.reference ?? null });
     return true;
@@ -283,7 +282,7 @@ export async function performInvoiceStep(
       return db.transaction(async (trx) => {
         const invoice = await lockInvoice(trx, teamId, invoiceId);
         if (invoice?.status !== 'unpaid' || !invoice.dueDate) return 'skipped';
-        const team = await trx('teams').where({ id: teamId }).first<{ timezone: string | null } | undefined>('timezone');
+        const team = await Team.query(trx).findById(teamId).select('timezone');
         if (todayIn(team?.timezone ?? 'UTC', now) <= invoice.dueDate) return 'skipped';
         await transitionInvoice(trx, invoice, 'mark-overdue');
         await notify(trx, {
@@ -314,10 +313,10 @@ export async function performInvoiceStep(
       if (outcome === 'no_recipient') {
         // Nobody to send to: the team hears of it once, and the run stops trying this email.
         await db.transaction(async (trx) => {
-          if (kind === 'invoice') await trx('invoices').where({ teamId, id: invoiceId }).update({ emailDelivery: false });
+          if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ emailDelivery: false });
           // The reminder is passed over (an unsent delivery row), so the next one in the cadence is planned.
           else
-            await trx('invoice_deliveries')
+            await InvoiceDelivery.query(trx)
               .insert({ teamId, invoiceId, kind, sequence: step.reminder ?? row.lastReminder + 1, recipient: '', messageId: '' })
               .onConflict(['invoice_id', 'kind', 'sequence'])
               .ignore();

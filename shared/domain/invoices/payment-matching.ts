@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { toIso, toIsoOrNull } from '../../db/timestamps';
+import { InvoicePaymentSuggestion, Transaction } from '../../db/models';
+import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
@@ -85,7 +86,7 @@ export async function matchInvoicePayments(db: Db, temporal: TemporalGateway, te
     const certain = top.length === 1 && top[0].reason === 'number' && Math.abs(top[0].due - top[0].amount) < 0.005;
     if (certain) {
       const c = top[0];
-      const tx = await db('transactions').where({ teamId, id: transactionId }).first<{ date: string; name: string }>('date', 'name');
+      const tx = await Transaction.query(db).findOne({ teamId, id: transactionId }).select('date', 'name').throwIfNotFound();
       await recordInvoicePayment(
         db,
         temporal,
@@ -230,13 +231,13 @@ export async function confirmPaymentSuggestion(
     },
   );
   await db.transaction(async (trx) => {
-    const decided = { decidedAt: trx.fn.now(), decidedBy: target.userId };
-    await trx('invoice_payment_suggestions')
+    const decided = { decidedAt: dbNow(), decidedBy: target.userId };
+    await InvoicePaymentSuggestion.query(trx)
       .where({ teamId, id })
-      .update({ status: 'confirmed', ...decided });
-    await trx('invoice_payment_suggestions')
+      .patch({ status: 'confirmed', ...decided });
+    await InvoicePaymentSuggestion.query(trx)
       .where({ teamId, transactionId: s.transaction.id, status: 'pending' })
-      .update({ status: 'declined', ...decided });
+      .patch({ status: 'declined', ...decided });
   });
   return getSuggestion(db, teamId, id);
 }
@@ -247,9 +248,9 @@ export async function declinePaymentSuggestion(
   target: { teamId: string; userId: string | null },
   id: string,
 ): Promise<PaymentSuggestionDto> {
-  const n = await db('invoice_payment_suggestions')
+  const n = await InvoicePaymentSuggestion.query(db)
     .where({ teamId: target.teamId, id, status: 'pending' })
-    .update({ status: 'declined', decidedAt: db.fn.now(), decidedBy: target.userId });
+    .patch({ status: 'declined', decidedAt: dbNow(), decidedBy: target.userId });
   if (!n) {
     const s = await getSuggestion(db, target.teamId, id);
     throw conflict(`This suggestion was already ${s.status}`);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/knex';
 import type { Storage } from '../../providers/storage';
-import { Customer, Team } from '../../db/models';
+import { Customer, Document, Team } from '../../db/models';
 import type { InvoiceDto } from './schema';
 import { getInvoice } from './service';
 
@@ -73,7 +73,7 @@ export async function invoiceForPdf(
   ]);
   let logo: Buffer | null = null;
   if (storage && team.logoDocumentId) {
-    const doc = await db('documents').where({ teamId, id: team.logoDocumentId }).first<{ storageKey: string } | undefined>('storageKey');
+    const doc = await Document.query(db).findOne({ teamId, id: team.logoDocumentId }).select('storageKey');
     logo = doc ? await storage.get(doc.storageKey).catch(() => null) : null;
   }
   const { name, email, countryCode, invoicePaymentDetails } = team;

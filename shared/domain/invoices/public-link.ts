@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex';
 import type { Storage } from '../../providers/storage';
-import { Invoice } from '../../db/models';
-import { toIso } from '../../db/timestamps';
+import { Invoice, InvoiceLink } from '../../db/models';
+import { dbNow, toIso } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import { sha256Hex } from '../crypto/tokens';
 import { invoiceForPdf, type InvoiceParties } from './pdf';
@@ -22,18 +22,18 @@ export async function createPublicLink(
   if (!invoice) throw notFound(`Invoice ${invoiceId} not found`);
   if (invoice.status === 'draft') throw conflict('A draft is not shown to customers: finalize the invoice first');
   const token = newToken();
-  const [link] = await db.transaction(async (trx) => {
-    await trx('invoice_links').where({ teamId, invoiceId }).whereNull('revokedAt').update({ revokedAt: trx.fn.now() });
-    return trx('invoice_links')
+  const link = await db.transaction(async (trx) => {
+    await InvoiceLink.query(trx).where({ teamId, invoiceId }).whereNull('revokedAt').patch({ revokedAt: dbNow() });
+    return InvoiceLink.query(trx)
       .insert({ teamId, invoiceId, tokenHash: sha256Hex(token) })
-      .returning<{ createdAt: Date }[]>('createdAt');
+      .returning('createdAt');
   });
   return { url: `${publicUrl.replace(/\/$/, '')}/i/${token}`, createdAt: toIso(link.createdAt) };
 }
 
 /** The invoice's public link stops working at once. */
 export async function revokePublicLink(db: Db, teamId: string, invoiceId: string): Promise<void> {
-  const n = await db('invoice_links').where({ teamId, invoiceId }).whereNull('revokedAt').update({ revokedAt: db.fn.now() });
+  const n = await InvoiceLink.query(db).where({ teamId, invoiceId }).whereNull('revokedAt').patch({ revokedAt: dbNow() });
   if (!n) throw notFound(`Invoice ${invoiceId} has no public link`);
 }
 
@@ -46,10 +46,10 @@ export async function invoiceByPublicToken(
   token: string,
   storage?: Pick<Storage, 'get'>,
 ): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
-  const link = await db('invoice_links')
-    .where({ tokenHash: sha256Hex(token) })
+  const link = await InvoiceLink.query(db)
+    .findOne({ tokenHash: sha256Hex(token) })
     .whereNull('revokedAt')
-    .first<{ teamId: string; invoiceId: string } | undefined>('teamId', 'invoiceId');
+    .select('teamId', 'invoiceId');
   if (!link) throw notFound('No invoice at this link: it may have been replaced or revoked');
   const { rows } = await db.raw<{ rows: unknown[] }>(
     `insert into invoice_views (team_id, invoice_id, day) values (?, ?, current_date) on conflict do nothing returning 1`,

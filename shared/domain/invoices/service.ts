@@ -1,7 +1,7 @@
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { isUniqueViolation } from '../../db/constraint-errors';
-import { Customer, Invoice, InvoiceLineItem } from '../../db/models';
+import { Customer, Invoice, InvoiceLineItem, TrackerEntry } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
@@ -184,7 +184,7 @@ export async function deleteInvoice(db: Db, teamId: string, id: string): Promise
     throw conflict(`Only draft or canceled invoices can be deleted; this one is ${row.status}`);
   await db.transaction(async (trx) => {
     // Time billed by this invoice can be billed again.
-    await trx('tracker_entries').where({ teamId, invoiceId: id }).update({ billed: false, invoiceId: null });
+    await TrackerEntry.query(trx).where({ teamId, invoiceId: id }).patch({ billed: false, invoiceId: null });
     await Invoice.query(trx).findOne({ teamId, id }).delete();
   });
 }

@@ -1,6 +1,7 @@
 import type { PartialModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { Invoice } from '../../db/models';
+import { isoDate } from '../../db/timestamps';
 import { conflict } from '../../errors';
 import { emitEvent } from '../webhook-endpoints/events';
 
@@ -39,7 +40,6 @@ export interface TransitionDetails {
 }
 
 const DAY = 86_400_000;
-const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The invoice row, locked until the caller's transaction ends: a status change reads and writes under this lock. */
 export async function lockInvoice(trx: Db, teamId: string, id: string): Promise<Invoice | undefined> {

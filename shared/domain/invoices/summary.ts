@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { Team } from '../../db/models';
+import { isoDate } from '../../db/timestamps';
 import { roundMoney } from '../common/currency';
 import { convert, ratesOn } from '../exchange-rates/service';
 import type { invoiceSummarySchema } from './schema';
@@ -10,7 +11,7 @@ type GroupName = 'draft' | 'outstanding' | 'overdue' | 'paidThisMonth';
 
 /** Where an invoice's money stands, by group and currency, each group also in the base currency. */
 export async function invoiceSummary(db: Db, teamId: string, now = new Date()): Promise<Summary> {
-  const today = now.toISOString().slice(0, 10);
+  const today = isoDate(now);
   const monthStart = `${today.slice(0, 7)}-01`;
   // One pass: an overdue invoice is also outstanding, so the groups are counted side by side.
   const rows = await db('invoices')

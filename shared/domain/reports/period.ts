@@ -1,7 +1,9 @@
+import { isoDate } from '../../db/timestamps';
+
 const DAY_MS = 86_400_000;
 
 /** The day `n` days after `day` (before, when negative), both YYYY-MM-DD. */
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) => isoDate(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 
 /** The period of the same number of days that ends the day before `from`: what a report compares with. */
 export function previousPeriod(from: string, to: string): { from: string; to: string } {

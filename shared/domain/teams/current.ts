@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { Team } from '../../db/models';
+import { Document, Team } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
 import { currencyCode } from '../common/currency';
@@ -136,9 +136,7 @@ const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 /** Changes the caller's own team; the inbox id and plan are not the team's to change. */
 export async function updateCurrentTeam(db: Db, teamId: string, inboxDomain: string, body: UpdateTeamBody): Promise<TeamDto> {
   if (body.logoDocumentId) {
-    const doc = await db('documents')
-      .where({ teamId, id: body.logoDocumentId })
-      .first<{ mimeType: string; size: number } | undefined>('mimeType', 'size');
+    const doc = await Document.query(db).findOne({ teamId, id: body.logoDocumentId }).select('mimeType', 'size');
     if (!doc || !LOGO_TYPES.includes(doc.mimeType) || doc.size > LOGO_MAX_BYTES) {
       throw badRequest('Invalid logo', [{ field: 'logoDocumentId', message: 'a PNG or JPEG document of your team, at most 2 MB' }]);
     }

@@ -1,6 +1,7 @@
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { Document, TransactionExport } from '../../db/models';
+import { isoDate } from '../../db/timestamps';
 import type { Storage } from '../../providers/storage';
 import type { WrittenZip } from './write';
 
@@ -12,7 +13,7 @@ export interface StoredExport {
 }
 
 /** The export's file name in the document library: what it is and when it was asked for. */
-export const exportFileName = (createdAt: Date) => `transactions-export-${createdAt.toISOString().slice(0, 10)}.zip`;
+export const exportFileName = (createdAt: Date) => `transactions-export-${isoDate(createdAt)}.zip`;
 
 /** What a completed export stored, or null while it has stored nothing. */
 export async function storedExport(db: Db, exportId: string): Promise<StoredExport | null> {

@@ -1,5 +1,7 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
+import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/models';
+import { dbNow } from '../../db/timestamps';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { startWebhookDelivery } from '../../temporal/webhook-delivery/calls';
@@ -58,14 +60,13 @@ export async function startClaimedDelivery(
     await startWebhookDelivery(deps.temporal, { ...due, retry: webhookRetryPolicy(deps.config) });
   } catch (err) {
     deps.logger.warn({ err, deliveryId: due.deliveryId }, 'could not start a webhook delivery; it stays due');
-    await deps.db('webhook_deliveries').where({ id: due.deliveryId, status: 'starting' }).update({ status: 'pending', claimedAt: null });
+    await WebhookDelivery.query(deps.db).where({ id: due.deliveryId, status: 'starting' }).patch({ status: 'pending', claimedAt: null });
     return false;
   }
   // The run may have finished its first attempt already: only a delivery still `starting` moves.
-  await deps
-    .db('webhook_deliveries')
+  await WebhookDelivery.query(deps.db)
     .where({ id: due.deliveryId, status: 'starting' })
-    .update({ status: 'running', updatedAt: new Date() });
+    .patch({ status: 'running', updatedAt: new Date() });
   return true;
 }
 
@@ -120,24 +121,21 @@ async function recordAttempt(
 ): Promise<WebhookAttemptReport> {
   const ok = result.error === null;
   return db.transaction(async (trx) => {
-    const current = await trx('webhook_deliveries')
-      .where({ id: delivery.id })
-      .forUpdate()
-      .first<{ attempts: number; endpointId: string } | undefined>('attempts', 'endpoint_id');
+    const current = await WebhookDelivery.query(trx).findById(delivery.id).forUpdate().select('attempts', 'endpointId');
     if (!current) return { outcome: 'abandoned', attempt: null, statusCode: result.statusCode };
     const attempt = current.attempts + 1;
-    await trx('webhook_delivery_attempts').insert({ teamId: delivery.teamId, deliveryId: delivery.id, attempt, ...result });
-    await trx('webhook_deliveries')
-      .where({ id: delivery.id })
-      .update({
+    await WebhookDeliveryAttempt.query(trx).insert({ teamId: delivery.teamId, deliveryId: delivery.id, attempt, ...result });
+    await WebhookDelivery.query(trx)
+      .findById(delivery.id)
+      .patch({
         attempts: attempt,
         lastStatusCode: result.statusCode,
         status: ok ? 'delivered' : 'running',
-        deliveredAt: ok ? trx.fn.now() : null,
-        updatedAt: trx.fn.now(),
+        deliveredAt: ok ? dbNow() : null,
+        updatedAt: dbNow(),
       });
     if (ok) {
-      await trx('webhook_endpoints').where({ id: current.endpointId }).update({ failingSince: null });
+      await WebhookEndpoint.query(trx).findById(current.endpointId).patch({ failingSince: null });
       return { outcome: 'delivered', attempt, statusCode: result.statusCode };
     }
     const disabled = await disableIfFailingTooLong(trx, current.endpointId, disableAfterMs, result.error);
@@ -161,14 +159,9 @@ async function disableIfFailingTooLong(trx: Db, endpointId: string, disableAfter
   const e = rows.at(0);
   if (!e || !e.enabled || !e.expired) return false;
   const failingSince = e.failing_since.toISOString();
-  await trx('webhook_endpoints')
-    .where({ id: endpointId })
-    .update({
-      enabled: false,
-      disabledAt: trx.fn.now(),
-      disabledReason: `every delivery failed since ${failingSince}`,
-      updatedAt: trx.fn.now(),
-    });
+  await WebhookEndpoint.query(trx)
+    .findById(endpointId)
+    .patch({ enabled: false, disabledAt: dbNow(), disabledReason: `every delivery failed since ${failingSince}`, updatedAt: dbNow() });
   await notify(trx, {
     teamId: e.team_id,
     type: 'webhook_endpoint_disabled',
@@ -180,8 +173,5 @@ async function disableIfFailingTooLong(trx: Db, endpointId: string, disableAfter
 
 /** The retry window passed (or the endpoint went): the delivery ends `failed` unless it was delivered. */
 export async function giveUpWebhookDelivery(db: Db, deliveryId: string): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: deliveryId })
-    .whereNot({ status: 'delivered' })
-    .update({ status: 'failed', updatedAt: db.fn.now() });
+  await WebhookDelivery.query(db).findById(deliveryId).whereNot({ status: 'delivered' }).patch({ status: 'failed', updatedAt: dbNow() });
 }

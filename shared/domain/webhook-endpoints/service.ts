@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { ModelObject } from 'objection';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
-import { toIso, toIsoOrNull } from '../../db/timestamps';
+import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../db/models';
+import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
 import { encrypt } from '../crypto/encryption';
 import { startClaimedDelivery } from './deliveries';
-import type { SubscribableEventType } from './event-types';
 import type {
   CreateWebhookEndpointBody,
   ListWebhookDeliveriesQuery,
@@ -29,17 +30,8 @@ export interface WebhookDeps {
   logger: Logger;
 }
 
-interface EndpointRow extends CursorRow {
-  url: string;
-  description: string | null;
-  eventTypes: SubscribableEventType[];
-  enabled: boolean;
-  failingSince: Date | null;
-  disabledAt: Date | null;
-  disabledReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** An endpoint as the keyset list selects it: its columns but the secret, and its cursor key. */
+type EndpointRow = Omit<ModelObject<WebhookEndpoint>, 'teamId' | 'secretEncrypted'> & CursorRow;
 
 const ENDPOINT_COLUMNS = [
   'e.id',
@@ -96,17 +88,14 @@ export async function createWebhookEndpoint(
 ): Promise<WebhookEndpointWithSecretDto> {
   await assertAllowedUrl(deps.config, body.url);
   const secret = newWebhookSecret();
-  const [row] = await deps
-    .db('webhook_endpoints')
-    .insert({
-      teamId,
-      url: body.url,
-      description: body.description ?? null,
-      eventTypes: body.eventTypes,
-      enabled: body.enabled ?? true,
-      secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY),
-    })
-    .returning<{ id: string }[]>('id');
+  const row = await WebhookEndpoint.query(deps.db).insert({
+    teamId,
+    url: body.url,
+    description: body.description ?? null,
+    eventTypes: body.eventTypes,
+    enabled: body.enabled ?? true,
+    secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY),
+  });
   return { ...(await getWebhookEndpoint(deps.db, teamId, row.id)), secret };
 }
 
@@ -118,14 +107,13 @@ export async function updateWebhookEndpoint(
   body: UpdateWebhookEndpointBody,
 ): Promise<WebhookEndpointDto> {
   if (body.url !== undefined) await assertAllowedUrl(deps.config, body.url);
-  const n = await deps
-    .db('webhook_endpoints')
+  const n = await WebhookEndpoint.query(deps.db)
     .where({ teamId, id })
-    .update({
+    .patch({
       ...body,
       ...(body.enabled === true && { disabledAt: null, disabledReason: null, failingSince: null }),
-      ...(body.enabled === false && { disabledAt: deps.db.fn.now(), disabledReason: null }),
-      updatedAt: deps.db.fn.now(),
+      ...(body.enabled === false && { disabledAt: dbNow(), disabledReason: null }),
+      updatedAt: dbNow(),
     });
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
   return getWebhookEndpoint(deps.db, teamId, id);
@@ -133,7 +121,7 @@ export async function updateWebhookEndpoint(
 
 /** Deleting an endpoint deletes its deliveries; a run still retrying one finds it gone and stops. */
 export async function deleteWebhookEndpoint(db: Db, teamId: string, id: string): Promise<void> {
-  const n = await db('webhook_endpoints').where({ teamId, id }).delete();
+  const n = await WebhookEndpoint.query(db).where({ teamId, id }).delete();
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
 }
 
@@ -144,10 +132,9 @@ export async function rotateWebhookSecret(
   id: string,
 ): Promise<WebhookEndpointWithSecretDto> {
   const secret = newWebhookSecret();
-  const n = await deps
-    .db('webhook_endpoints')
+  const n = await WebhookEndpoint.query(deps.db)
     .where({ teamId, id })
-    .update({ secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY), updatedAt: deps.db.fn.now() });
+    .patch({ secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY), updatedAt: dbNow() });
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
   return { ...(await getWebhookEndpoint(deps.db, teamId, id)), secret };
 }
@@ -164,15 +151,10 @@ interface DeliveryRow extends CursorRow {
   createdAt: Date;
 }
 
-interface AttemptRow {
-  deliveryId: string;
-  attempt: number;
-  statusCode: number | null;
-  responseBody: string | null;
-  durationMs: number;
-  error: string | null;
-  createdAt: Date;
-}
+type AttemptRow = Pick<
+  WebhookDeliveryAttempt,
+  'deliveryId' | 'attempt' | 'statusCode' | 'responseBody' | 'durationMs' | 'error' | 'createdAt'
+>;
 
 const selectDeliveries = (db: Db, teamId: string, endpointId: string) =>
   db('webhook_deliveries as d')
@@ -203,14 +185,14 @@ const toAttempt = (a: AttemptRow): WebhookAttemptDto => ({
 /** The deliveries' attempts, first to last, in one query for a whole page. */
 async function withAttempts(db: Db, teamId: string, page: Page<DeliveryRow>): Promise<Page<WebhookDeliveryDto>> {
   const attempts = page.data.length
-    ? await db('webhook_delivery_attempts')
+    ? await WebhookDeliveryAttempt.query(db)
         .where({ teamId })
         .whereIn(
           'deliveryId',
           page.data.map((d) => d.id),
         )
         .orderBy([{ column: 'deliveryId' }, { column: 'attempt' }])
-        .select<AttemptRow[]>('delivery_id', 'attempt', 'status_code', 'response_body', 'duration_ms', 'error', 'created_at')
+        .select('deliveryId', 'attempt', 'statusCode', 'responseBody', 'durationMs', 'error', 'createdAt')
     : [];
   const byDelivery = new Map<string, AttemptRow[]>();
   for (const a of attempts) byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
@@ -263,16 +245,11 @@ export async function replayWebhookDelivery(
   deliveryId: string,
 ): Promise<WebhookDeliveryDto> {
   await deps.db.transaction(async (trx) => {
-    const row = await trx('webhook_deliveries')
-      .where({ teamId, endpointId, id: deliveryId })
-      .forUpdate()
-      .first<{ status: WebhookDeliveryDto['status'] } | undefined>('status');
+    const row = await WebhookDelivery.query(trx).findOne({ teamId, endpointId, id: deliveryId }).forUpdate().select('status');
     if (!row) throw notFound(`Webhook delivery ${deliveryId} not found`);
     if (row.status !== 'delivered' && row.status !== 'failed')
       throw conflict('This delivery is still being delivered; replay it when it has ended');
-    await trx('webhook_deliveries')
-      .where({ id: deliveryId })
-      .update({ status: 'starting', claimedAt: trx.fn.now(), updatedAt: trx.fn.now() });
+    await WebhookDelivery.query(trx).findById(deliveryId).patch({ status: 'starting', claimedAt: dbNow(), updatedAt: dbNow() });
   });
   await startClaimedDelivery(deps, { deliveryId, teamId, endpointId });
   return getWebhookDelivery(deps.db, teamId, endpointId, deliveryId);
@@ -287,18 +264,15 @@ export async function sendTestWebhook(deps: WebhookDeps, teamId: string, endpoin
     timestamp: new Date().toISOString(),
     data: { endpointId, message: 'A test event: your endpoint receives and verifies webhooks.' },
   });
-  const [row] = await deps
-    .db('webhook_deliveries')
-    .insert({
-      teamId,
-      endpointId,
-      eventId: randomUUID(),
-      eventType: 'webhook.test',
-      payload,
-      status: 'starting',
-      claimedAt: deps.db.fn.now(),
-    })
-    .returning<{ id: string }[]>('id');
+  const row = await WebhookDelivery.query(deps.db).insert({
+    teamId,
+    endpointId,
+    eventId: randomUUID(),
+    eventType: 'webhook.test',
+    payload,
+    status: 'starting',
+    claimedAt: dbNow(),
+  });
   await startClaimedDelivery(deps, { deliveryId: row.id, teamId, endpointId });
   return getWebhookDelivery(deps.db, teamId, endpointId, row.id);
 }
