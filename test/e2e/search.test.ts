@@ -60,7 +60,8 @@ beforeAll(async () => {
       mimeType: 'application/pdf',
       size: 1000,
       sha256: 'a'.repeat(64),
-      content: `${'Preamble words. '.repeat(200)}This lease agreement covers the office at Baker Street for twelve months.`,
+      // Past the first 8,000 characters, where snippets used to stop looking.
+      content: `${'Preamble words. '.repeat(700)}This lease agreement covers the office at Baker Street for twelve months.`,
     })
     .returning('id');
   ids.document = doc.id;
@@ -110,6 +111,8 @@ describe('GET /search', () => {
     expect(found(lease)).toEqual([`document:${ids.document}`]);
     expect(lease[0].snippet).toContain('<mark>Baker</mark> <mark>Street</mark>');
     expect(lease[0].snippet.length).toBeLessThan(400); // a fragment, not the whole text
+    const twelve = await hits('q=twelve+months');
+    expect(twelve.find((h) => h.type === 'document')?.snippet).toContain('<mark>twelve</mark> <mark>months</mark>');
   });
 
   it('finds a quoted phrase in document text through its shingles, only where its words stand together (migration 0076)', async () => {

@@ -1,4 +1,4 @@
-import { requiredPhrases } from '../../shared/domain/search/service';
+import { requiredPhrases, snippetAnchor } from '../../shared/domain/search/service';
 
 describe('requiredPhrases (the quoted phrases a search narrows by their shingles)', () => {
   it('takes each closed quoted phrase a match must hold', () => {
@@ -20,5 +20,17 @@ describe('requiredPhrases (the quoted phrases a search narrows by their shingles
 
   it('keeps "or" inside a phrase and in words that only contain it', () => {
     expect(requiredPhrases('"black or white" order')).toEqual(['black or white']);
+  });
+});
+
+describe('snippetAnchor (where a snippet starts looking in a long text)', () => {
+  it('takes the first required phrase, spaced and lower-cased as the text is searched', () => {
+    expect(snippetAnchor('lease "Baker   Street" x', requiredPhrases('lease "Baker   Street" x'))).toBe('baker street');
+  });
+
+  it('else the longest word that is not negated nor an operator', () => {
+    expect(snippetAnchor('tax Insurance -renewalclause or', [])).toBe('insurance');
+    expect(snippetAnchor('"baker street" or office', requiredPhrases('"baker street" or office'))).toBe('street');
+    expect(snippetAnchor('   ', [])).toBe('');
   });
 });
