@@ -7,6 +7,7 @@ import { listDocuments } from '../../shared/domain/documents/service';
 import { listDocumentsQuery } from '../../shared/domain/documents/schema';
 import { withinTeam } from '../../shared/db/team-wall';
 import { startDocumentSweep } from '../../api/outbox/document-sweep';
+import { documentsLeftPending } from '../../shared/domain/documents/upload';
 import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { receiptIngestionId, stageQuery, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 import { notificationsOf } from '../../shared/domain/notifications/service';
@@ -333,6 +334,21 @@ describe('documents', () => {
     // Within the grace period the upload itself is still expected to start it.
     await expect(stack.worker.client.workflow.getHandle(documentProcessingId(onItsWay)).describe()).rejects.toThrow('not found');
     await db('documents').where({ id: onItsWay }).delete();
+
+    // Each pass of every API process reads the partial index of pending documents (migration 0079), not the table.
+    const seen: { sql: string; bindings: readonly Knex.RawBinding[] }[] = [];
+    const listen = (q: { sql: string; bindings?: readonly Knex.RawBinding[] }) => seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    db.on('query', listen);
+    await documentsLeftPending(db, { graceMs: 60_000, limit: 100 });
+    db.off('query', listen);
+    const plan = await db.transaction(async (trx) => {
+      await trx.raw('set local enable_seqscan = off');
+      const { rows } = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain ${seen[0].sql.replace(/\$\d+/g, '?')}`, [
+        ...seen[0].bindings,
+      ]);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('documents_pending_idx');
   });
 
   it('answers 400 for bad input and 403 without the scope over tRPC, changing nothing', async () => {

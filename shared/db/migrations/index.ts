@@ -34,6 +34,7 @@ import * as bankConnectionLifecycle from './0075_bank_connection_lifecycle';
 import * as documentPhraseShingles from './0076_document_phrase_shingles';
 import * as searchPendingLists from './0077_search_pending_lists';
 import * as transactionSearchVector from './0078_transaction_search_vector';
+import * as documentsPendingIndex from './0079_documents_pending_index';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -75,6 +76,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0076_document_phrase_shingles': documentPhraseShingles,
   '0077_search_pending_lists': searchPendingLists,
   '0078_transaction_search_vector': transactionSearchVector,
+  '0079_documents_pending_index': documentsPendingIndex,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
