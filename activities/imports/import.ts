@@ -85,13 +85,14 @@ export function importActivities({ db, storage }: ActivityDeps) {
       .findById(id)
       .patch({ ...fields, updatedAt: new Date() });
 
-  const rowsOf = async (imp: TransactionImport, stream: Readable): Promise<AsyncIterable<RowResult> | RowResult[]> => {
+  /** The file's rows in batches: a CSV's as the parser has them, a statement's (read whole) as one. */
+  const rowsOf = async (imp: TransactionImport, stream: Readable): Promise<AsyncIterable<RowResult[]> | RowResult[][]> => {
     if (imp.format === 'csv') {
       if (!imp.mapping) throw ApplicationFailure.nonRetryable(`import ${imp.id} is CSV without a mapping`, 'ImportWithoutMapping');
       return csvRows(stream, imp.mapping, imp.mapping.delimiter ?? ',');
     }
     const text = await readAll(stream);
-    return imp.format === 'ofx' ? ofxRows(text) : camtRows(text);
+    return [imp.format === 'ofx' ? await ofxRows(text) : camtRows(text)];
   };
 
   return {
@@ -137,20 +138,21 @@ export function importActivities({ db, storage }: ActivityDeps) {
             // Its failure is awaited with the next batch; until then it must not count as unhandled.
             inFlight.catch(() => undefined);
           };
-          for await (const result of await rowsOf(imp, stream)) {
-            rowsRead++;
-            if (!result.ok) {
-              bad++;
-              if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
-            } else if (!bad) {
-              batch.push(stageRow(result.row, account.currency, hash));
-              if (batch.length >= INSERT_BATCH) await send();
+          for await (const results of await rowsOf(imp, stream))
+            for (const result of results) {
+              rowsRead++;
+              if (!result.ok) {
+                bad++;
+                if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
+              } else if (!bad) {
+                batch.push(stageRow(result.row, account.currency, hash));
+                if (batch.length >= INSERT_BATCH) await send();
+              }
+              if (rowsRead % PROGRESS_EVERY === 0) {
+                heartbeat({ rowsRead, inserted });
+                await patch(db, imp.id, { rowsRead });
+              }
             }
-            if (rowsRead % PROGRESS_EVERY === 0) {
-              heartbeat({ rowsRead, inserted });
-              await patch(db, imp.id, { rowsRead });
-            }
-          }
           if (bad) {
             await inFlight.catch(() => undefined);
             throw rolledBack;
@@ -202,23 +204,24 @@ export function importActivities({ db, storage }: ActivityDeps) {
         const write = async (text: string) => {
           if (!out.write(text)) await once(out, 'drain');
         };
-        for await (const result of await rowsOf(imp, stream)) {
-          rowsRead++;
-          if (!result.ok) {
-            bad++;
-            if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
-          } else if (!bad) {
-            pending.push(JSON.stringify(stageRow(result.row, account.currency, hash)));
-            if (pending.length >= WRITE_CHUNK) {
-              await write(`${pending.join('\n')}\n`);
-              pending = [];
+        for await (const results of await rowsOf(imp, stream))
+          for (const result of results) {
+            rowsRead++;
+            if (!result.ok) {
+              bad++;
+              if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
+            } else if (!bad) {
+              pending.push(JSON.stringify(stageRow(result.row, account.currency, hash)));
+              if (pending.length >= WRITE_CHUNK) {
+                await write(`${pending.join('\n')}\n`);
+                pending = [];
+              }
+            }
+            if (rowsRead % PROGRESS_EVERY === 0) {
+              heartbeat({ rowsRead });
+              await patch(db, imp.id, { rowsRead });
             }
           }
-          if (rowsRead % PROGRESS_EVERY === 0) {
-            heartbeat({ rowsRead });
-            await patch(db, imp.id, { rowsRead });
-          }
-        }
         if (pending.length) await write(`${pending.join('\n')}\n`);
         out.end();
         await finished(out);

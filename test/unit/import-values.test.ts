@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { csvRows, detectDelimiter } from '../../shared/domain/imports/csv';
 import { detectImportFormat } from '../../shared/domain/imports/formats';
-import { rowHasher, type ParsedRow } from '../../shared/domain/imports/rows';
+import { rowHasher, type ParsedRow, type RowResult } from '../../shared/domain/imports/rows';
 import { csvMappingSchema } from '../../shared/domain/imports/schema';
 import { decimalSeparatorOf, formatAmount, parseAmount, parseDate } from '../../shared/domain/imports/values';
 
@@ -99,7 +99,7 @@ describe('statement values', () => {
       dateFormat: 'YYYY-MM-DD',
     });
     const results = [];
-    for await (const r of csvRows(Readable.from([csv]), mapping, ',')) results.push(r);
+    for await (const batch of csvRows(Readable.from([csv]), mapping, ',')) results.push(...batch);
     expect(results.map((r) => (r.ok ? [r.row.line, formatAmount(r.row.amount), r.row.name] : [r.error.line, r.error.message]))).toEqual([
       [2, '-1', 'Two lines'],
       [4, 'date "2026-11-31" is not a date in the format YYYY-MM-DD'],
@@ -107,6 +107,17 @@ describe('statement values', () => {
       [6, 'neither a debit nor a credit amount'],
       [7, '5', 'Fine'],
     ]);
+  });
+
+  it('reports a file that stops being CSV by its line, after the rows before it', async () => {
+    const mapping = csvMappingSchema.parse({ date: 'Date', description: 'Text', amount: 'Amount', dateFormat: 'YYYY-MM-DD' });
+    const good = Array.from({ length: 2500 }, (_, i) => `2026-11-01,Row ${i},1.00`).join('\n');
+    const batches: RowResult[][] = [];
+    for await (const batch of csvRows(Readable.from([`Date,Text,Amount\n${good}\n2026-11-02,"unclosed,1.00\n`]), mapping, ','))
+      batches.push(batch);
+    const results = batches.flat();
+    expect(results.filter((r) => r.ok)).toHaveLength(2500);
+    expect(results.at(-1)).toEqual({ ok: false, error: { line: 2502, message: expect.stringContaining('not readable as CSV') } });
   });
 
   it('names a mapped column the header lacks', async () => {
@@ -118,7 +129,7 @@ describe('statement values', () => {
       decimalSeparator: ',',
     });
     const results = [];
-    for await (const r of csvRows(Readable.from(['Date;Text;Betrag\n01.11.2026;x;1,00\n']), mapping, ';')) results.push(r);
+    for await (const batch of csvRows(Readable.from(['Date;Text;Betrag\n01.11.2026;x;1,00\n']), mapping, ';')) results.push(...batch);
     expect(results).toEqual([{ ok: false, error: { line: 1, message: 'no such column: date ("Datum")' } }]);
   });
 });
