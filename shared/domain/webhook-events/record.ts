@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex';
 import { WebhookEvent, type WebhookProvider } from '../../db/models';
 import { runPrepared } from '../../db/prepared';
+import { writeWebhookOutcome } from './outcomes';
 
 /** Who sends us webhooks: each has its own route, verifier and event keys. */
 export const WEBHOOK_PROVIDERS = ['bank-a', 'bank-b', 'messaging', 'inbox', 'payments', 'subscriptions'] as const;
@@ -51,13 +52,9 @@ const CLAIM = {
      returning id`,
 };
 
-const RECORD_OUTCOME = {
-  name: 'webhook_events.outcome',
-  text: `update webhook_events set outcome = $2, team_id = $3, workflow_id = $4, processed_at = now(), next_attempt_at = null where id = $1`,
-};
-
-export async function recordWebhookOutcome(db: Db, id: string, result: WebhookOutcome): Promise<void> {
-  await runPrepared(db, RECORD_OUTCOME, [id, result.outcome, result.teamId ?? null, result.workflowId ?? null]);
+/** How acting on the event went; written together with the outcomes of events acted on meanwhile. */
+export function recordWebhookOutcome(db: Db, id: string, result: WebhookOutcome): Promise<void> {
+  return writeWebhookOutcome(db, id, result);
 }
 
 /** The relay's backoff: 5 s, 10 s, 20 s … capped at 10 minutes; it gives up after a day of trying. */
