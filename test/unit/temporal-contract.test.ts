@@ -18,7 +18,7 @@ import { exportTransactionsContract } from '../../shared/temporal/export-transac
 import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
 import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
-import { ROOT, tsFiles } from '../support/source-files';
+import { linesMatching, ROOT, tsFiles } from '../support/source-files';
 
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
 
@@ -119,14 +119,10 @@ describe('the Temporal contract (shared/temporal)', () => {
   });
 
   it('is how every caller names workflows, signals and queries: no string literal in a start, signal or query', () => {
-    const offenders = ['api', 'shared', 'activities', 'workflows', 'test']
+    const files = ['api', 'shared', 'activities', 'workflows', 'test']
       .flatMap((dir) => tsFiles(path.join(ROOT, dir)))
-      .filter((file) => file !== __filename)
-      .flatMap((file) =>
-        readFileSync(file, 'utf8')
-          .split('\n')
-          .flatMap((line, i) => (STRING_NAMED_CALL.test(line) ? [`${path.relative(ROOT, file)}:${i + 1}: ${line.trim()}`] : [])),
-      );
+      .filter((file) => file !== __filename);
+    const offenders = linesMatching(files, STRING_NAMED_CALL);
     expect(offenders).toEqual([]);
   });
 });
