@@ -73,6 +73,13 @@ async function insertBatch(
   return result.rowCount;
 }
 
+/** What reading a file came to: rows read, and the bad ones (their errors, the first MAX_REPORTED_ERRORS). */
+interface RowWalk {
+  rowsRead: number;
+  bad: number;
+  errors: ImportError[];
+}
+
 export function importActivities({ db, storage }: ActivityDeps) {
   const find = async ({ teamId, importId }: ImportTransactionsInput) => {
     const found = await TransactionImport.query(db).findOne({ teamId, id: importId });
@@ -95,6 +102,46 @@ export function importActivities({ db, storage }: ActivityDeps) {
     return [imp.format === 'ofx' ? await ofxRows(text) : camtRows(text)];
   };
 
+  /** The account an import goes into: gone (deleted, its imports with it), nothing to import into. */
+  const accountOf = async (imp: TransactionImport) => {
+    const account = await BankAccount.query(db).findOne({ teamId: imp.teamId, id: imp.bankAccountId });
+    if (!account) throw ApplicationFailure.nonRetryable(`bank account ${imp.bankAccountId} not found`, 'ImportNotFound');
+    return account;
+  };
+
+  /**
+   * Reads the uploaded file once: counts its rows, keeps the bad ones' errors (reading on past the
+   * first, to report every bad row by line), hands each good row in its staging form to `take` until
+   * a row is bad, and reports progress every PROGRESS_EVERY rows. `take` returns a promise only
+   * when it must be waited for (a batch to send), so a row costs no promise of its own.
+   */
+  const walkRows = async (
+    imp: TransactionImport,
+    currency: string,
+    take: (row: StagedRow) => Promise<void> | undefined,
+    progress: () => Record<string, number> = () => ({}),
+  ): Promise<RowWalk> => {
+    const { stream } = await storage.open(imp.storageKey);
+    const hash = rowHasher(imp.bankAccountId);
+    const walk: RowWalk = { rowsRead: 0, bad: 0, errors: [] };
+    for await (const results of await rowsOf(imp, stream))
+      for (const result of results) {
+        walk.rowsRead++;
+        if (!result.ok) {
+          walk.bad++;
+          if (walk.errors.length < MAX_REPORTED_ERRORS) walk.errors.push(result.error);
+        } else if (!walk.bad) {
+          const taking = take(stageRow(result.row, currency, hash));
+          if (taking) await taking;
+        }
+        if (walk.rowsRead % PROGRESS_EVERY === 0) {
+          heartbeat({ rowsRead: walk.rowsRead, ...progress() });
+          await patch(db, imp.id, { rowsRead: walk.rowsRead });
+        }
+      }
+    return walk;
+  };
+
   return {
     /**
      * The one step of an import started since `single-pass-import`: reads, checks and inserts in one
@@ -108,16 +155,11 @@ export function importActivities({ db, storage }: ActivityDeps) {
       const imp = await find(input);
       if (imp.status === 'failed') return { ok: false, rowsRead: imp.rowsRead, errors: imp.errors };
       if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead, created: imp.createdCount, skipped: imp.skippedCount };
-      const account = await BankAccount.query(db).findOne({ teamId: imp.teamId, id: imp.bankAccountId });
-      if (!account) throw ApplicationFailure.nonRetryable(`bank account ${imp.bankAccountId} not found`, 'ImportNotFound');
+      const account = await accountOf(imp);
       await patch(db, imp.id, { status: 'importing' });
 
-      const { stream } = await storage.open(imp.storageKey);
-      const hash = rowHasher(account.id);
-      const errors: ImportError[] = [];
-      let bad = 0;
-      let rowsRead = 0;
       const rolledBack = new Error('the file has bad rows');
+      let walk: RowWalk | undefined;
       try {
         return await db.transaction(async (trx) => {
           // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
@@ -138,27 +180,19 @@ export function importActivities({ db, storage }: ActivityDeps) {
             // Its failure is awaited with the next batch; until then it must not count as unhandled.
             inFlight.catch(() => undefined);
           };
-          for await (const results of await rowsOf(imp, stream))
-            for (const result of results) {
-              rowsRead++;
-              if (!result.ok) {
-                bad++;
-                if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
-              } else if (!bad) {
-                batch.push(stageRow(result.row, account.currency, hash));
-                if (batch.length >= INSERT_BATCH) await send();
-              }
-              if (rowsRead % PROGRESS_EVERY === 0) {
-                heartbeat({ rowsRead, inserted });
-                await patch(db, imp.id, { rowsRead });
-              }
-            }
-          if (bad) {
+          walk = await walkRows(
+            imp,
+            account.currency,
+            (row) => (batch.push(row) >= INSERT_BATCH ? send() : undefined),
+            () => ({ inserted }),
+          );
+          if (walk.bad) {
             await inFlight.catch(() => undefined);
             throw rolledBack;
           }
           if (batch.length) await send();
           await inFlight;
+          const { rowsRead } = walk;
           const outcome = { ok: true as const, rowsRead, created, skipped: rowsRead - created };
           await patch(trx, imp.id, {
             status: 'completed',
@@ -170,7 +204,8 @@ export function importActivities({ db, storage }: ActivityDeps) {
           return outcome;
         });
       } catch (err) {
-        if (err !== rolledBack) throw err;
+        if (err !== rolledBack || !walk) throw err;
+        const { rowsRead, errors } = walk;
         await patch(db, imp.id, { status: 'failed', rowsRead, errors, completedAt: new Date() });
         return { ok: false, rowsRead, errors };
       }
@@ -187,41 +222,23 @@ export function importActivities({ db, storage }: ActivityDeps) {
       const imp = await find(input);
       if (imp.status === 'failed') return { ok: false, rowsRead: imp.rowsRead, errors: imp.errors };
       if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead };
-      const account = await BankAccount.query(db).findOne({ teamId: imp.teamId, id: imp.bankAccountId });
-      if (!account) throw ApplicationFailure.nonRetryable(`bank account ${imp.bankAccountId} not found`, 'ImportNotFound');
+      const account = await accountOf(imp);
       await patch(db, imp.id, { status: 'validating' });
 
       const dir = await mkdtemp(path.join(os.tmpdir(), 'finops-import-'));
       try {
         const target = path.join(dir, 'staged.ndjson');
         const out = createWriteStream(target);
-        const { stream } = await storage.open(imp.storageKey);
-        const hash = rowHasher(account.id);
-        const errors: ImportError[] = [];
-        let bad = 0;
-        let rowsRead = 0;
         let pending: string[] = [];
         const write = async (text: string) => {
           if (!out.write(text)) await once(out, 'drain');
         };
-        for await (const results of await rowsOf(imp, stream))
-          for (const result of results) {
-            rowsRead++;
-            if (!result.ok) {
-              bad++;
-              if (errors.length < MAX_REPORTED_ERRORS) errors.push(result.error);
-            } else if (!bad) {
-              pending.push(JSON.stringify(stageRow(result.row, account.currency, hash)));
-              if (pending.length >= WRITE_CHUNK) {
-                await write(`${pending.join('\n')}\n`);
-                pending = [];
-              }
-            }
-            if (rowsRead % PROGRESS_EVERY === 0) {
-              heartbeat({ rowsRead });
-              await patch(db, imp.id, { rowsRead });
-            }
-          }
+        const { rowsRead, bad, errors } = await walkRows(imp, account.currency, (row) => {
+          if (pending.push(JSON.stringify(row)) < WRITE_CHUNK) return undefined;
+          const chunk = pending;
+          pending = [];
+          return write(`${chunk.join('\n')}\n`);
+        });
         if (pending.length) await write(`${pending.join('\n')}\n`);
         out.end();
         await finished(out);
