@@ -84,8 +84,8 @@ class OutcomeWriter {
 
 const writers = new WeakMap<Db, OutcomeWriter>();
 
-/** Records how acting on an event went (one writer per database handle). */
-export function writeWebhookOutcome(db: Db, id: string, result: WebhookOutcome): Promise<void> {
+/** Records how acting on an event went, together with outcomes recorded meanwhile (one writer per database handle). */
+export function recordWebhookOutcome(db: Db, id: string, result: WebhookOutcome): Promise<void> {
   let writer = writers.get(db);
   if (!writer) writers.set(db, (writer = new OutcomeWriter(db)));
   return writer.record(id, result);

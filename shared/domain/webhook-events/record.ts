@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex';
 import { WebhookEvent, type WebhookProvider } from '../../db/models';
 import { runPrepared } from '../../db/prepared';
-import { writeWebhookOutcome } from './outcomes';
 
 /** Who sends us webhooks: each has its own route, verifier and event keys. */
 export const WEBHOOK_PROVIDERS = ['bank-a', 'bank-b', 'messaging', 'inbox', 'payments', 'subscriptions'] as const;
@@ -52,10 +51,7 @@ const CLAIM = {
      returning id`,
 };
 
-/** How acting on the event went; written together with the outcomes of events acted on meanwhile. */
-export function recordWebhookOutcome(db: Db, id: string, result: WebhookOutcome): Promise<void> {
-  return writeWebhookOutcome(db, id, result);
-}
+export { recordWebhookOutcome } from './outcomes';
 
 /** The relay's backoff: 5 s, 10 s, 20 s … capped at 10 minutes; it gives up after a day of trying. */
 export const RELAY_MAX_ATTEMPTS = 150;
