@@ -1,7 +1,7 @@
 import { withinTeam } from '../../shared/db/team-wall';
 import { searchQuery } from '../../shared/domain/search/schema';
 import { search } from '../../shared/domain/search/service';
-import { SEARCH_SOURCES } from '../../shared/domain/search/sources';
+import { SEARCH_SOURCES, trigramIndex, trigramText } from '../../shared/domain/search/sources';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
@@ -203,7 +203,7 @@ describe('GET /search', () => {
     });
   });
 
-  it('reads every kind through its indexes (the words function or column and the name trigrams match migrations 0056 and 0062)', async () => {
+  it('reads every kind through its indexes (the words function or column and the trigram text match migrations 0056, 0062 and 0080)', async () => {
     await ctx.tdb.db.transaction(async (trx) => {
       await trx.raw('set local enable_seqscan = off');
       for (const s of SEARCH_SOURCES) {
@@ -214,7 +214,7 @@ describe('GET /search', () => {
             .map((r) => r['QUERY PLAN'])
             .join('\n');
         expect(await plan(`${words} @@ websearch_to_tsquery('simple', 'figma')`)).toContain(`${s.table}_search_idx`);
-        expect(await plan(`'figma' <% x.${s.name}`)).toContain(`${s.table}_name_trgm_idx`);
+        expect(await plan(`'figma' <% ${trigramText(s, 'x')}`)).toContain(trigramIndex(s));
       }
     });
   });
@@ -223,7 +223,7 @@ describe('GET /search', () => {
     const { rows } = await ctx.tdb.db.raw<{ rows: { index: string; options: string[] | null }[] }>(
       `select c.relname as index, c.reloptions as options from pg_class c join pg_index i on i.indexrelid = c.oid
         where c.relname = any(?)`,
-      [SEARCH_SOURCES.flatMap((s) => [`${s.table}_search_idx`, `${s.table}_name_trgm_idx`])],
+      [SEARCH_SOURCES.flatMap((s) => [`${s.table}_search_idx`, trigramIndex(s)])],
     );
     expect(rows).toHaveLength(SEARCH_SOURCES.length * 2);
     for (const { index, options } of rows) {

@@ -1,4 +1,6 @@
-import { transactionSchema } from '../../shared/domain/transactions/schema';
+import type { Knex } from 'knex';
+import { listTransactionsQuery, transactionSchema } from '../../shared/domain/transactions/schema';
+import { listTransactionsSql } from '../../shared/domain/transactions/service';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
@@ -101,12 +103,44 @@ describe('GET /transactions', () => {
           .sort();
       expect(await found('zephyr')).toHaveLength(4);
       expect(await found('alpha beta')).toEqual([]); // the name ends where the description starts
+      expect(await found('alpha\nbeta')).toEqual([]); // nor where the indexed text joins them (migration 0080)
+      expect(await found('ph')).toHaveLength(5); // too short for a trigram: walked, not looked up
       expect(await found('% zephyr_')).toEqual(['100% zephyr_fee|']); // % and _ are text, not wildcards
       // Another team's rows with the word stay unseen.
       expect((await all('/transactions?q=zephyr', ctx.other.sessionToken)).rows).toEqual([]);
     } finally {
       await db('transactions').where({ teamId }).whereIn('providerTransactionId', ids).delete();
     }
+  });
+
+  it('narrows q= through the trigram index over the four columns, and skips it for text too short to have a trigram', async () => {
+    const plans: Record<string, string> = {};
+    // Among twenty thousand rows, where walking the team's newest rows no longer looks cheaper (and
+    // sequential scans off, as in search.test.ts: the plan for a test-sized table is not the question);
+    // the filler goes with the rollback.
+    await ctx.tdb.db
+      .transaction(async (trx) => {
+        await trx.raw(
+          `insert into transactions (team_id, date, name, amount, currency)
+           select ?, date '2026-01-01' - (g % 400), 'Filler ' || g, -1, 'EUR' from generate_series(1, 20000) g`,
+          [ctx.acme.team.id],
+        );
+        await trx.raw('analyze transactions');
+        await trx.raw('set local enable_seqscan = off');
+        for (const q of ['merchant 417', 'é-1']) {
+          const { sql, bindings } = listTransactionsSql(trx, ctx.acme.team.id, listTransactionsQuery.parse({ q }));
+          const { rows } = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain ${sql.replace(/\$\d+/g, '?')}`, [
+            ...bindings,
+          ] as Knex.RawBinding[]);
+          plans[q] = rows.map((r) => r['QUERY PLAN']).join('\n');
+        }
+        await trx.rollback();
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof Error && err.message === 'Transaction rejected with non-error: undefined')) throw err;
+      });
+    expect(plans['merchant 417']).toContain('transactions_text_trgm_idx');
+    expect(plans['é-1']).not.toContain('transactions_text_trgm_idx');
   });
 
   it('rejects a forged cursor with 400', async () => {

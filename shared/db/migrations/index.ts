@@ -35,6 +35,7 @@ import * as documentPhraseShingles from './0076_document_phrase_shingles';
 import * as searchPendingLists from './0077_search_pending_lists';
 import * as transactionSearchVector from './0078_transaction_search_vector';
 import * as documentsPendingIndex from './0079_documents_pending_index';
+import * as transactionTextTrigrams from './0080_transaction_text_trigrams';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -77,6 +78,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0077_search_pending_lists': searchPendingLists,
   '0078_transaction_search_vector': transactionSearchVector,
   '0079_documents_pending_index': documentsPendingIndex,
+  '0080_transaction_text_trigrams': transactionTextTrigrams,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

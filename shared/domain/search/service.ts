@@ -4,7 +4,7 @@ import { forbidden } from '../../errors';
 import type { Principal } from '../auth/principal';
 import { hasScopes } from '../auth/scopes';
 import type { SearchHit, SearchQuery } from './schema';
-import { SEARCH_SOURCES, type SearchSource } from './sources';
+import { SEARCH_SOURCES, trigramText, type SearchSource } from './sources';
 import { highlighted, OPEN, CLOSE } from './snippet';
 
 /** "49.99", "-1,250.00", "12,50": an amount to match exactly (either sign); anything else is words only. */
@@ -130,7 +130,7 @@ function branch(
        ${s.recent ? `order by ${s.recent.replaceAll('x.', 'c.')} desc ` : ''}limit ${CANDIDATES})`;
   const subqueries = [
     candidates(() => `${words('c')} @@ websearch_to_tsquery('simple', ${bind(query.q)})${phrasesIn(s, query.phrases, bind)}`),
-    candidates(() => `${bind(query.q)} <% c.${s.name}`),
+    candidates(() => `${bind(query.q)} <% ${trigramText(s, 'c')}`),
   ];
   const amountColumn = query.amount === null ? null : s.amount;
   if (amountColumn) {

@@ -29,6 +29,11 @@ export interface SearchSource {
   vector?: string;
   /** A stored column of its word pairs and triples (migration 0076) that narrows a quoted phrase before its words are checked. */
   shingles?: string;
+  /**
+   * The text the trigram index covers, when more than the name: transactions' four columns joined,
+   * the one index both search's partial words and the list's `q=` read (migration 0080).
+   */
+  text?: string;
   /** Rows that are not results (soft-deleted). */
   where?: string;
 }
@@ -46,6 +51,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     amount: 'x.amount',
     currency: 'x.currency',
     vector: 'search_vector',
+    text: 'transaction_text(x.name, x.description, x.counterparty_name, x.merchant_name)',
   },
   {
     type: 'customer',
@@ -112,3 +118,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     currency: null,
   },
 ];
+
+/** The text a kind's partial-word candidates are matched on, over `alias`, and the trigram index that serves it. */
+export const trigramText = (s: SearchSource, alias: string) => (s.text ?? `x.${s.name}`).replaceAll('x.', `${alias}.`);
+export const trigramIndex = (s: SearchSource) => `${s.table}_${s.text ? 'text' : 'name'}_trgm_idx`;

@@ -1,0 +1,66 @@
+import type { Db } from '../../db/knex';
+
+/**
+ * Which part of a list's `q=` the trigram index is asked for (migration 0080). The index needs
+ * every trigram of what it is given, and a trigram most rows hold costs a pass over a posting list
+ * as long as the table: "merchant 417", where "merchant" is in every row, read 23 ms of index over
+ * a million rows, while "417" alone read 4 ms and left the same rows for the exact check. So the
+ * index gets the query's rarest word, as rare as PostgreSQL's own statistics on the indexed text
+ * tell (the ~100 values ANALYZE keeps, the planner's sample for the same question); the whole text
+ * is still checked on every row the index returns.
+ */
+
+/** A word the index can look up: three letters or digits in a row hold at least one trigram. */
+const WORD = /[\p{L}\p{N}]{3,}/gu;
+
+/** How long a process trusts its sample before reading the statistics again. */
+const SAMPLE_TTL_MS = 10 * 60_000;
+
+export interface TextSample {
+  /** Lower-cased sampled texts, each with the share of rows it stands for. */
+  values: { text: string; share: number }[];
+}
+
+/**
+ * The word of `q` to narrow by: its rarest in the sample, the longest among equals (more trigrams,
+ * fewer rows). Null when `q` has no word of three letters or digits: nothing the index can narrow.
+ */
+export function narrowingWord(q: string, sample: TextSample | null): string | null {
+  const words = [...new Set(q.toLowerCase().match(WORD) ?? [])];
+  if (!words.length) return null;
+  const share = (word: string) => (sample?.values ?? []).reduce((sum, v) => (v.text.includes(word) ? sum + v.share : sum), 0);
+  return words.map((word) => ({ word, share: share(word) })).sort((a, b) => a.share - b.share || b.word.length - a.word.length)[0].word;
+}
+
+interface Cached {
+  at: number;
+  sample: Promise<TextSample | null>;
+}
+const samples = new WeakMap<Db, Cached>();
+
+/**
+ * The statistics ANALYZE keeps on the indexed text: its most common values with their frequencies,
+ * and the histogram's bounds standing for the rest in equal shares. Read once per process and
+ * database every SAMPLE_TTL_MS; null before the first ANALYZE or if the read fails (the longest
+ * word is then given to the index, which is correct, only slower when that word is common).
+ */
+export function textSample(db: Db): Promise<TextSample | null> {
+  const cached = samples.get(db);
+  if (cached && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.sample;
+  const sample = readSample(db).catch(() => null);
+  samples.set(db, { at: Date.now(), sample });
+  return sample;
+}
+
+async function readSample(db: Db): Promise<TextSample | null> {
+  const { rows } = await db.raw<{ rows: { common: string[] | null; frequencies: number[] | null; bounds: string[] | null }[] }>(
+    `select most_common_vals::text::text[] as common, most_common_freqs as frequencies, histogram_bounds::text::text[] as bounds
+       from pg_stats where schemaname = current_schema() and tablename = 'transactions_text_trgm_idx' and attname = 'transaction_text'`,
+  );
+  const row = rows.at(0);
+  if (!row) return null;
+  const common = (row.common ?? []).map((text, i) => ({ text: text.toLowerCase(), share: row.frequencies?.[i] ?? 0 }));
+  const rest = 1 - common.reduce((sum, v) => sum + v.share, 0);
+  const bounds = row.bounds ?? [];
+  return { values: [...common, ...bounds.map((text) => ({ text: text.toLowerCase(), share: rest / bounds.length }))] };
+}
