@@ -12,6 +12,7 @@ import { documentProcessingId, type DocumentProcessingWorkflow } from '../../sha
 import { receiptIngestionId, stageQuery, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 import { notificationsOf } from '../../shared/domain/notifications/service';
 import { eventually } from '../support/eventually';
+import { planOf, withoutSequentialScans } from '../support/query-plan';
 import { pdfReceipt } from '../fixtures/receipts';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -203,29 +204,18 @@ describe('documents', () => {
     const lastSwitch = queries.filter((q) => q.connection === listed.connection && q.sql.includes("set_config('role'")).at(-1);
     expect(lastSwitch?.bindings[0]).toBe('none');
 
-    // Among a few thousand documents, where the team's own index no longer looks cheaper than the words index;
-    // sequential scans off as in search.test.ts, since the plan for a test-sized table is not the question.
-    await db
-      .transaction(async (trx) => {
-        await trx.raw(
-          `insert into documents (team_id, name, storage_key, mime_type, size, sha256, content)
+    // Among a few thousand documents, where the team's own index no longer looks cheaper than the words index.
+    const plan = await withoutSequentialScans(db, async (trx) => {
+      await trx.raw(
+        `insert into documents (team_id, name, storage_key, mime_type, size, sha256, content)
          select ?, 'filler-' || g || '.txt', 'filler/' || g, 'text/plain', 1, md5(g::text), 'an ordinary note, number ' || g
            from generate_series(1, 5000) g`,
-          [teamId],
-        );
-        await trx.raw('analyze documents');
-        await trx.raw('set local enable_seqscan = off');
-        const explained = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain ${listed.sql.replace(/\$\d+/g, '?')}`, [
-          ...listed.bindings,
-        ] as Knex.RawBinding[]);
-        const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
-        expect(plan).toContain('documents_search_idx');
-        await trx.rollback();
-      })
-      .catch((err: unknown) => {
-        // The filler goes with the rollback; only a real failure is one.
-        if (!(err instanceof Error && err.message === 'Transaction rejected with non-error: undefined')) throw err;
-      });
+        [teamId],
+      );
+      await trx.raw('analyze documents');
+      return planOf(trx, listed);
+    });
+    expect(plan).toContain('documents_search_idx');
   });
 
   it("another team's document is 404 everywhere; without the scope it is 403; tRPC serves the same service", async () => {
@@ -341,13 +331,7 @@ describe('documents', () => {
     db.on('query', listen);
     await documentsLeftPending(db, { graceMs: 60_000, limit: 100 });
     db.off('query', listen);
-    const plan = await db.transaction(async (trx) => {
-      await trx.raw('set local enable_seqscan = off');
-      const { rows } = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain ${seen[0].sql.replace(/\$\d+/g, '?')}`, [
-        ...seen[0].bindings,
-      ]);
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = await withoutSequentialScans(db, (trx) => planOf(trx, seen[0]));
     expect(plan).toContain('documents_pending_idx');
   });
 

@@ -2,6 +2,7 @@ import { withinTeam } from '../../shared/db/team-wall';
 import { searchQuery } from '../../shared/domain/search/schema';
 import { search } from '../../shared/domain/search/service';
 import { SEARCH_SOURCES, trigramIndex, trigramText } from '../../shared/domain/search/sources';
+import { planOf, withoutSequentialScans } from '../support/query-plan';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
@@ -144,13 +145,10 @@ describe('GET /search', () => {
       expect(rows[0].pair).toBe(`'baker street' & 'baker street london' & 'street london'`);
       expect(rows[0].one).toBeNull();
       expect(rows[0].odd).toContain(`'it s'`);
-      await db.transaction(async (trx) => {
-        await trx.raw('set local enable_seqscan = off');
-        const plan = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(
-          `explain select id from documents where search_shingles @@ phrase_shingles_query('baker street')`,
-        );
-        expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('documents_search_shingles_idx');
-      });
+      const plan = await withoutSequentialScans(db, (trx) =>
+        planOf(trx, `select id from documents where search_shingles @@ phrase_shingles_query('baker street')`),
+      );
+      expect(plan).toContain('documents_search_shingles_idx');
     } finally {
       await db('documents').where({ id: apart.id }).delete();
     }
@@ -204,15 +202,11 @@ describe('GET /search', () => {
   });
 
   it('reads every kind through its indexes (the words function or column and the trigram text match migrations 0056, 0062 and 0080)', async () => {
-    await ctx.tdb.db.transaction(async (trx) => {
-      await trx.raw('set local enable_seqscan = off');
+    await withoutSequentialScans(ctx.tdb.db, async (trx) => {
       for (const s of SEARCH_SOURCES) {
         // A GIN index serves a condition on any of its columns: each condition alone must find its index.
         const words = s.vector ? `x.${s.vector}` : `search_words_${s.table}(${s.columns.map((c) => `x.${c}`).join(', ')})`;
-        const plan = async (condition: string) =>
-          (await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain select x.id from ${s.table} x where ${condition}`)).rows
-            .map((r) => r['QUERY PLAN'])
-            .join('\n');
+        const plan = (condition: string) => planOf(trx, `select x.id from ${s.table} x where ${condition}`);
         expect(await plan(`${words} @@ websearch_to_tsquery('simple', 'figma')`)).toContain(`${s.table}_search_idx`);
         expect(await plan(`'figma' <% ${trigramText(s, 'x')}`)).toContain(trigramIndex(s));
       }

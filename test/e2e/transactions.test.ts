@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { listTransactionsQuery, transactionSchema } from '../../shared/domain/transactions/schema';
 import { listTransactionsSql } from '../../shared/domain/transactions/service';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
+import { planOf, withoutSequentialScans } from '../support/query-plan';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 import type { UntypedJson } from '../support/untyped-json';
@@ -114,31 +114,17 @@ describe('GET /transactions', () => {
   });
 
   it('narrows q= through the trigram index over the four columns, and skips it for text too short to have a trigram', async () => {
-    const plans: Record<string, string> = {};
-    // Among twenty thousand rows, where walking the team's newest rows no longer looks cheaper (and
-    // sequential scans off, as in search.test.ts: the plan for a test-sized table is not the question);
-    // the filler goes with the rollback.
-    await ctx.tdb.db
-      .transaction(async (trx) => {
-        await trx.raw(
-          `insert into transactions (team_id, date, name, amount, currency)
-           select ?, date '2026-01-01' - (g % 400), 'Filler ' || g, -1, 'EUR' from generate_series(1, 20000) g`,
-          [ctx.acme.team.id],
-        );
-        await trx.raw('analyze transactions');
-        await trx.raw('set local enable_seqscan = off');
-        for (const q of ['merchant 417', 'é-1']) {
-          const { sql, bindings } = listTransactionsSql(trx, ctx.acme.team.id, listTransactionsQuery.parse({ q }));
-          const { rows } = await trx.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain ${sql.replace(/\$\d+/g, '?')}`, [
-            ...bindings,
-          ] as Knex.RawBinding[]);
-          plans[q] = rows.map((r) => r['QUERY PLAN']).join('\n');
-        }
-        await trx.rollback();
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof Error && err.message === 'Transaction rejected with non-error: undefined')) throw err;
-      });
+    // Among twenty thousand rows, where walking the team's newest rows no longer looks cheaper.
+    const plans = await withoutSequentialScans(ctx.tdb.db, async (trx) => {
+      await trx.raw(
+        `insert into transactions (team_id, date, name, amount, currency)
+         select ?, date '2026-01-01' - (g % 400), 'Filler ' || g, -1, 'EUR' from generate_series(1, 20000) g`,
+        [ctx.acme.team.id],
+      );
+      await trx.raw('analyze transactions');
+      const planFor = (q: string) => planOf(trx, listTransactionsSql(trx, ctx.acme.team.id, listTransactionsQuery.parse({ q })));
+      return { 'merchant 417': await planFor('merchant 417'), 'é-1': await planFor('é-1') };
+    });
     expect(plans['merchant 417']).toContain('transactions_text_trgm_idx');
     expect(plans['é-1']).not.toContain('transactions_text_trgm_idx');
   });

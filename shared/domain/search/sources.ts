@@ -1,4 +1,5 @@
 import type { Scope } from '../auth/scopes';
+import { transactionText } from '../transactions/text-filter';
 import type { SearchType } from './schema';
 
 /**
@@ -51,7 +52,7 @@ export const SEARCH_SOURCES: readonly SearchSource[] = [
     amount: 'x.amount',
     currency: 'x.currency',
     vector: 'search_vector',
-    text: 'transaction_text(x.name, x.description, x.counterparty_name, x.merchant_name)',
+    text: transactionText('x'),
   },
   {
     type: 'customer',

@@ -6,7 +6,7 @@ import { badRequest, conflict, notFound, type FieldProblem } from '../../errors'
 import { decodeCursor, encodeCursor } from '../common/cursor';
 import type { Page } from '../common/page';
 import { containsPattern } from '../common/query';
-import { narrowingWord, textSample, type TextSample } from './text-filter';
+import { narrowingWord, textSample, transactionText, type TextSample } from './text-filter';
 import {
   BANK_OWNED_FIELDS,
   type CreateTransactionBody,
@@ -125,6 +125,12 @@ export function listTransactionsSql(db: Db, teamId: string, query: ListTransacti
   return buildListQuery(db, teamId, query, sample).toSQL().toNative();
 }
 
+/** The list's order, which its cursor encodes: (date, id) descending. */
+const NEWEST_FIRST = [
+  { column: 't.date', order: 'desc' },
+  { column: 't.id', order: 'desc' },
+];
+
 // The list is the hot path (and the benchmark's): hand-written SQL that the (team_id, date, id) index
 // serves. The page is chosen first and only its rows are joined: a text search that narrows through
 // the trigram index sorts every match, and joined before the limit each match read its category.
@@ -132,10 +138,7 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, sa
   const page = db('transactions as t')
     .where('t.team_id', teamId)
     .select('t.*')
-    .orderBy([
-      { column: 't.date', order: 'desc' },
-      { column: 't.id', order: 'desc' },
-    ])
+    .orderBy(NEWEST_FIRST)
     .limit(query.pageSize + 1);
 
   if (query.cursor) {
@@ -143,10 +146,7 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, sa
     page.whereRaw('(t.date, t.id) < (?::date, ?::uuid)', [date, id]);
   }
   whereFiltered(db, page, query, sample);
-  return selectTransactions(db, teamId, page.as('t')).orderBy([
-    { column: 't.date', order: 'desc' },
-    { column: 't.id', order: 'desc' },
-  ]);
+  return selectTransactions(db, teamId, page.as('t')).orderBy(NEWEST_FIRST);
 }
 
 /** The list's filters (also the bulk edit's selection), on a query of `transactions as t`. */
@@ -175,7 +175,7 @@ export function whereFiltered<Q extends Knex.QueryBuilder>(db: Db, q: Q, query: 
     // first instead, which finds a common one soonest.
     const word = narrowingWord(query.q, sample);
     if (word) {
-      q.whereRaw('transaction_text(t.name, t.description, t.counterparty_name, t.merchant_name) ilike ?', [containsPattern(word)]);
+      q.whereRaw(`${transactionText('t')} ilike ?`, [containsPattern(word)]);
     }
     q.where((w) => {
       w.whereILike('t.name', like)

@@ -10,6 +10,10 @@ import type { Db } from '../../db/knex';
  * is still checked on every row the index returns.
  */
 
+/** The indexed text over a query's alias for `transactions` (migration 0080's function, with its columns in its order). */
+export const transactionText = (alias: string) =>
+  `transaction_text(${alias}.name, ${alias}.description, ${alias}.counterparty_name, ${alias}.merchant_name)`;
+
 /** A word the index can look up: three letters or digits in a row hold at least one trigram. */
 const WORD = /[\p{L}\p{N}]{3,}/gu;
 
