@@ -27,11 +27,19 @@ export interface DbOptions {
   logger?: Pick<Logger, 'warn' | 'error' | 'debug'>;
 }
 
-/** One knex instance per process; columns are snake_case in PostgreSQL and camelCase in code. */
+/**
+ * One knex instance per process; columns are snake_case in PostgreSQL and camelCase in code.
+ *
+ * JIT compilation is off for our sessions. PostgreSQL compiles a query whose estimated cost passes
+ * jit_above_cost, and its estimates can be wrong by orders of magnitude where we depend on them most
+ * (a team's week trigram keys, ranges under row-level security): a text search that reads 28 rows
+ * in 1 ms was compiled for 300 ms. Every query here is meant to take milliseconds; compiling pays
+ * off for queries of seconds.
+ */
 export function createDb({ url, poolMax = 10, logger }: DbOptions): Db {
   const db = knexFactory({
     client: 'pg',
-    connection: url,
+    connection: { connectionString: url, options: '-c jit=off' },
     pool: { min: 0, max: poolMax },
     ...(logger && {
       log: {

@@ -1,5 +1,6 @@
 import { listTransactionsQuery, transactionSchema } from '../../shared/domain/transactions/schema';
-import { listTransactionsSql } from '../../shared/domain/transactions/service';
+import { listTransactionsSql, type TextNarrowing } from '../../shared/domain/transactions/service';
+import { weekOf } from '../../shared/domain/transactions/week-probe';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
 import { planOf, withoutSequentialScans } from '../support/query-plan';
 import { trpcAs, trpcError } from '../support/trpc';
@@ -113,7 +114,67 @@ describe('GET /transactions', () => {
     }
   });
 
-  it('narrows q= through the trigram index over the four columns, and skips it for text too short to have a trigram', async () => {
+  it('pages q= matches spread over years newest first, week window after window, within from and to', async () => {
+    const db = ctx.tdb.db;
+    const teamId = ctx.acme.team.id;
+    // 600 rows over 1,200 days, one in three naming the word (in the middle of a longer one once in
+    // two), and newer than them 1,500 rows without it: the first weeks probed find nothing.
+    await db.raw(
+      `insert into transactions (team_id, date, name, amount, currency, provider_transaction_id)
+       select ?, date '2026-10-31' - (g % 100), 'Recent ' || g, -1, 'EUR', 'spread-recent-' || g from generate_series(1, 1500) g`,
+      [teamId],
+    );
+    await db.raw(
+      `insert into transactions (team_id, date, name, description, amount, currency, provider_transaction_id)
+       select ?, date '2026-06-30' - g * 2, case when g % 3 = 0 then 'Spread ' || g else 'Other ' || g end,
+              case when g % 3 = 0 and g % 2 = 0 then 'unzephyrlike' when g % 3 = 0 then 'zephyr' end, -1, 'EUR', 'spread-' || g
+       from generate_series(1, 600) g`,
+      [teamId],
+    );
+    try {
+      const expected = async (from?: string, to?: string) =>
+        (
+          await db('transactions')
+            .where({ teamId })
+            .whereILike('description', '%zephyr%')
+            .modify((q) => {
+              if (from) q.where('date', '>=', from);
+              if (to) q.where('date', '<=', to);
+            })
+            .orderBy([
+              { column: 'date', order: 'desc' },
+              { column: 'id', order: 'desc' },
+            ])
+            .select('id')
+        ).map((r: { id: string }) => r.id);
+      const { rows, pages } = await all('/transactions?q=Zephyr&pageSize=7', ctx.acme.sessionToken);
+      expect(rows.map((r) => r.id)).toEqual(await expected());
+      expect(pages).toBe(Math.ceil(200 / 7));
+      const bounded = await all('/transactions?q=zephyr&pageSize=9&from=2024-01-01&to=2025-12-31', ctx.acme.sessionToken);
+      expect(bounded.rows.map((r) => r.id)).toEqual(await expected('2024-01-01', '2025-12-31'));
+      expect((await all('/transactions?q=EPHYRL', ctx.acme.sessionToken)).rows).toHaveLength(100);
+    } finally {
+      await db('transactions').where({ teamId }).whereLike('providerTransactionId', 'spread-%').delete();
+    }
+  });
+
+  it("keys each row's trigrams by its team and week as the list computes them, without padded trigrams", async () => {
+    const { rows } = await ctx.tdb.db.raw<{ rows: { date: string; keys: string[] }[] }>(
+      `select d::text as date, transaction_week_trigrams(?, d, 'Merchant 417', null, 'Über', null) as keys
+       from unnest(array['1969-12-28', '1970-01-05', '2026-11-26']::date[]) d`,
+      [ctx.acme.team.id],
+    );
+    const tag = ctx.acme.team.id.slice(0, 8);
+    for (const { date, keys } of rows) {
+      expect(keys).toEqual(
+        expect.arrayContaining([`${tag}:${weekOf(date)}:417`, `${tag}:${weekOf(date)}:mer`, `${tag}:${weekOf(date)}:ber`]),
+      );
+      expect(keys.filter((k) => k.includes(' '))).toEqual([]);
+      expect(keys.every((k) => k.startsWith(`${tag}:${weekOf(date)}:`))).toBe(true);
+    }
+  });
+
+  it('narrows q= through the week trigram index, or the whole-text one, and skips both for text too short to have a trigram', async () => {
     // Among twenty thousand rows, where walking the team's newest rows no longer looks cheaper.
     const plans = await withoutSequentialScans(ctx.tdb.db, async (trx) => {
       await trx.raw(
@@ -122,11 +183,18 @@ describe('GET /transactions', () => {
         [ctx.acme.team.id],
       );
       await trx.raw('analyze transactions');
-      const planFor = (q: string) => planOf(trx, listTransactionsSql(trx, ctx.acme.team.id, listTransactionsQuery.parse({ q })));
-      return { 'merchant 417': await planFor('merchant 417'), 'é-1': await planFor('é-1') };
+      const planFor = (q: string, narrowing?: TextNarrowing) =>
+        planOf(trx, listTransactionsSql(trx, ctx.acme.team.id, listTransactionsQuery.parse({ q }), narrowing));
+      const weeks = { team: ctx.acme.team.id, trigrams: ['417'], from: weekOf('2025-12-01'), to: weekOf('2026-01-01') };
+      return {
+        weeks: await planFor('merchant 417', { weeks }),
+        word: await planFor('merchant 417', { word: '417' }),
+        short: await planFor('é-1'),
+      };
     });
-    expect(plans['merchant 417']).toContain('transactions_text_trgm_idx');
-    expect(plans['é-1']).not.toContain('transactions_text_trgm_idx');
+    expect(plans.weeks).toContain('transactions_week_trigrams_idx');
+    expect(plans.word).toContain('transactions_text_trgm_idx');
+    expect(plans.short).not.toMatch(/trigrams_idx|trgm_idx/);
   });
 
   it('rejects a forged cursor with 400', async () => {

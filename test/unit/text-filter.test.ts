@@ -1,4 +1,4 @@
-import { narrowingWord, type TextSample } from '../../shared/domain/transactions/text-filter';
+import { narrowingWord, wordShare, type TextSample } from '../../shared/domain/transactions/text-filter';
 
 // Shaped like the statistics on the indexed text: most common values with their shares, the rest in equal parts.
 const sample: TextSample = {
@@ -33,5 +33,14 @@ describe('narrowingWord', () => {
       const word = narrowingWord(q, sample);
       expect(word && q.toLowerCase().includes(word)).toBeTruthy();
     }
+  });
+});
+
+describe('wordShare', () => {
+  it('sums the sampled shares holding the word, gives an unsampled word half of one value, and guesses without statistics', () => {
+    expect(wordShare('Card', sample)).toBeCloseTo(0.6);
+    expect(wordShare('417', sample)).toBeCloseTo(0.1);
+    expect(wordShare('quokka', sample)).toBeCloseTo(0.5 / 4);
+    expect(wordShare('quokka', null)).toBe(0.01);
   });
 });

@@ -36,6 +36,7 @@ import * as searchPendingLists from './0077_search_pending_lists';
 import * as transactionSearchVector from './0078_transaction_search_vector';
 import * as documentsPendingIndex from './0079_documents_pending_index';
 import * as transactionTextTrigrams from './0080_transaction_text_trigrams';
+import * as transactionWeekTrigrams from './0081_transaction_week_trigrams';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -79,6 +80,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0078_transaction_search_vector': transactionSearchVector,
   '0079_documents_pending_index': documentsPendingIndex,
   '0080_transaction_text_trigrams': transactionTextTrigrams,
+  '0081_transaction_week_trigrams': transactionWeekTrigrams,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

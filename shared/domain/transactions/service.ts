@@ -6,7 +6,8 @@ import { badRequest, conflict, notFound, type FieldProblem } from '../../errors'
 import { decodeCursor, encodeCursor } from '../common/cursor';
 import type { Page } from '../common/page';
 import { containsPattern } from '../common/query';
-import { narrowingWord, textSample, transactionText, type TextSample } from './text-filter';
+import { narrowingWord, textSample, transactionText } from './text-filter';
+import { newestInWeeks, planWeeks, whereInWeeks, type WeekWindow } from './week-probe';
 import {
   BANK_OWNED_FIELDS,
   type CreateTransactionBody,
@@ -29,7 +30,7 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
  * other table through it.
  */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
-  const rows = await outsideTheWall(async () => buildListQuery(db, teamId, query, query.q ? await textSample(db) : null));
+  const rows = await outsideTheWall(() => (query.q ? searchPage(db, teamId, query, query.q) : buildListQuery(db, teamId, query)));
   const hasNextPage = rows.length > query.pageSize;
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
@@ -120,9 +121,33 @@ async function replaceTags(db: Knex, teamId: string, transactionId: string, tags
   if (unique.length) await TransactionTag.query(db).insert(unique.map((tagId) => ({ teamId, transactionId, tagId })));
 }
 
-/** The SQL and bindings of a list query, for benchmarks that compare against a bare driver. */
-export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery, sample: TextSample | null = null) {
-  return buildListQuery(db, teamId, query, sample).toSQL().toNative();
+/** The SQL and bindings of a list query, for benchmarks that compare against a bare driver and plan tests. */
+export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing) {
+  return buildListQuery(db, teamId, query, narrowing).toSQL().toNative();
+}
+
+/**
+ * A page of `q=` matches. The query's rarest word is looked up week by week, newest first, in the
+ * team's own trigram keys (week-probe.ts); a query without a word of three letters or digits has
+ * nothing to look up and walks the team's rows newest first, which finds a common text soonest.
+ */
+async function searchPage(db: Db, teamId: string, query: ListTransactionsQuery, q: string): Promise<TransactionDto[]> {
+  const sample = await textSample(db);
+  const word = narrowingWord(q, sample);
+  if (!word) return buildListQuery(db, teamId, query);
+  let to = query.to;
+  if (query.cursor) {
+    const [date] = decodeCursor(query.cursor, 2);
+    if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (!to || date < to)) to = date;
+  }
+  const plan = await planWeeks(db, teamId, word, { from: query.from, to }, sample, query.pageSize + 1);
+  if (!plan) return [];
+  // pg_trgm may split a word where JavaScript does not (a letter it does not count as one) and
+  // leave no trigram inside it: the whole-table trigram index narrows instead.
+  if (!plan.trigrams.length) return buildListQuery(db, teamId, query, { word });
+  return newestInWeeks(teamId, plan, query.pageSize + 1, (weeks, rows) =>
+    buildListQuery(db, teamId, { ...query, pageSize: rows - 1 }, { weeks }),
+  );
 }
 
 /** The list's order, which its cursor encodes: (date, id) descending. */
@@ -134,8 +159,19 @@ const NEWEST_FIRST = [
 // The list is the hot path (and the benchmark's): hand-written SQL that the (team_id, date, id) index
 // serves. The page is chosen first and only its rows are joined: a text search that narrows through
 // the trigram index sorts every match, and joined before the limit each match read its category.
-function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, sample: TextSample | null) {
-  const page = db('transactions as t')
+function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing) {
+  // A window of weeks is read on its own first (a materialized CTE), where only its index can serve
+  // it: beside the team's (team_id, date) index PostgreSQL takes a hundred week keys for a third of
+  // the table and walks the team's rows or ANDs in their date range (12 ms at 10,000,000 rows, for
+  // 126 rows the keys find in 0.05 ms).
+  const weeks = narrowing && 'weeks' in narrowing ? narrowing.weeks : null;
+  const source: Knex.QueryBuilder = weeks
+    ? db
+        .queryBuilder()
+        .withMaterialized('week_matches', whereInWeeks(db('transactions as t').select('t.*'), weeks))
+        .from('week_matches as t')
+    : db('transactions as t');
+  const page = source
     .where('t.team_id', teamId)
     .select('t.*')
     .orderBy(NEWEST_FIRST)
@@ -145,12 +181,22 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, sa
     const [date, id] = decodeCursor(query.cursor, 2);
     page.whereRaw('(t.date, t.id) < (?::date, ?::uuid)', [date, id]);
   }
-  whereFiltered(db, page, query, sample);
+  whereFiltered(db, page, query, weeks ? null : (narrowing as { word: string } | undefined));
   return selectTransactions(db, teamId, page.as('t')).orderBy(NEWEST_FIRST);
 }
 
-/** The list's filters (also the bulk edit's selection), on a query of `transactions as t`. */
-export function whereFiltered<Q extends Knex.QueryBuilder>(db: Db, q: Q, query: TransactionFilter, sample: TextSample | null = null): Q {
+/**
+ * How a `q=` narrows the rows before each column is checked: by a word, through the whole table's
+ * trigram index (migration 0080), or by a window of the team's weeks (0081, the list's way).
+ */
+export type TextNarrowing = { word: string } | { weeks: WeekWindow };
+
+/**
+ * The list's filters (also the bulk edit's selection), on a query of `transactions as t`. A `q=` is
+ * narrowed by `narrowing`'s word, by its longest word when none is given, and not at all when the
+ * rows are already a week window's (null).
+ */
+export function whereFiltered<Q extends Knex.QueryBuilder>(db: Db, q: Q, query: TransactionFilter, narrowing?: { word: string } | null): Q {
   if (query.statuses) q.whereIn('t.status', query.statuses);
   else q.whereNotIn('t.status', ['excluded', 'archived']);
   if (query.from) q.where('t.date', '>=', query.from);
@@ -168,15 +214,11 @@ export function whereFiltered<Q extends Knex.QueryBuilder>(db: Db, q: Q, query: 
   }
   if (query.q) {
     const like = containsPattern(query.q);
-    // The joined text narrows the rows through its trigram index by the query's rarest word
-    // (text-filter.ts); each column is then checked for the whole text on its own, so a match never
-    // spans two fields. A text without three letters or digits in a row has no trigram to look up:
-    // the index would be read whole (a second over a million rows), so the rows are walked newest
-    // first instead, which finds a common one soonest.
-    const word = narrowingWord(query.q, sample);
-    if (word) {
-      q.whereRaw(`${transactionText('t')} ilike ?`, [containsPattern(word)]);
-    }
+    // Each column is checked for the whole text on its own, so a match never spans two fields. A
+    // text without three letters or digits in a row has no trigram to look up: the index would be
+    // read whole (a second over a million rows), so the rows are walked.
+    const word = narrowing === undefined ? narrowingWord(query.q, null) : narrowing?.word;
+    if (word) q.whereRaw(`${transactionText('t')} ilike ?`, [containsPattern(word)]);
     q.where((w) => {
       w.whereILike('t.name', like)
         .orWhereILike('t.description', like)

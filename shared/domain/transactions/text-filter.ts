@@ -32,8 +32,21 @@ export interface TextSample {
 export function narrowingWord(q: string, sample: TextSample | null): string | null {
   const words = [...new Set(q.toLowerCase().match(WORD) ?? [])];
   if (!words.length) return null;
-  const share = (word: string) => (sample?.values ?? []).reduce((sum, v) => (v.text.includes(word) ? sum + v.share : sum), 0);
-  return words.map((word) => ({ word, share: share(word) })).sort((a, b) => a.share - b.share || b.word.length - a.word.length)[0].word;
+  return words
+    .map((word) => ({ word, share: sampledShare(word, sample) }))
+    .sort((a, b) => a.share - b.share || b.word.length - a.word.length)[0].word;
+}
+
+const sampledShare = (word: string, sample: TextSample | null) =>
+  (sample?.values ?? []).reduce((sum, v) => (v.text.includes(word) ? sum + v.share : sum), 0);
+
+/**
+ * The share of rows whose text holds `word`, as the sample tells. A word no sampled text holds is
+ * rarer than one value in the sample: it is given half of one. Without statistics, one in a hundred.
+ */
+export function wordShare(word: string, sample: TextSample | null): number {
+  if (!sample?.values.length) return 0.01;
+  return sampledShare(word.toLowerCase(), sample) || 0.5 / sample.values.length;
 }
 
 interface Cached {

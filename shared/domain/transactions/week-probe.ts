@@ -1,0 +1,136 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
+import { wordShare, type TextSample } from './text-filter';
+
+/**
+ * A list's `q=` reads a team's newest matches week by week through the index of migration 0081,
+ * whose keys are `<team 8 hex>:<week>:<trigram>`. The first probe spans as many of the newest weeks
+ * as should hold a page, judged from the team's recent rows per day and the word's share of the
+ * statistics' sample; each further probe takes the older weeks next to it, four times as many, until
+ * the page is full or the team's first week is read. So a request reads about a page of matches
+ * from a 10,000-row team or a 10,000,000-row one, and never another team's.
+ */
+
+const DAY_MS = 86_400_000;
+/** Week 0 starts on Monday 1970-01-05, as in the index's expression. */
+const WEEK_ZERO_MS = Date.UTC(1970, 0, 5);
+/** The newest rows read to judge a team's rows per day; fewer than this is the whole team. */
+const RECENT_ROWS = 1000;
+/** Trigrams of the word looked up: each more one is one more key per week probed. */
+const MAX_TRIGRAMS = 3;
+const GROWTH = 4;
+
+export const weekOf = (date: string) => Math.floor((Date.parse(`${date}T00:00:00Z`) - WEEK_ZERO_MS) / (7 * DAY_MS));
+export const weekStart = (week: number) => new Date(WEEK_ZERO_MS + week * 7 * DAY_MS).toISOString().slice(0, 10);
+
+/** Weeks `from`..`to` (inclusive) of one team, and the trigrams every match holds in them. */
+export interface WeekWindow {
+  team: string;
+  trigrams: string[];
+  from: number;
+  to: number;
+}
+
+/** The index's expression over a query's alias for `transactions` (migration 0081's function, columns in its order). */
+const WEEK_TRIGRAMS = (alias: string) =>
+  `transaction_week_trigrams(${alias}.team_id, ${alias}.date, ${alias}.name, ${alias}.description, ${alias}.counterparty_name, ${alias}.merchant_name)`;
+
+/**
+ * Keeps `q`'s rows to the window's weeks and trigrams: one array of keys per trigram, any week. The
+ * keys hold the week, so a date range would add nothing but a second index for the planner to AND.
+ */
+export function whereInWeeks<Q extends Knex.QueryBuilder>(q: Q, window: WeekWindow, alias = 't'): Q {
+  const tag = window.team.slice(0, 8);
+  for (const trigram of window.trigrams) {
+    const keys: string[] = [];
+    for (let week = window.from; week <= window.to; week++) keys.push(`${tag}:${week}:${trigram}`);
+    q.whereRaw(`${WEEK_TRIGRAMS(alias)} && ?::text[]`, [keys]);
+  }
+  return q;
+}
+
+export interface WeekPlan {
+  trigrams: string[];
+  first: number;
+  last: number;
+  /** Weeks the first probe spans. */
+  span: number;
+}
+
+/**
+ * One round trip: the trigrams of `word` that any text containing it holds (pg_trgm's own, as the
+ * index has them: without the padded start and end, which a longer word in a row does not have), the
+ * team's first and last dates within the bounds, and how densely its newest rows lie. Null when
+ * the team has no rows within the bounds.
+ */
+export async function planWeeks(
+  db: Db,
+  teamId: string,
+  word: string,
+  bounds: { from?: string; to?: string },
+  sample: TextSample | null,
+  pageRows: number,
+): Promise<WeekPlan | null> {
+  const upper = bounds.to ? 'and date <= ?' : '';
+  const lower = bounds.from ? 'and date >= ?' : '';
+  const { rows } = await db.raw<{
+    rows: { first: string | null; last: string | null; near: string | null; recent: number; trigrams: string[] }[];
+  }>(
+    `with newest as (select date from transactions where team_id = ? ${upper} ${lower} order by date desc limit ${RECENT_ROWS})
+     select (select min(date) from transactions where team_id = ? ${upper} ${lower})::text as first,
+            (select max(date) from newest)::text as last, (select min(date) from newest)::text as near,
+            (select count(*) from newest)::int as recent,
+            array(select t from unnest(show_trgm(?)) t where position(' ' in t) = 0
+                  except select unnest(show_trgm(left(?, 2))) except select unnest(show_trgm(right(?, 2)))) as trigrams`,
+    [
+      ...[teamId, bounds.to, bounds.from].filter((v) => v !== undefined),
+      ...[teamId, bounds.to, bounds.from].filter((v) => v !== undefined),
+      word,
+      word,
+      word,
+    ],
+  );
+  const row = rows[0];
+  if (!row.first || !row.last || !row.near) return null;
+  const first = weekOf(row.first);
+  const last = weekOf(row.last);
+  const weeks = last - first + 1;
+  // Fewer recent rows than asked for are the whole team: one probe reads it. More, and all of one
+  // day, are a team too dense to tell how dense: a week at a time.
+  let span = weeks;
+  if (row.recent >= RECENT_ROWS) {
+    const days = (Date.parse(row.last) - Date.parse(row.near)) / DAY_MS;
+    const perWeek = days ? (row.recent / days) * 7 * wordShare(word, sample) : Infinity;
+    span = Math.min(weeks, Math.max(1, Math.ceil((3 * pageRows) / perWeek)));
+  }
+  return { trigrams: spread(row.trigrams, MAX_TRIGRAMS), first, last, span };
+}
+
+/** Up to `n` of the trigrams, spread over the word (its first, last and middle) rather than its start. */
+function spread(trigrams: string[], n: number): string[] {
+  if (trigrams.length <= n) return trigrams;
+  return Array.from({ length: n }, (_, i) => trigrams[Math.round((i * (trigrams.length - 1)) / (n - 1))]);
+}
+
+/**
+ * Probes `plan`'s weeks newest first, each probe the older weeks next to the last, GROWTH times as
+ * many, until `pageRows` rows are found or the first week is read. `probe` returns at most the rows
+ * asked for, newest first; windows do not overlap, so the pages join in order.
+ */
+export async function newestInWeeks<T>(
+  team: string,
+  plan: WeekPlan,
+  pageRows: number,
+  probe: (window: WeekWindow, rows: number) => Promise<T[]>,
+): Promise<T[]> {
+  const found: T[] = [];
+  let to = plan.last;
+  let span = plan.span;
+  for (;;) {
+    const from = Math.max(plan.first, to - span + 1);
+    found.push(...(await probe({ team, trigrams: plan.trigrams, from, to }, pageRows - found.length)));
+    if (found.length >= pageRows || from === plan.first) return found;
+    to = from - 1;
+    span *= GROWTH;
+  }
+}
