@@ -16,7 +16,8 @@ const decode = (arg: string) => JSON.parse(Buffer.from(arg, 'base64').toString()
 const list = decode(process.argv[4]);
 // The key lookup's SQL: its first binding is the key's hash (the others, the row limit, stay as built).
 const auth = decode(process.argv[5]);
-const pool = new Pool({ connectionString: url, max: 10 });
+// The session settings the API's pool uses (shared/db/knex.ts), so both are planned and run alike.
+const pool = new Pool({ connectionString: url, max: 10, options: '-c jit=off' });
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   try {

@@ -158,6 +158,23 @@ describe('GET /transactions', () => {
     }
   });
 
+  it("never shows the rows of a team whose id starts as the caller's does (the week keys hold 8 of its hex digits)", async () => {
+    const db = ctx.tdb.db;
+    const twin = `${ctx.acme.team.id.slice(0, 8)}-0000-4000-8000-${'0'.repeat(12)}`;
+    await db('teams').insert({ id: twin, name: 'Twin prefix', inboxId: 'twin-prefix' });
+    try {
+      await db('transactions').insert({ teamId: twin, date: '2026-01-02', name: 'Quokkarium fee', amount: -1, currency: 'EUR' });
+      expect(
+        await db('transactions')
+          .where({ teamId: twin })
+          .select(db.raw('transaction_week_trigrams(team_id, date, name, null, null, null) as keys')),
+      ).toEqual([{ keys: expect.arrayContaining([`${ctx.acme.team.id.slice(0, 8)}:${weekOf('2026-01-02')}:kka`]) }]);
+      expect((await all('/transactions?q=quokkarium', ctx.acme.sessionToken)).rows).toEqual([]);
+    } finally {
+      await db('teams').where({ id: twin }).delete();
+    }
+  });
+
   it("keys each row's trigrams by its team and week as the list computes them, without padded trigrams", async () => {
     const { rows } = await ctx.tdb.db.raw<{ rows: { date: string; keys: string[] }[] }>(
       `select d::text as date, transaction_week_trigrams(?, d, 'Merchant 417', null, 'Über', null) as keys
@@ -201,6 +218,12 @@ describe('GET /transactions', () => {
     const res = await ctx.api.fetch('/transactions?cursor=not-a-cursor', { token: ctx.acme.sessionToken });
     expect(res.status).toBe(400);
     expect((await res.json()).details).toEqual([{ field: 'cursor', message: 'not a cursor this API issued' }]);
+    // Well-formed, but not a date and an id: refused before PostgreSQL would fail to cast it (a 500).
+    const forged = Buffer.from(JSON.stringify(['yesterday', 'me'])).toString('base64url');
+    for (const q of ['', '&q=merchant']) {
+      const again = await ctx.api.fetch(`/transactions?cursor=${forged}${q}`, { token: ctx.acme.sessionToken });
+      expect(again.status).toBe(400);
+    }
   });
 
   it('needs transactions.read: 403 with the spec message otherwise', async () => {

@@ -49,4 +49,17 @@ describe('newestInWeeks', () => {
     expect(await newestInWeeks('team', { ...plan, span: 100 }, 51, probe)).toEqual([1]);
     expect(windows).toHaveLength(1);
   });
+
+  it('looks up fewer trigrams the more weeks a probe spans, and never more than 512 keys', async () => {
+    const { windows, probe } = probeOf(new Set());
+    const trigrams = ['aaa', 'bbb', 'ccc', 'ddd'];
+    await newestInWeeks('team', { trigrams, first: 0, last: 999, span: 100 }, 51, probe);
+    expect(windows.map((w) => [w.from, w.to, w.trigrams.length])).toEqual([
+      [900, 999, 3],
+      [500, 899, 1],
+      [0, 499, 1],
+    ]);
+    expect(windows.every((w) => (w.to - w.from + 1) * w.trigrams.length <= 512)).toBe(true);
+    expect(windows[0].trigrams).toEqual(['aaa', 'bbb', 'ccc']);
+  });
 });

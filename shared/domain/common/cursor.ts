@@ -12,10 +12,29 @@ export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-export function decodeCursor(cursor: string, arity: number): (string | number)[] {
+/** What each part of a cursor must be, so that a cursor we never issued is a 400, not a failed cast. */
+export type CursorPart = 'date' | 'timestamp' | 'uuid';
+
+const PARTS: Record<CursorPart, (v: string) => boolean> = {
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isCalendarDate(v),
+  // As PostgreSQL prints a timestamptz (`created_at::text`): '2026-11-26 06:55:47.123456+00'.
+  timestamp: (v) =>
+    /^\d{4}-\d{2}-\d{2} ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:[0-5]\d)?$/.test(v) && isCalendarDate(v.slice(0, 10)),
+  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+};
+
+const isCalendarDate = (v: string) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+
+export function decodeCursor(cursor: string, shape: readonly CursorPart[]): string[] {
   try {
     const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (isCursorKey(key) && key.length === arity) return key;
+    if (
+      Array.isArray(key) &&
+      key.length === shape.length &&
+      key.every((part: unknown, i) => typeof part === 'string' && PARTS[shape[i]](part))
+    ) {
+      return key as string[];
+    }
   } catch {
     // fall through to the error below
   }
@@ -23,9 +42,6 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
     { field: 'cursor', message: 'not a cursor this API issued' },
   ]);
 }
-
-const isCursorKey = (key: unknown): key is (string | number)[] =>
-  Array.isArray(key) && key.every((k: unknown) => typeof k === 'string' || typeof k === 'number');
 
 /** The columns a newest-first list reads besides its own: the row's id and its sort key. */
 export interface CursorRow {
@@ -50,7 +66,7 @@ export async function newestFirstPage<Row extends CursorRow, T, TRecord extends 
     { column: `${alias}.id`, order: 'desc' },
   ]).limit(query.pageSize + 1);
   if (query.cursor) {
-    const [createdAt, id] = decodeCursor(query.cursor, 2);
+    const [createdAt, id] = decodeCursor(query.cursor, ['timestamp', 'uuid']);
     q.whereRaw(`(${alias}.created_at, ${alias}.id) < (?::timestamptz, ?::uuid)`, [createdAt, id]);
   }
   // Knex resolves its result type through conditional types that stay unresolved for a type

@@ -54,7 +54,7 @@ export async function listInsights(db: Db, teamId: string, query: ListInsightsQu
     ])
     .limit(query.pageSize + 1);
   if (query.cursor) {
-    const [start, id] = decodeCursor(query.cursor, 2);
+    const [start, id] = decodeCursor(query.cursor, ['date', 'uuid']);
     q.whereRaw('(period_start, id) < (?::date, ?::uuid)', [start, id]);
   }
   const rows = await q;

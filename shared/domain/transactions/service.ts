@@ -137,8 +137,8 @@ async function searchPage(db: Db, teamId: string, query: ListTransactionsQuery, 
   if (!word) return buildListQuery(db, teamId, query);
   let to = query.to;
   if (query.cursor) {
-    const [date] = decodeCursor(query.cursor, 2);
-    if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) && (!to || date < to)) to = date;
+    const [date] = decodeCursor(query.cursor, ['date', 'uuid']);
+    if (!to || date < to) to = date;
   }
   const plan = await planWeeks(db, teamId, word, { from: query.from, to }, sample, query.pageSize + 1);
   if (!plan) return [];
@@ -178,7 +178,7 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, na
     .limit(query.pageSize + 1);
 
   if (query.cursor) {
-    const [date, id] = decodeCursor(query.cursor, 2);
+    const [date, id] = decodeCursor(query.cursor, ['date', 'uuid']);
     page.whereRaw('(t.date, t.id) < (?::date, ?::uuid)', [date, id]);
   }
   whereFiltered(db, page, query, weeks ? null : (narrowing as { word: string } | undefined));

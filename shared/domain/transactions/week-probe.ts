@@ -16,8 +16,14 @@ const DAY_MS = 86_400_000;
 const WEEK_ZERO_MS = Date.UTC(1970, 0, 5);
 /** The newest rows read to judge a team's rows per day; fewer than this is the whole team. */
 const RECENT_ROWS = 1000;
-/** Trigrams of the word looked up: each more one is one more key per week probed. */
+/** Trigrams of the word looked up at most: each more one is one more key per week probed. */
 const MAX_TRIGRAMS = 3;
+/**
+ * Keys one probe looks up at most, each a descent of the index (about 4 µs): a wide window, which
+ * only a sparse team or a rare word reaches, gets fewer trigrams, and more than this many weeks take
+ * another probe.
+ */
+const MAX_KEYS = 512;
 const GROWTH = 4;
 
 export const weekOf = (date: string) => Math.floor((Date.parse(`${date}T00:00:00Z`) - WEEK_ZERO_MS) / (7 * DAY_MS));
@@ -103,18 +109,18 @@ export async function planWeeks(
     const perWeek = days ? (row.recent / days) * 7 * wordShare(word, sample) : Infinity;
     span = Math.min(weeks, Math.max(1, Math.ceil((3 * pageRows) / perWeek)));
   }
-  return { trigrams: spread(row.trigrams, MAX_TRIGRAMS), first, last, span };
+  return { trigrams: row.trigrams.sort(), first, last, span };
 }
 
-/** Up to `n` of the trigrams, spread over the word (its first, last and middle) rather than its start. */
-function spread(trigrams: string[], n: number): string[] {
+/** `n` of the trigrams, evenly spaced in their order. */
+function some(trigrams: string[], n: number): string[] {
   if (trigrams.length <= n) return trigrams;
-  return Array.from({ length: n }, (_, i) => trigrams[Math.round((i * (trigrams.length - 1)) / (n - 1))]);
+  return Array.from({ length: n }, (_, i) => trigrams[Math.floor((i * trigrams.length) / n)]);
 }
 
 /**
  * Probes `plan`'s weeks newest first, each probe the older weeks next to the last, GROWTH times as
- * many, until `pageRows` rows are found or the first week is read. `probe` returns at most the rows
+ * many (up to MAX_KEYS), until `pageRows` rows are found or the first week is read. `probe` returns at most the rows
  * asked for, newest first; windows do not overlap, so the pages join in order.
  */
 export async function newestInWeeks<T>(
@@ -127,8 +133,9 @@ export async function newestInWeeks<T>(
   let to = plan.last;
   let span = plan.span;
   for (;;) {
-    const from = Math.max(plan.first, to - span + 1);
-    found.push(...(await probe({ team, trigrams: plan.trigrams, from, to }, pageRows - found.length)));
+    const from = Math.max(plan.first, to - Math.min(span, MAX_KEYS) + 1);
+    const trigrams = some(plan.trigrams, Math.max(1, Math.min(MAX_TRIGRAMS, Math.floor(MAX_KEYS / (to - from + 1)))));
+    found.push(...(await probe({ team, trigrams, from, to }, pageRows - found.length)));
     if (found.length >= pageRows || from === plan.first) return found;
     to = from - 1;
     span *= GROWTH;
