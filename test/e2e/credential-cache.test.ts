@@ -135,11 +135,7 @@ describe('the credential cache', () => {
     const { id, key } = await newKey();
     await warm(key);
     const listeners = () =>
-      tdb
-        .db('pg_stat_activity')
-        .where({ datname: tdb.db.client.database() as string })
-        .where({ application_name: LISTENER_NAME })
-        .pluck('pid');
+      tdb.db('pg_stat_activity').whereRaw('datname = current_database()').where({ application_name: LISTENER_NAME }).pluck('pid');
     const before = await listeners();
     expect(before).toHaveLength(2);
     await tdb.db.raw('select pg_terminate_backend(pid) from pg_stat_activity where pid = any(?)', [before]);

@@ -1,5 +1,7 @@
 import { listTransactionsQuery, transactionSchema } from '../../shared/domain/transactions/schema';
-import { listTransactionsSql, type TextNarrowing } from '../../shared/domain/transactions/service';
+import { createDb } from '../../shared/db/knex';
+import { listTransactions, listTransactionsSql, type TextNarrowing } from '../../shared/domain/transactions/service';
+import { sampledShare, textSample } from '../../shared/domain/transactions/text-filter';
 import { weekOf } from '../../shared/domain/transactions/week-probe';
 import { insertApiKey, insertTransactions } from '../support/fixtures';
 import { planOf, withoutSequentialScans } from '../support/query-plan';
@@ -155,6 +157,49 @@ describe('GET /transactions', () => {
       expect((await all('/transactions?q=EPHYRL', ctx.acme.sessionToken)).rows).toHaveLength(100);
     } finally {
       await db('transactions').where({ teamId }).whereLike('providerTransactionId', 'spread-%').delete();
+    }
+  });
+
+  it('walks the newest rows for a text most rows hold, and probes the weeks before them when the page is not full there', async () => {
+    const teamId = ctx.acme.team.id;
+    // Its own knex, so the statistics read after this ANALYZE are not an earlier test's cached ones.
+    const db = createDb({ url: ctx.tdb.url, poolMax: 2 });
+    // 2,000 older rows hold the word, and 20 of the newest 1,000 do: the walk finds 20, the weeks
+    // before it the rest of the page.
+    await db.raw(
+      `insert into transactions (team_id, date, name, amount, currency, provider_transaction_id)
+       select ?::uuid, date '2026-10-31' - (g / 40), case when g % 50 = 0 then 'Hollyhock ' || g else 'Newer ' || g end, -1, 'EUR', 'walk-' || g
+       from generate_series(1, 1000) g
+       union all
+       select ?::uuid, date '2026-05-31' - (g / 5), 'Hollyhock older ' || g, -1, 'EUR', 'walk-old-' || g from generate_series(1, 2000) g`,
+      [teamId, teamId],
+    );
+    try {
+      await db.raw('analyze transactions');
+      expect(sampledShare('hollyhock', await textSample(db))).toBeGreaterThanOrEqual(0.05);
+      const expected = (
+        await db('transactions')
+          .where({ teamId })
+          .whereILike('name', '%hollyhock%')
+          .orderBy([
+            { column: 'date', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(60)
+          .select('id')
+      ).map((r: { id: string }) => r.id);
+      const page = await listTransactions(db, teamId, listTransactionsQuery.parse({ q: 'hollyhock', pageSize: 50 }));
+      expect(page.data.map((r) => r.id)).toEqual(expected.slice(0, 50));
+      expect(page.data.filter((r) => r.name.startsWith('Hollyhock older'))).toHaveLength(30);
+      const next = await listTransactions(
+        db,
+        teamId,
+        listTransactionsQuery.parse({ q: 'hollyhock', pageSize: 10, cursor: page.meta.cursor }),
+      );
+      expect(next.data.map((r) => r.id)).toEqual(expected.slice(50, 60));
+    } finally {
+      await db('transactions').where({ teamId }).whereLike('providerTransactionId', 'walk-%').delete();
+      await db.destroy();
     }
   });
 

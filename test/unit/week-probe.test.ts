@@ -1,4 +1,4 @@
-import { newestInWeeks, weekOf, weekStart, type WeekWindow } from '../../shared/domain/transactions/week-probe';
+import { dayBefore, newestInWeeks, someTrigrams, weekOf, weekStart, type WeekWindow } from '../../shared/domain/transactions/week-probe';
 
 describe('weekOf and weekStart', () => {
   it('counts whole weeks from Monday 1970-01-05, before it too, and a week starts on its Monday', () => {
@@ -10,6 +10,8 @@ describe('weekOf and weekStart', () => {
     expect(weekOf('1969-12-28')).toBe(-2);
     expect(weekStart(weekOf('2026-11-26'))).toBe('2026-11-23');
     expect(weekStart(-1)).toBe('1969-12-29');
+    expect(dayBefore('2026-03-01')).toBe('2026-02-28');
+    expect(dayBefore('1970-01-01')).toBe('1969-12-31');
   });
 });
 
@@ -25,7 +27,7 @@ describe('newestInWeeks', () => {
     };
     return { windows, probe };
   };
-  const plan = { trigrams: ['417'], first: 0, last: 99 };
+  const plan = { trigrams: [['417']], first: weekStart(0), last: weekStart(99) };
 
   it('stops at the first window that fills the page', async () => {
     const { windows, probe } = probeOf(new Set(Array.from({ length: 100 }, (_, i) => i)));
@@ -52,8 +54,8 @@ describe('newestInWeeks', () => {
 
   it('looks up fewer trigrams the more weeks a probe spans, and never more than 512 keys', async () => {
     const { windows, probe } = probeOf(new Set());
-    const trigrams = ['aaa', 'bbb', 'ccc', 'ddd'];
-    await newestInWeeks('team', { trigrams, first: 0, last: 999, span: 100 }, 51, probe);
+    const trigrams = [['aaa', 'bbb', 'ccc', 'ddd']];
+    await newestInWeeks('team', { trigrams, first: weekStart(0), last: weekStart(999), span: 100 }, 51, probe);
     expect(windows.map((w) => [w.from, w.to, w.trigrams.length])).toEqual([
       [900, 999, 3],
       [500, 899, 1],
@@ -61,5 +63,13 @@ describe('newestInWeeks', () => {
     ]);
     expect(windows.every((w) => (w.to - w.from + 1) * w.trigrams.length <= 512)).toBe(true);
     expect(windows[0].trigrams).toEqual(['aaa', 'bbb', 'ccc']);
+  });
+
+  it('takes trigrams from each word in turn, the rarest word first, without repeats', () => {
+    const byWord = [['417'], ['ant', 'cha', 'erc', 'han', 'mer', 'rch']];
+    expect(someTrigrams(byWord, 3)).toEqual(['417', 'ant', 'cha']);
+    expect(someTrigrams(byWord, 1)).toEqual(['417']);
+    expect(someTrigrams([['abc', 'bcd'], ['abc', 'xyz'], []], 3)).toEqual(['abc', 'bcd', 'xyz']);
+    expect(someTrigrams([['abc']], 3)).toEqual(['abc']);
   });
 });

@@ -18,11 +18,17 @@ import type { Knex } from 'knex';
  * team's 215 weeks for 3.8 million rows), and starting workers cost 300 ms for 28 rows.
  */
 export async function up(knex: Knex): Promise<void> {
+  // The body names its schemas: PostgreSQL 17 and later build an index with search_path set to
+  // pg_catalog only, and an SQL function's body is resolved when it runs.
+  const { rows } = await knex.raw<{ rows: { own: string; trgm: string }[] }>(
+    `select quote_ident(current_schema()) as own, (select extnamespace::regnamespace::text from pg_extension where extname = 'pg_trgm') as trgm`,
+  );
+  const { own, trgm } = rows[0];
   await knex.raw(
     `create function transaction_week_trigrams(team uuid, day date, name text, description text, counterparty text, merchant text)
        returns text[] language sql immutable parallel unsafe
        as $$ select array(select left(team::text, 8) || ':' || floor((day - date '1970-01-05') / 7.0)::int || ':' || t
-                            from unnest(show_trgm(transaction_text(name, description, counterparty, merchant))) t
+                            from unnest(${trgm}.show_trgm(${own}.transaction_text(name, description, counterparty, merchant))) t
                            where position(' ' in t) = 0) $$`,
   );
   await knex.raw(

@@ -6,8 +6,8 @@ import { badRequest, conflict, notFound, type FieldProblem } from '../../errors'
 import { decodeCursor, encodeCursor } from '../common/cursor';
 import type { Page } from '../common/page';
 import { containsPattern } from '../common/query';
-import { narrowingWord, textSample, transactionText } from './text-filter';
-import { newestInWeeks, planWeeks, whereInWeeks, type WeekWindow } from './week-probe';
+import { narrowingWord, sampledShare, textSample, transactionText, wordsByRarity } from './text-filter';
+import { dayBefore, newestInWeeks, planWeeks, whereInWeeks, type WeekWindow } from './week-probe';
 import {
   BANK_OWNED_FIELDS,
   type CreateTransactionBody,
@@ -127,28 +127,47 @@ export function listTransactionsSql(db: Db, teamId: string, query: ListTransacti
 }
 
 /**
- * A page of `q=` matches. The query's rarest word is looked up week by week, newest first, in the
- * team's own trigram keys (week-probe.ts); a query without a word of three letters or digits has
- * nothing to look up and walks the team's rows newest first, which finds a common text soonest.
+ * A page of `q=` matches, by the team's trigram keys week by week, newest first (week-probe.ts).
+ * A text the statistics find in one row in WALK_SHARE or more is found sooner by walking the
+ * newest rows and checking each (a page within a few hundred): the walk covers the team's newest
+ * thousand rows, and if the page is not full there the weeks before them are probed, so a team
+ * where the text is rarer than elsewhere is not read whole. A query without a word of three letters
+ * or digits has nothing to look up: it walks the team's rows.
  */
 async function searchPage(db: Db, teamId: string, query: ListTransactionsQuery, q: string): Promise<TransactionDto[]> {
   const sample = await textSample(db);
-  const word = narrowingWord(q, sample);
-  if (!word) return buildListQuery(db, teamId, query);
+  const words = wordsByRarity(q, sample);
+  if (!words.length) return buildListQuery(db, teamId, query);
   let to = query.to;
   if (query.cursor) {
     const [date] = decodeCursor(query.cursor, ['date', 'uuid']);
     if (!to || date < to) to = date;
   }
-  const plan = await planWeeks(db, teamId, word, { from: query.from, to }, sample, query.pageSize + 1);
+  const pageRows = query.pageSize + 1;
+  const plan = await planWeeks(db, teamId, words, { from: query.from, to }, sample, pageRows);
   if (!plan) return [];
   // pg_trgm may split a word where JavaScript does not (a letter it does not count as one) and
   // leave no trigram inside it: the whole-table trigram index narrows instead.
-  if (!plan.trigrams.length) return buildListQuery(db, teamId, query, { word });
-  return newestInWeeks(teamId, plan, query.pageSize + 1, (weeks, rows) =>
-    buildListQuery(db, teamId, { ...query, pageSize: rows - 1 }, { weeks }),
+  if (!plan.trigrams.some((t) => t.length)) return buildListQuery(db, teamId, query, { word: words[0] });
+
+  const found: TransactionDto[] = [];
+  let last = plan.last;
+  if (sampledShare(q.toLowerCase(), sample) >= WALK_SHARE) {
+    found.push(...(await buildListQuery(db, teamId, { ...query, from: plan.near > (query.from ?? '') ? plan.near : query.from })));
+    if (found.length >= pageRows || plan.near <= plan.first) return found;
+    last = dayBefore(plan.near);
+  }
+  const before = { ...query, to: last };
+  found.push(
+    ...(await newestInWeeks(teamId, { ...plan, last }, pageRows - found.length, (weeks, rows) =>
+      buildListQuery(db, teamId, { ...before, pageSize: rows - 1 }, { weeks }),
+    )),
   );
+  return found;
 }
+
+/** The sampled share of rows holding a `q=` above which walking the newest rows finds a page sooner. */
+const WALK_SHARE = 0.05;
 
 /** The list's order, which its cursor encodes: (date, id) descending. */
 const NEWEST_FIRST = [

@@ -26,19 +26,23 @@ export interface TextSample {
 }
 
 /**
- * The word of `q` to narrow by: its rarest in the sample, the longest among equals (more trigrams,
- * fewer rows). Null when `q` has no word of three letters or digits: nothing the index can narrow.
+ * The words of `q` an index can look up, rarest first in the sample, the longest first among equals
+ * (more trigrams, fewer rows). Empty when `q` has no word of three letters or digits.
  */
-export function narrowingWord(q: string, sample: TextSample | null): string | null {
+export function wordsByRarity(q: string, sample: TextSample | null): string[] {
   const words = [...new Set(q.toLowerCase().match(WORD) ?? [])];
-  if (!words.length) return null;
   return words
     .map((word) => ({ word, share: sampledShare(word, sample) }))
-    .sort((a, b) => a.share - b.share || b.word.length - a.word.length)[0].word;
+    .sort((a, b) => a.share - b.share || b.word.length - a.word.length)
+    .map((w) => w.word);
 }
 
-const sampledShare = (word: string, sample: TextSample | null) =>
-  (sample?.values ?? []).reduce((sum, v) => (v.text.includes(word) ? sum + v.share : sum), 0);
+/** The word of `q` to narrow by: its rarest. Null when there is nothing the index can narrow. */
+export const narrowingWord = (q: string, sample: TextSample | null): string | null => wordsByRarity(q, sample)[0] ?? null;
+
+/** The share of sampled texts that hold `text` (lower-cased) whole. */
+export const sampledShare = (text: string, sample: TextSample | null) =>
+  (sample?.values ?? []).reduce((sum, v) => (v.text.includes(text) ? sum + v.share : sum), 0);
 
 /**
  * The share of rows whose text holds `word`, as the sample tells. A word no sampled text holds is
