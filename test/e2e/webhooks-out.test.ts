@@ -230,7 +230,12 @@ describe('delivery', () => {
       { id: conn.id, teamId: stack.acme.team.id, institutionName: 'Hook Bank' },
       { code: 'ITEM_LOGIN_REQUIRED', message: null },
     );
-    await eventually(() => Promise.resolve(r.received.length === 2), 20_000, 'both events to arrive');
+    await eventually(() => Promise.resolve(r.received.length >= 2), 20_000, 'both events to arrive');
+    await new Promise((res) => setTimeout(res, 500));
+    expect(r.received.map((x) => (JSON.parse(x.body) as { type: string }).type).sort()).toEqual([
+      'bank_connection.disconnected',
+      'transaction.updated',
+    ]);
     const types = r.received.map((x) => JSON.parse(x.body) as { type: string; data: Record<string, unknown> });
     expect(types).toEqual(
       expect.arrayContaining([
