@@ -62,8 +62,9 @@ export interface WeekPlan {
   /** The team's first and last dates within the bounds. */
   first: string;
   last: string;
-  /** The first day of the team's newest RECENT_ROWS rows (or of all, if it has fewer). */
+  /** The first day of the team's newest RECENT_ROWS rows (or of all, if it has fewer), and how many there are. */
   near: string;
+  recent: number;
   /** Weeks the first probe spans. */
   span: number;
 }
@@ -109,7 +110,7 @@ export async function planWeeks(
     const perWeek = days ? (row.recent / days) * 7 * wordShare(words[0], sample) : Infinity;
     span = Math.min(weeks, Math.max(1, Math.ceil((3 * pageRows) / perWeek)));
   }
-  return { trigrams: row.trigrams.map((t) => t.sort()), first: row.first, last: row.last, near: row.near, span };
+  return { trigrams: row.trigrams.map((t) => t.sort()), first: row.first, last: row.last, near: row.near, recent: row.recent, span };
 }
 
 /**
