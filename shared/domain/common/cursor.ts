@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { badRequest } from '../../errors';
+import { isUuid } from '../auth/credentials';
+import { isoDate } from './query';
 import type { Page } from './page';
 
 export type { Page } from './page';
@@ -15,15 +17,14 @@ export function encodeCursor(key: readonly (string | number)[]): string {
 /** What each part of a cursor must be, so that a cursor we never issued is a 400, not a failed cast. */
 export type CursorPart = 'date' | 'timestamp' | 'uuid';
 
-const PARTS: Record<CursorPart, (v: string) => boolean> = {
-  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isCalendarDate(v),
-  // As PostgreSQL prints a timestamptz (`created_at::text`): '2026-11-26 06:55:47.123456+00'.
-  timestamp: (v) =>
-    /^\d{4}-\d{2}-\d{2} ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:[0-5]\d)?$/.test(v) && isCalendarDate(v.slice(0, 10)),
-  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
-};
+const isDate = (v: string) => isoDate.safeParse(v).success;
 
-const isCalendarDate = (v: string) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const PARTS: Record<CursorPart, (v: string) => boolean> = {
+  date: isDate,
+  // As PostgreSQL prints a timestamptz (`created_at::text`): '2026-11-26 06:55:47.123456+00'.
+  timestamp: (v) => /^ ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:[0-5]\d)?$/.test(v.slice(10)) && isDate(v.slice(0, 10)),
+  uuid: isUuid,
+};
 
 export function decodeCursor(cursor: string, shape: readonly CursorPart[]): string[] {
   try {

@@ -1,13 +1,13 @@
 import type { Db } from '../../db/knex';
 
 /**
- * Which part of a list's `q=` the trigram index is asked for (migration 0080). The index needs
- * every trigram of what it is given, and a trigram most rows hold costs a pass over a posting list
- * as long as the table: "merchant 417", where "merchant" is in every row, read 23 ms of index over
- * a million rows, while "417" alone read 4 ms and left the same rows for the exact check. So the
- * index gets the query's rarest word, as rare as PostgreSQL's own statistics on the indexed text
- * tell (the ~100 values ANALYZE keeps, the planner's sample for the same question); the whole text
- * is still checked on every row the index returns.
+ * What a list's `q=` is judged by before any index is asked: its words, and how rare each is, from
+ * PostgreSQL's own statistics on the indexed text (the ~100 values ANALYZE keeps, the planner's
+ * sample for the same question). An index needs every trigram of what it is given, and a trigram
+ * most rows hold costs a posting list as long as the rows it covers: "merchant 417", where
+ * "merchant" is in every row, read 23 ms of migration 0080's index over a million rows, "417"
+ * alone 4 ms. So the rarest word is what is looked up (week-probe.ts for the list; 0080's index for
+ * the bulk edit); the whole text is still checked on every row found.
  */
 
 /** The indexed text over a query's alias for `transactions` (migration 0080's function, with its columns in its order). */
@@ -25,20 +25,25 @@ export interface TextSample {
   values: { text: string; share: number }[];
 }
 
+/** A word of a `q=` and the share of sampled texts that hold it. */
+export interface RankedWord {
+  word: string;
+  share: number;
+}
+
 /**
  * The words of `q` an index can look up, rarest first in the sample, the longest first among equals
  * (more trigrams, fewer rows). Empty when `q` has no word of three letters or digits.
  */
-export function wordsByRarity(q: string, sample: TextSample | null): string[] {
+export function wordsByRarity(q: string, sample: TextSample | null): RankedWord[] {
   const words = [...new Set(q.toLowerCase().match(WORD) ?? [])];
   return words
     .map((word) => ({ word, share: sampledShare(word, sample) }))
-    .sort((a, b) => a.share - b.share || b.word.length - a.word.length)
-    .map((w) => w.word);
+    .sort((a, b) => a.share - b.share || b.word.length - a.word.length);
 }
 
 /** The word of `q` to narrow by: its rarest. Null when there is nothing the index can narrow. */
-export const narrowingWord = (q: string, sample: TextSample | null): string | null => wordsByRarity(q, sample)[0] ?? null;
+export const narrowingWord = (q: string, sample: TextSample | null): string | null => wordsByRarity(q, sample)[0]?.word ?? null;
 
 /** The share of sampled texts that hold `text` (lower-cased) whole. */
 export const sampledShare = (text: string, sample: TextSample | null) =>
@@ -47,10 +52,11 @@ export const sampledShare = (text: string, sample: TextSample | null) =>
 /**
  * The share of rows whose text holds `word`, as the sample tells. A word no sampled text holds is
  * rarer than one value in the sample: it is given half of one. Without statistics, one in a hundred.
+ * `sampled` is the word's sampledShare when the caller has it already.
  */
-export function wordShare(word: string, sample: TextSample | null): number {
+export function wordShare(word: string, sample: TextSample | null, sampled = sampledShare(word.toLowerCase(), sample)): number {
   if (!sample?.values.length) return 0.01;
-  return sampledShare(word.toLowerCase(), sample) || 0.5 / sample.values.length;
+  return sampled || 0.5 / sample.values.length;
 }
 
 interface Cached {

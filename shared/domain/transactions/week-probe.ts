@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
-import { wordShare, type TextSample } from './text-filter';
 
 /**
  * A list's `q=` reads a team's newest matches week by week through the index of migration 0081,
@@ -80,7 +79,8 @@ export async function planWeeks(
   teamId: string,
   words: string[],
   bounds: { from?: string; to?: string },
-  sample: TextSample | null,
+  /** The share of rows holding the rarest word, `words[0]`. */
+  rarestShare: number,
   pageRows: number,
 ): Promise<WeekPlan | null> {
   const upper = bounds.to ? 'and date <= ?' : '';
@@ -107,7 +107,7 @@ export async function planWeeks(
   let span = weeks;
   if (row.recent >= RECENT_ROWS) {
     const days = (Date.parse(row.last) - Date.parse(row.near)) / DAY_MS;
-    const perWeek = days ? (row.recent / days) * 7 * wordShare(words[0], sample) : Infinity;
+    const perWeek = days ? (row.recent / days) * 7 * rarestShare : Infinity;
     span = Math.min(weeks, Math.max(1, Math.ceil((3 * pageRows) / perWeek)));
   }
   return { trigrams: row.trigrams.map((t) => t.sort()), first: row.first, last: row.last, near: row.near, recent: row.recent, span };
