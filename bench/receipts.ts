@@ -27,7 +27,7 @@ import { signedDelivery, startMessagingFake } from '../test/fakes/messaging';
 import { pdfReceipt, photoReceipt, type ReceiptSpec } from '../test/fixtures/receipts';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
-import { ms, percentile } from './lib/latency';
+import { median, ms, percentile } from './lib/latency';
 import { closeServer, keepConnectionsLongerThanClients } from '../api/http/keep-alive';
 import { runMain } from './lib/run-main';
 
@@ -151,11 +151,6 @@ async function main() {
         console.log(
           `  ${kind.padEnd(6)} ${specs.length} receipts, ${suggested} suggested correctly: p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}, max ${ms(times[times.length - 1])}`,
         );
-        const median = (xs: number[]) =>
-          percentile(
-            [...xs].sort((a, b) => a - b),
-            50,
-          );
         console.log(`         median per activity step: ${[...steps].map(([step, xs]) => `${step} ${ms(median(xs))}`).join(', ')}`);
       }
       console.log(

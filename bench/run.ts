@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describeBudget, FIGURE_PREFIX, ratioOf, withinBudget, type Figure } from './lib/figures';
+import { median } from './lib/latency';
 import { compiledApiEntry } from './lib/server-process';
 
 interface Bench {
@@ -58,10 +59,6 @@ async function runOnce(name: string, bench: Bench): Promise<{ figures: Figure[];
   return { figures, code };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 async function main() {

@@ -6,3 +6,9 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/** Median of numbers in any order. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
