@@ -116,10 +116,19 @@ async function syncBankA(
       // bank-a reports changes (a pending transaction posting): those are webhooks out, with the page.
       await emitTransactionEvents(trx, conn.teamId, 'transaction.created', counts.addedIds);
       await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
+      // Withdrawn by the bank: their events carry them as they were, so they are read before the delete.
       const removedIds = res.removed.map((r) => r.transaction_id);
-      const removed = removedIds.length
-        ? await Transaction.query(trx).where({ teamId: conn.teamId }).whereIn('providerTransactionId', removedIds).delete()
-        : 0;
+      const gone = removedIds.length
+        ? (
+            await Transaction.query(trx)
+              .where({ teamId: conn.teamId })
+              .whereIn('providerTransactionId', removedIds)
+              .forUpdate()
+              .select('id')
+          ).map((t) => t.id)
+        : [];
+      await emitTransactionEvents(trx, conn.teamId, 'transaction.deleted', gone);
+      const removed = gone.length ? await Transaction.query(trx).where({ teamId: conn.teamId }).whereIn('id', gone).delete() : 0;
       await BankConnection.query(trx).findById(conn.id).patch({ syncCursor: next });
       totals.added += counts.added;
       totals.modified += counts.modified;

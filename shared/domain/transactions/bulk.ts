@@ -134,6 +134,7 @@ export async function bulkDeleteTransactions(db: Db, teamId: string, ids: string
     const synced = rows.filter((r) => !r.manual).length;
     if (synced)
       throw conflict(`${synced} of them are bank-synced and cannot be deleted (set their status to \`excluded\`); nothing was deleted`);
+    await emitTransactionEvents(trx, teamId, 'transaction.deleted', wanted);
     const n = await trx('transactions').where({ teamId }).whereRaw('id = any(?::uuid[])', [wanted]).delete();
     return { matched: wanted.length, changed: n };
   });

@@ -86,10 +86,13 @@ export async function updateTransaction(db: Db, teamId: string, id: string, body
 
 /** Only manual transactions can be deleted; a bank transaction would come back on the next sync. */
 export async function deleteTransaction(db: Db, teamId: string, id: string): Promise<void> {
-  const row = await Transaction.query(db).findOne({ teamId, id }).select('manual');
-  if (!row) throw notFound(`Transaction ${id} not found`);
-  if (!row.manual) throw conflict('A bank-synced transaction cannot be deleted; set its status to `excluded` to hide it');
-  await Transaction.query(db).findOne({ teamId, id }).delete();
+  await db.transaction(async (trx) => {
+    const row = await Transaction.query(trx).findOne({ teamId, id }).forUpdate().select('manual');
+    if (!row) throw notFound(`Transaction ${id} not found`);
+    if (!row.manual) throw conflict('A bank-synced transaction cannot be deleted; set its status to `excluded` to hide it');
+    await emitTransactionEvents(trx, teamId, 'transaction.deleted', [id]);
+    await Transaction.query(trx).findOne({ teamId, id }).delete();
+  });
 }
 
 export async function assertReferences(

@@ -5,6 +5,8 @@
 export interface WebhookEventData {
   'transaction.created': TransactionEventData;
   'transaction.updated': TransactionEventData;
+  /** The transaction as it was when deleted. */
+  'transaction.deleted': TransactionEventData;
   'bank_connection.connected': { connectionId: string; provider: string; institutionName: string | null };
   'bank_connection.disconnected': {
     connectionId: string;
@@ -41,6 +43,7 @@ export type SubscribableEventType = Exclude<WebhookEventType, 'webhook.test'>;
 const SUBSCRIBABLE: Record<SubscribableEventType, string> = {
   'transaction.created': 'A transaction was created (by hand, by import, or by a bank sync).',
   'transaction.updated': 'A transaction was changed (by hand, or the bank reported a change).',
+  'transaction.deleted': 'A manual transaction was deleted, or the bank withdrew one it had reported; `data` is the transaction as it was.',
   'bank_connection.connected': 'A bank connection was made, or a broken one works again.',
   'bank_connection.disconnected': 'A bank connection broke and needs a reconnect.',
   'inbox.matched': 'A receipt or invoice in the inbox was matched to a transaction.',

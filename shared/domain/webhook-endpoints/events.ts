@@ -61,16 +61,14 @@ export async function hasSubscribers(db: Db, teamId: string, type: WebhookEventT
   return Boolean(row);
 }
 
+type TransactionEventType = 'transaction.created' | 'transaction.updated' | 'transaction.deleted';
+
 /**
- * `transaction.created` / `transaction.updated` for these transactions, read as they are now in the
- * caller's transaction. Nothing is read when no endpoint of the team listens (the sync's hot path).
+ * `transaction.created` / `.updated` / `.deleted` for these transactions, read as they are now in the
+ * caller's transaction (so a deletion's event is emitted before its delete). Nothing is read when no
+ * endpoint of the team listens (the sync's hot path).
  */
-export async function emitTransactionEvents(
-  db: Db,
-  teamId: string,
-  type: 'transaction.created' | 'transaction.updated',
-  ids: readonly string[],
-): Promise<number> {
+export async function emitTransactionEvents(db: Db, teamId: string, type: TransactionEventType, ids: readonly string[]): Promise<number> {
   if (!ids.length || !(await hasSubscribers(db, teamId, type))) return 0;
   return queueTransactionEvents(db, teamId, type, ids);
 }
@@ -97,12 +95,7 @@ const TRANSACTION_EVENT_DATA = `json_build_object(${Object.entries(TRANSACTION_E
  * the rows, so a 5,000-row import batch never travels to Node and back. The event ids are drawn
  * once per transaction (materialized) so that every endpoint gets the same event, as queueDeliveries does.
  */
-export async function queueTransactionEvents(
-  db: Db,
-  teamId: string,
-  type: 'transaction.created' | 'transaction.updated',
-  ids: readonly string[],
-): Promise<number> {
+export async function queueTransactionEvents(db: Db, teamId: string, type: TransactionEventType, ids: readonly string[]): Promise<number> {
   if (!ids.length) return 0;
   const result = await db.raw<{ rowCount: number }>(
     `with ev as materialized (
