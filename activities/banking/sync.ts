@@ -80,14 +80,15 @@ async function syncBankA(
   client: BankAClient,
   conn: BankConnection,
   token: string,
-  onConsentExpiry: (expiresAt: Date | null) => Promise<void>,
+  onConsentExpiry: (expiresAt: Date | null, observedAt: Date) => Promise<void>,
 ): Promise<SyncResult> {
+  const readAt = new Date();
   const { accounts, item } = await client.getAccounts(token);
   const accountIds = await upsertProviderAccounts(db, conn, accounts.map(bankAAccount));
   if (item.institution_name) await setInstitution(db, conn, { id: item.institution_id ?? null, name: item.institution_name });
   // The item reports its consent's end on every read: a renewal at the bank moves the consent timer.
   if (item.consent_expiration_time !== undefined) {
-    await onConsentExpiry(item.consent_expiration_time ? new Date(item.consent_expiration_time) : null);
+    await onConsentExpiry(item.consent_expiration_time ? new Date(item.consent_expiration_time) : null, readAt);
   }
 
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
@@ -223,7 +224,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
         const consentDeps = { db, temporal, config, logger: activityLogger };
         result =
           conn.provider === 'bank-a'
-            ? await syncBankA(db, bankA, conn, token, (expiresAt) => recordConsentExpiry(consentDeps, conn, expiresAt))
+            ? await syncBankA(db, bankA, conn, token, (expiresAt, readAt) => recordConsentExpiry(consentDeps, conn, expiresAt, readAt))
             : await syncBankB(db, bankB, conn, token);
       } catch (err) {
         if (err instanceof BankAuthError) {

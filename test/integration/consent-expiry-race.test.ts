@@ -58,6 +58,42 @@ async function timerExpiry(connectionId: string): Promise<string | null> {
 }
 
 describe('consent expiry: the row and the timer move together', () => {
+  it("a reading older than the recorded one is dropped: a sync's 'no expiry', read before the webhook's date arrived, does not undo it", async () => {
+    const owner = await createTeamAndOwner(tdb.db, 'Consent stale read');
+    const [row] = await tdb
+      .db('bank_connections')
+      .insert({ teamId: owner.team.id, provider: 'bank-a', referenceId: `item_stale_${Date.now()}`, status: 'connected' })
+      .returning('id');
+    const conn = { id: (row as { id: string }).id, teamId: owner.team.id };
+    const deps = { db: tdb.db, temporal, logger: { error: () => undefined }, config: { BANK_CONSENT_NOTICE_LEAD: 7 * 24 * 3600_000 } };
+    const announced = new Date(Date.now() + 30 * 24 * 3600_000);
+    const syncRead = new Date(Date.now() - 1000);
+    const stored = () =>
+      tdb
+        .db('bank_connections')
+        .where({ id: conn.id })
+        .first<{ consentExpiresAt: Date | null; consentObservedAt: Date | null }>('consentExpiresAt', 'consentObservedAt');
+    try {
+      const webhookArrived = new Date();
+      await recordConsentExpiry(deps, conn, announced, webhookArrived);
+      await recordConsentExpiry(deps, conn, null, syncRead);
+      expect(await stored()).toEqual({ consentExpiresAt: announced, consentObservedAt: webhookArrived });
+      expect(await timerExpiry(conn.id)).toBe(announced.toISOString());
+
+      // A later reading is the bank's newer word, whatever it says: the consent was renewed without an end.
+      const later = new Date(Date.now() + 1000);
+      await recordConsentExpiry(deps, conn, null, later);
+      expect(await stored()).toEqual({ consentExpiresAt: null, consentObservedAt: later });
+    } finally {
+      await (
+        await temporal.client()
+      ).workflow
+        .getHandle(bankConsentWorkflowId(conn.id))
+        .terminate('test over')
+        .catch(() => undefined);
+    }
+  });
+
   it('two expiries reported at once (a webhook and a sync) leave the timer on the one the row keeps', async () => {
     const owner = await createTeamAndOwner(tdb.db, 'Consent race');
     const [row] = await tdb
@@ -76,8 +112,8 @@ describe('consent expiry: the row and the timer move together', () => {
     try {
       // The first change is slow to reach Temporal; the second starts while it is on its way.
       await Promise.all([
-        recordConsentExpiry(deps(slowFor(first, 600)), conn, first),
-        new Promise((r) => setTimeout(r, 100)).then(() => recordConsentExpiry(deps(temporal), conn, second)),
+        recordConsentExpiry(deps(slowFor(first, 600)), conn, first, new Date()),
+        new Promise((r) => setTimeout(r, 100)).then(() => recordConsentExpiry(deps(temporal), conn, second, new Date())),
       ]);
       const stored = await tdb.db('bank_connections').where({ id: conn.id }).first('consentExpiresAt');
       const kept = (stored as { consentExpiresAt: Date }).consentExpiresAt.toISOString();

@@ -37,6 +37,7 @@ import * as transactionSearchVector from './0078_transaction_search_vector';
 import * as documentsPendingIndex from './0079_documents_pending_index';
 import * as transactionTextTrigrams from './0080_transaction_text_trigrams';
 import * as transactionWeekTrigrams from './0081_transaction_week_trigrams';
+import * as bankConsentObservedAt from './0082_bank_consent_observed_at';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -81,6 +82,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0079_documents_pending_index': documentsPendingIndex,
   '0080_transaction_text_trigrams': transactionTextTrigrams,
   '0081_transaction_week_trigrams': transactionWeekTrigrams,
+  '0082_bank_consent_observed_at': bankConsentObservedAt,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

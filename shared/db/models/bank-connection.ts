@@ -20,6 +20,8 @@ export class BankConnection extends TeamScopedModel {
   lastSyncedAt!: Date | null;
   /** When the provider's consent ends (bank-a's consent_expiration_time); null when it does not expire. */
   consentExpiresAt!: Date | null;
+  /** When the provider was read (or its webhook received) for consentExpiresAt: an older reading does not replace it. */
+  consentObservedAt!: Date | null;
   /** The expiry the "expires soon" / "expired" notice was sent for: each goes out once per expiry. */
   consentWarningSentFor!: Date | null;
   consentExpiredSentFor!: Date | null;

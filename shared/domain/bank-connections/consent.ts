@@ -52,18 +52,25 @@ export interface ConsentDeps {
  * report two expiries at once could otherwise leave the row at one and the timer at the other, and a
  * timer that wakes to find its expiry stale ends without a notice for the real one. The lock is an
  * advisory one, so syncs and webhooks that write the connection's other columns never wait for it.
+ *
+ * `observedAt` is when the provider said so: a sync that read the item before a PENDING_EXPIRATION
+ * webhook arrived records after it, and its older "no expiry" must not undo the webhook's date.
  */
 export async function recordConsentExpiry(
   deps: ConsentDeps,
   conn: Pick<BankConnection, 'id' | 'teamId'>,
   expiresAt: Date | null,
+  observedAt: Date,
 ): Promise<void> {
   await deps.db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`bank-consent:${conn.id}`]);
-    const before = await BankConnection.query(trx).findById(conn.id).select('consentExpiresAt');
-    if (!before) return;
-    if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
-    await BankConnection.query(trx).findById(conn.id).patch({ consentExpiresAt: expiresAt });
+    const before = await BankConnection.query(trx).findById(conn.id).select('consentExpiresAt', 'consentObservedAt');
+    if (!before || (before.consentObservedAt && before.consentObservedAt > observedAt)) return;
+    if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) {
+      await BankConnection.query(trx).findById(conn.id).patch({ consentObservedAt: observedAt });
+      return;
+    }
+    await BankConnection.query(trx).findById(conn.id).patch({ consentExpiresAt: expiresAt, consentObservedAt: observedAt });
     const timer = expiresAt
       ? watchConsentExpiry(deps.temporal, {
           connectionId: conn.id,

@@ -131,7 +131,7 @@ export async function completeReconnect(
   await keepBankSyncScheduled(deps.temporal, { connectionId: conn.id, teamId }, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: conn.id }, 'could not resume the regular sync; the next worker start does');
   });
-  await recordConsentExpiry(deps, conn, snapshot.consentExpiresAt);
+  await recordConsentExpiry(deps, conn, snapshot.consentExpiresAt, snapshot.readAt);
   await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false });
   return getConnection(deps.db, teamId, conn.id);
 }

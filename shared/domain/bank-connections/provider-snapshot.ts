@@ -11,6 +11,8 @@ export interface ProviderSnapshot {
   institution: { id: string | null; name: string } | null;
   /** bank-a's consent_expiration_time; bank-b's enrollments have none. */
   consentExpiresAt: Date | null;
+  /** When the provider was asked: the snapshot says what was true then. */
+  readAt: Date;
   /** The enrollment the token belongs to (bank-b), to check it against the one claimed; null for bank-a. */
   referenceId: string | null;
 }
@@ -25,6 +27,7 @@ export async function readProvider(
   accessToken: string,
   field: string,
 ): Promise<ProviderSnapshot> {
+  const readAt = new Date();
   try {
     if (provider === 'bank-a') {
       const { accounts, item } = await deps.bankA.getAccounts(accessToken);
@@ -32,6 +35,7 @@ export async function readProvider(
         accounts: accounts.map(bankAAccount),
         institution: item.institution_name ? { id: item.institution_id ?? null, name: item.institution_name } : null,
         consentExpiresAt: item.consent_expiration_time ? new Date(item.consent_expiration_time) : null,
+        readAt,
         referenceId: null,
       };
     }
@@ -40,6 +44,7 @@ export async function readProvider(
       accounts,
       institution: raw.at(0)?.institution ?? null,
       consentExpiresAt: null,
+      readAt,
       referenceId: raw.at(0)?.enrollment_id ?? null,
     };
   } catch (err) {

@@ -145,7 +145,7 @@ export async function createConnection(
   await keepBankSyncScheduled(deps.temporal, { connectionId: id, teamId }, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not schedule the regular sync; the next worker start creates it');
   });
-  await recordConsentExpiry(deps, { id, teamId }, snapshot.consentExpiresAt);
+  await recordConsentExpiry(deps, { id, teamId }, snapshot.consentExpiresAt, snapshot.readAt);
   return getConnection(deps.db, teamId, id);
 }
 

@@ -85,7 +85,8 @@ export async function applyConnectionEvent(
       await resumeBankSyncSchedule(deps.temporal, conn.id);
       return sync(); // catch up on what was missed while disconnected
     case 'consent-expiring':
-      await recordConsentExpiry(deps, conn, event.expiresAt);
+      // The bank's word as of its arrival: a sync that read the item before this does not undo it.
+      await recordConsentExpiry(deps, conn, event.expiresAt, new Date());
       return { outcome: 'processed', teamId };
     case 'other':
       return { outcome: 'ignored', teamId };
