@@ -1,12 +1,13 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
-import { createDb } from '../shared/db/knex';
-import { createLogger } from '../shared/logger';
+import { createDb, type Db } from '../shared/db/knex';
+import { createLogger, type Logger } from '../shared/logger';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
 import { createTemporalGateway } from '../shared/temporal/client';
+import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
 import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
 import { createWorker } from './create-worker';
@@ -34,19 +35,6 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     logger.info({ schedule }, 'exchange-rate schedule ready');
   }
   await admin.close();
-  // Teams made while Temporal was away, or outside the API (the admin CLI, sign-up), get their weekly schedule here.
-  const temporal = createTemporalGateway({
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-  });
-  await scheduleEveryTeam(db, temporal)
-    .then((teams) => logger.info({ teams }, 'weekly insight schedules ready'))
-    .catch((err: unknown) => logger.error({ err }, 'could not schedule the weekly insights'));
-  await scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL)
-    .then((connections) => logger.info({ connections }, 'bank sync schedules ready'))
-    .catch((err: unknown) => logger.error({ err }, 'could not schedule the bank syncs'))
-    .finally(() => temporal.close());
 
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const worker = await createWorker({
@@ -57,7 +45,12 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     bundlePath: config.WORKFLOW_BUNDLE_PATH,
   });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
-  const done = worker.run().finally(async () => {
+  const stopping = new AbortController();
+  const running = worker.run();
+  const inLine = bringSchedulesInLine(db, config, logger, stopping.signal);
+  const done = running.finally(async () => {
+    stopping.abort();
+    await inLine;
     await connection.close();
     await closeActivityDeps(deps);
     await db.destroy();
@@ -70,6 +63,38 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
       await done;
     },
   };
+}
+
+/**
+ * Teams and connections made while Temporal was away, or outside the API (the admin CLI, sign-up),
+ * get their weekly-insights and bank-sync schedules here. Beside the polling worker, not before it:
+ * a schedule call is three round trips, and ten thousand teams' calls one after another kept a new
+ * worker from its task queue for as long as they took.
+ */
+async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, signal: AbortSignal): Promise<void> {
+  const temporal = createTemporalGateway({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
+  const report = (what: string, pass: Promise<Reconciled>, started = Date.now()) =>
+    pass
+      .then(({ checked, failed, firstError }) => {
+        const ms = Date.now() - started;
+        if (failed)
+          logger.error(
+            { err: firstError, checked, failed, ms },
+            `some ${what} could not be brought in line; the next worker start tries again`,
+          );
+        else logger.info({ checked, ms }, `${what} ready`);
+      })
+      .catch((err: unknown) => logger.error({ err }, `could not bring the ${what} in line`));
+  try {
+    await report('weekly insight schedules', scheduleEveryTeam(db, temporal, signal));
+    await report('bank sync schedules', scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL, signal));
+  } finally {
+    await temporal.close();
+  }
 }
 
 if (require.main === module) {

@@ -4,6 +4,7 @@ import { BankConnection } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
 import { keepBankSyncScheduled, pauseBankSyncSchedule, removeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../temporal/scheduled-bank-sync/contract';
+import { reconcileEach, type Reconciled } from '../../temporal/reconcile';
 import { requestSync } from '../../temporal/sync-connection/calls';
 
 /**
@@ -48,8 +49,12 @@ export async function pauseScheduleOfDisconnected(
  * A schedule for every connected connection (at worker start): connections linked while Temporal was
  * away, or before schedules existed, get theirs. Returns how many were checked.
  */
-export async function scheduleEveryConnection(db: Db, temporal: TemporalGateway, everyMs: number): Promise<number> {
+export async function scheduleEveryConnection(
+  db: Db,
+  temporal: TemporalGateway,
+  everyMs: number,
+  signal?: AbortSignal,
+): Promise<Reconciled> {
   const connections = await BankConnection.query(db).where({ status: 'connected' }).select('id', 'teamId');
-  for (const c of connections) await keepBankSyncScheduled(temporal, { connectionId: c.id, teamId: c.teamId }, everyMs);
-  return connections.length;
+  return reconcileEach(connections, (c) => keepBankSyncScheduled(temporal, { connectionId: c.id, teamId: c.teamId }, everyMs), signal);
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/knex';
 import { Team } from '../../db/models';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
+import { reconcileEach, type Reconciled } from '../../temporal/reconcile';
 import { ensureWeeklyInsightsSchedule } from '../../temporal/weekly-insights/calls';
 
 /**
@@ -23,11 +24,7 @@ export function keepWeeklyInsightsScheduled(temporal: TemporalGateway, log: Pick
 }
 
 /** Every team's schedule at its current time zone; at worker start, for teams made while Temporal was away or outside the API. */
-export async function scheduleEveryTeam(db: Db, temporal: TemporalGateway): Promise<number> {
-  let n = 0;
-  for (const team of await Team.query(db).whereNull('deletionRequestedAt').select('id', 'timezone')) {
-    await ensureWeeklyInsightsSchedule(temporal, team);
-    n++;
-  }
-  return n;
+export async function scheduleEveryTeam(db: Db, temporal: TemporalGateway, signal?: AbortSignal): Promise<Reconciled> {
+  const teams = await Team.query(db).whereNull('deletionRequestedAt').select('id', 'timezone');
+  return reconcileEach(teams, (team) => ensureWeeklyInsightsSchedule(temporal, team), signal);
 }
