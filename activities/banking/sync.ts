@@ -15,6 +15,7 @@ import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
 import type { ActivityDeps } from '../deps';
 import { emitTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
+import { deleteWithdrawnTransactions } from '../../shared/domain/transactions/service';
 
 /** A provider transaction in our terms: what one sync writes of it. */
 type SyncedTransaction = Pick<
@@ -117,19 +118,11 @@ async function syncBankA(
       // bank-a reports changes (a pending transaction posting): those are webhooks out, with the page.
       await emitTransactionEvents(trx, conn.teamId, 'transaction.created', counts.addedIds);
       await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
-      // Withdrawn by the bank: their events carry them as they were, so they are read before the delete.
-      const removedIds = res.removed.map((r) => r.transaction_id);
-      const gone = removedIds.length
-        ? (
-            await Transaction.query(trx)
-              .where({ teamId: conn.teamId })
-              .whereIn('providerTransactionId', removedIds)
-              .forUpdate()
-              .select('id')
-          ).map((t) => t.id)
-        : [];
-      await emitTransactionEvents(trx, conn.teamId, 'transaction.deleted', gone);
-      const removed = gone.length ? await Transaction.query(trx).where({ teamId: conn.teamId }).whereIn('id', gone).delete() : 0;
+      const removed = await deleteWithdrawnTransactions(
+        trx,
+        conn.teamId,
+        res.removed.map((r) => r.transaction_id),
+      );
       await BankConnection.query(trx).findById(conn.id).patch({ syncCursor: next });
       totals.added += counts.added;
       totals.modified += counts.modified;

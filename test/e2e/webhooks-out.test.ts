@@ -273,40 +273,49 @@ describe('delivery', () => {
     expect(created.every((e) => e.data.manual === false)).toBe(true);
   }, 60_000);
 
-  it('real events: a deleted manual transaction, one or in bulk, and one the bank withdraws send transaction.deleted with the transaction as it was', async () => {
+  it('real events: a deleted manual transaction, one or in bulk, and those the bank withdraws (sync, webhook) send transaction.deleted with the transaction as it was', async () => {
     const r = await receiver();
     await register(r.url, ['transaction.deleted']);
     const create = async (name: string) =>
       (await send('POST', '/transactions', { date: '2026-11-20', name, amount: -12.5, currency: 'EUR' })).body.data as { id: string };
     const [one, two, three] = [await create('Coffee beans'), await create('Printer paper'), await create('Stamps')];
     const item = bankA.addItem();
-    const [kept, withdrawn] = bankA.addTransactions(item.itemId, 2);
+    const [byWebhook, bySync] = bankA.addTransactions(item.itemId, 2);
     const connection = (await send('POST', '/bank-connections', { provider: 'bank-a', publicToken: item.publicToken })).body.data;
     const synced = () => stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
     await synced();
     const bankRow = (tx: { transaction_id: string }) =>
       stack.tdb.db('transactions').where({ teamId: stack.acme.team.id, providerTransactionId: tx.transaction_id }).first('id');
-    const withdrawnId = (await bankRow(withdrawn)).id as string;
-    const keptId = (await bankRow(kept)).id as string;
+    const bySyncId = (await bankRow(bySync)).id as string;
+    const byWebhookId = (await bankRow(byWebhook)).id as string;
 
     // Refused deletes send nothing: a bank-synced transaction, alone or among manual ones (all or none).
-    expect((await send('DELETE', `/transactions/${keptId}`)).status).toBe(409);
-    expect((await send('DELETE', '/transactions/bulk', { ids: [two.id, keptId] })).status).toBe(409);
+    expect((await send('DELETE', `/transactions/${byWebhookId}`)).status).toBe(409);
+    expect((await send('DELETE', '/transactions/bulk', { ids: [two.id, byWebhookId] })).status).toBe(409);
     expect((await send('DELETE', `/transactions/${one.id}`)).status).toBe(204);
     expect((await send('DELETE', '/transactions/bulk', { ids: [two.id, three.id] })).status).toBe(200);
-    bankA.remove(item.itemId, withdrawn);
+    bankA.remove(item.itemId, bySync);
     expect((await send('POST', `/bank-connections/${connection.id}/sync`)).status).toBe(202);
     await synced();
+    // And the other, by the bank's TRANSACTIONS_REMOVED webhook.
+    const signed = await bankA.sign({
+      environment: 'sandbox',
+      webhook_type: 'TRANSACTIONS',
+      webhook_code: 'TRANSACTIONS_REMOVED',
+      item_id: item.itemId,
+      removed_transactions: [byWebhook.transaction_id],
+      error: null,
+    });
+    expect((await stack.api.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw })).status).toBe(200);
 
-    await eventually(() => Promise.resolve(r.received.length >= 4), 20_000, 'four deletions to be announced');
+    await eventually(() => Promise.resolve(r.received.length >= 5), 20_000, 'five deletions to be announced');
     await new Promise((res) => setTimeout(res, 500));
     const events = r.received.map((x) => JSON.parse(x.body) as { type: string; data: { id: string; name: string; manual: boolean } });
     expect(events.every((e) => e.type === 'transaction.deleted')).toBe(true);
-    expect(events.map((e) => e.data.id).sort()).toEqual([one.id, two.id, three.id, withdrawnId].sort());
+    expect(events.map((e) => e.data.id).sort()).toEqual([one.id, two.id, three.id, bySyncId, byWebhookId].sort());
     expect(events.find((e) => e.data.id === one.id)?.data).toMatchObject({ name: 'Coffee beans', amount: -12.5, manual: true });
-    expect(events.find((e) => e.data.id === withdrawnId)?.data).toMatchObject({ manual: false });
-    expect(await stack.tdb.db('transactions').whereIn('id', [one.id, two.id, three.id, withdrawnId]).pluck('id')).toEqual([]);
-    expect(await bankRow(kept)).toEqual({ id: keptId });
+    expect(events.find((e) => e.data.id === bySyncId)?.data).toMatchObject({ manual: false });
+    expect(await stack.tdb.db('transactions').whereIn('id', [one.id, two.id, three.id, bySyncId, byWebhookId]).pluck('id')).toEqual([]);
   }, 60_000);
 
   it('real events: an import sends one transaction.created per imported row, and a re-import of the file none', async () => {

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/knex';
 import { runPrepared } from '../../db/prepared';
 import type { Logger } from '../../logger';
-import { BankConnection, Transaction } from '../../db/models';
+import { BankConnection } from '../../db/models';
+import { deleteWithdrawnTransactions } from '../transactions/service';
 import type { TemporalGateway } from '../../temporal/client';
 import { resumeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
@@ -73,8 +74,7 @@ export async function applyConnectionEvent(
       );
       return { outcome: 'ignored', teamId };
     case 'transactions-removed':
-      if (event.providerTransactionIds.length)
-        await Transaction.query(deps.db).where({ teamId }).whereIn('providerTransactionId', event.providerTransactionIds).delete();
+      await deleteWithdrawnTransactions(deps.db, teamId, event.providerTransactionIds);
       return { outcome: 'processed', teamId };
     case 'disconnected':
       await markDisconnected(deps.db, conn, event.error);

@@ -95,6 +95,25 @@ export async function deleteTransaction(db: Db, teamId: string, id: string): Pro
   });
 }
 
+/**
+ * The bank withdrew these (a sync's `removed`, a TRANSACTIONS_REMOVED webhook): the team's rows with
+ * those provider ids are deleted, each announced as `transaction.deleted` with what it held, so read
+ * before the delete and in its transaction. Returns how many went.
+ */
+export async function deleteWithdrawnTransactions(db: Knex, teamId: string, providerTransactionIds: readonly string[]): Promise<number> {
+  if (!providerTransactionIds.length) return 0;
+  return db.transaction(async (trx): Promise<number> => {
+    const ids = await trx('transactions')
+      .where({ teamId })
+      .whereIn('providerTransactionId', providerTransactionIds)
+      .forUpdate()
+      .pluck<string[]>('id');
+    await emitTransactionEvents(trx, teamId, 'transaction.deleted', ids);
+    if (!ids.length) return 0;
+    return trx('transactions').where({ teamId }).whereIn('id', ids).delete();
+  });
+}
+
 export async function assertReferences(
   db: Knex,
   teamId: string,
