@@ -77,21 +77,24 @@ async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, sign
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });
-  const report = (what: string, pass: Promise<Reconciled>, started = Date.now()) =>
-    pass
-      .then(({ checked, failed, firstError }) => {
-        const ms = Date.now() - started;
-        if (failed)
-          logger.error(
-            { err: firstError, checked, failed, ms },
-            `some ${what} could not be brought in line; the next worker start tries again`,
-          );
-        else logger.info({ checked, ms }, `${what} ready`);
-      })
-      .catch((err: unknown) => logger.error({ err }, `could not bring the ${what} in line`));
+  const report = async (what: string, pass: () => Promise<Reconciled>) => {
+    const started = Date.now();
+    try {
+      const { checked, failed, firstError } = await pass();
+      const ms = Date.now() - started;
+      if (failed)
+        logger.error(
+          { err: firstError, checked, failed, ms },
+          `some ${what} could not be brought in line; the next worker start tries again`,
+        );
+      else logger.info({ checked, ms }, `${what} ready`);
+    } catch (err) {
+      logger.error({ err }, `could not bring the ${what} in line`);
+    }
+  };
   try {
-    await report('weekly insight schedules', scheduleEveryTeam(db, temporal, signal));
-    await report('bank sync schedules', scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL, signal));
+    await report('weekly insight schedules', () => scheduleEveryTeam(db, temporal, signal));
+    await report('bank sync schedules', () => scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL, signal));
   } finally {
     await temporal.close();
   }

@@ -21,12 +21,15 @@ export async function reconcileEach<T>(
   signal?: AbortSignal,
 ): Promise<Reconciled> {
   const limit = pLimit(AT_ONCE);
-  const outcomes = await Promise.allSettled(
-    items.map((item) => limit(async () => (signal?.aborted ? 'skipped' : call(item).then(() => 'done')))),
-  );
+  let skipped = 0;
+  const once = async (item: T) => {
+    if (signal?.aborted) skipped++;
+    else await call(item);
+  };
+  const outcomes = await Promise.allSettled(items.map((item) => limit(() => once(item))));
   const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
   return {
-    checked: outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'done').length + failures.length,
+    checked: items.length - skipped,
     failed: failures.length,
     ...(failures.length ? { firstError: failures[0].reason } : {}),
   };

@@ -57,15 +57,33 @@ async function timerExpiry(connectionId: string): Promise<string | null> {
   return last;
 }
 
+/** A connected bank-a connection of a new team. */
+async function connectedConnection(teamName: string, reference: string) {
+  const owner = await createTeamAndOwner(tdb.db, teamName);
+  const [row] = await tdb
+    .db('bank_connections')
+    .insert({ teamId: owner.team.id, provider: 'bank-a', referenceId: `${reference}_${Date.now()}`, status: 'connected' })
+    .returning<{ id: string }[]>('id');
+  return { id: row.id, teamId: owner.team.id };
+}
+
+const consentDeps = (gateway: TemporalGateway) => ({
+  db: tdb.db,
+  temporal: gateway,
+  logger: { error: () => undefined },
+  config: { BANK_CONSENT_NOTICE_LEAD: 7 * 24 * 3600_000 },
+});
+
+const endTimer = async (connectionId: string) =>
+  (await temporal.client()).workflow
+    .getHandle(bankConsentWorkflowId(connectionId))
+    .terminate('test over')
+    .catch(() => undefined);
+
 describe('consent expiry: the row and the timer move together', () => {
   it("a reading older than the recorded one is dropped: a sync's 'no expiry', read before the webhook's date arrived, does not undo it", async () => {
-    const owner = await createTeamAndOwner(tdb.db, 'Consent stale read');
-    const [row] = await tdb
-      .db('bank_connections')
-      .insert({ teamId: owner.team.id, provider: 'bank-a', referenceId: `item_stale_${Date.now()}`, status: 'connected' })
-      .returning('id');
-    const conn = { id: (row as { id: string }).id, teamId: owner.team.id };
-    const deps = { db: tdb.db, temporal, logger: { error: () => undefined }, config: { BANK_CONSENT_NOTICE_LEAD: 7 * 24 * 3600_000 } };
+    const conn = await connectedConnection('Consent stale read', 'item_stale');
+    const deps = consentDeps(temporal);
     const announced = new Date(Date.now() + 30 * 24 * 3600_000);
     const syncRead = new Date(Date.now() - 1000);
     const stored = () =>
@@ -85,28 +103,13 @@ describe('consent expiry: the row and the timer move together', () => {
       await recordConsentExpiry(deps, conn, null, later);
       expect(await stored()).toEqual({ consentExpiresAt: null, consentObservedAt: later });
     } finally {
-      await (
-        await temporal.client()
-      ).workflow
-        .getHandle(bankConsentWorkflowId(conn.id))
-        .terminate('test over')
-        .catch(() => undefined);
+      await endTimer(conn.id);
     }
   });
 
   it('two expiries reported at once (a webhook and a sync) leave the timer on the one the row keeps', async () => {
-    const owner = await createTeamAndOwner(tdb.db, 'Consent race');
-    const [row] = await tdb
-      .db('bank_connections')
-      .insert({ teamId: owner.team.id, provider: 'bank-a', referenceId: `item_race_${Date.now()}`, status: 'connected' })
-      .returning('id');
-    const conn = { id: (row as { id: string }).id, teamId: owner.team.id };
-    const deps = (gateway: TemporalGateway) => ({
-      db: tdb.db,
-      temporal: gateway,
-      logger: { error: () => undefined },
-      config: { BANK_CONSENT_NOTICE_LEAD: 7 * 24 * 3600_000 },
-    });
+    const conn = await connectedConnection('Consent race', 'item_race');
+    const deps = consentDeps;
     const first = new Date(Date.now() + 60 * 24 * 3600_000);
     const second = new Date(Date.now() + 90 * 24 * 3600_000);
     try {
@@ -120,12 +123,7 @@ describe('consent expiry: the row and the timer move together', () => {
       expect(kept).toBe(second.toISOString());
       expect(await timerExpiry(conn.id)).toBe(kept);
     } finally {
-      await (
-        await temporal.client()
-      ).workflow
-        .getHandle(bankConsentWorkflowId(conn.id))
-        .terminate('test over')
-        .catch(() => undefined);
+      await endTimer(conn.id);
     }
   });
 });

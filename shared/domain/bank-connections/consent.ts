@@ -66,11 +66,9 @@ export async function recordConsentExpiry(
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`bank-consent:${conn.id}`]);
     const before = await BankConnection.query(trx).findById(conn.id).select('consentExpiresAt', 'consentObservedAt');
     if (!before || (before.consentObservedAt && before.consentObservedAt > observedAt)) return;
-    if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) {
-      await BankConnection.query(trx).findById(conn.id).patch({ consentObservedAt: observedAt });
-      return;
-    }
+    // Stamped even when the date is the same: an older reading arriving later must still be refused.
     await BankConnection.query(trx).findById(conn.id).patch({ consentExpiresAt: expiresAt, consentObservedAt: observedAt });
+    if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
     const timer = expiresAt
       ? watchConsentExpiry(deps.temporal, {
           connectionId: conn.id,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { badRequest, conflict, notFound } from '../../errors';
-import { assertReferences, whereFiltered } from './service';
+import { assertReferences, deleteAnnounced, whereFiltered } from './service';
 import { transactionFilterBody } from './schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 
@@ -134,8 +134,7 @@ export async function bulkDeleteTransactions(db: Db, teamId: string, ids: string
     const synced = rows.filter((r) => !r.manual).length;
     if (synced)
       throw conflict(`${synced} of them are bank-synced and cannot be deleted (set their status to \`excluded\`); nothing was deleted`);
-    await emitTransactionEvents(trx, teamId, 'transaction.deleted', wanted);
-    const n = await trx('transactions').where({ teamId }).whereRaw('id = any(?::uuid[])', [wanted]).delete();
+    const n = await deleteAnnounced(trx, teamId, wanted);
     return { matched: wanted.length, changed: n };
   });
 }

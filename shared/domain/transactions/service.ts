@@ -90,27 +90,30 @@ export async function deleteTransaction(db: Db, teamId: string, id: string): Pro
     const row = await Transaction.query(trx).findOne({ teamId, id }).forUpdate().select('manual');
     if (!row) throw notFound(`Transaction ${id} not found`);
     if (!row.manual) throw conflict('A bank-synced transaction cannot be deleted; set its status to `excluded` to hide it');
-    await emitTransactionEvents(trx, teamId, 'transaction.deleted', [id]);
-    await Transaction.query(trx).findOne({ teamId, id }).delete();
+    await deleteAnnounced(trx, teamId, [id]);
   });
 }
 
 /**
- * The bank withdrew these (a sync's `removed`, a TRANSACTIONS_REMOVED webhook): the team's rows with
- * those provider ids are deleted, each announced as `transaction.deleted` with what it held, so read
- * before the delete and in its transaction. Returns how many went.
+ * Every deletion of transactions goes through here: each is announced as `transaction.deleted` with
+ * what it held, so it is read before the delete, in the caller's transaction. Returns how many went.
  */
+export async function deleteAnnounced(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<number> {
+  if (!ids.length) return 0;
+  await emitTransactionEvents(trx, teamId, 'transaction.deleted', ids);
+  return trx('transactions').where({ teamId }).whereIn('id', ids).delete();
+}
+
+/** The bank withdrew these (a sync's `removed`, a TRANSACTIONS_REMOVED webhook): the team's rows with those provider ids go. */
 export async function deleteWithdrawnTransactions(db: Knex, teamId: string, providerTransactionIds: readonly string[]): Promise<number> {
   if (!providerTransactionIds.length) return 0;
-  return db.transaction(async (trx): Promise<number> => {
+  return db.transaction(async (trx) => {
     const ids = await trx('transactions')
       .where({ teamId })
       .whereIn('providerTransactionId', providerTransactionIds)
       .forUpdate()
       .pluck<string[]>('id');
-    await emitTransactionEvents(trx, teamId, 'transaction.deleted', ids);
-    if (!ids.length) return 0;
-    return trx('transactions').where({ teamId }).whereIn('id', ids).delete();
+    return deleteAnnounced(trx, teamId, ids);
   });
 }
 
