@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { createDb, migrateLatest, type Db } from '../../../shared/db/knex';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../../scripts/lib/embedded-postgres';
 import { freePort } from '../../../scripts/lib/ports';
@@ -113,6 +113,33 @@ async function countAnswers(
   while (count().processed < accepted.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
   await new Promise((r) => setTimeout(r, 1000)); // anything sent twice would show up now
   return count();
+}
+
+/**
+ * A workflow's result, or, once `ms` have passed, an error saying where the run stood and what its
+ * pending activities last failed with: a stuck run then fails the scenario with its cause, instead
+ * of the test timing out with none.
+ */
+async function resultWithin(handle: WorkflowHandle, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      void handle.describe().then(
+        (d) => {
+          const pending = (d.raw.pendingActivities ?? []).map(
+            (a) => `${a.activityType?.name} attempt ${a.attempt}: ${a.lastFailure?.message ?? 'no failure'}`,
+          );
+          reject(new Error(`${handle.workflowId} still ${d.status.name} after ${ms} ms; pending: ${pending.join('; ') || 'none'}`));
+        },
+        (err: unknown) => reject(new Error(`${handle.workflowId} not finished after ${ms} ms, and describing it failed: ${String(err)}`)),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([handle.result(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const shuffled = <T>(items: T[]): T[] => {
@@ -305,7 +332,7 @@ export async function postgresRestartDuringSync(
     bankA.slowSync(0);
     const connection = await Connection.connect({ address: services.temporalAddress });
     try {
-      await new Client({ connection }).workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(data.id)).result();
+      await resultWithin(new Client({ connection }).workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(data.id)), 200_000);
     } finally {
       await connection.close();
     }
@@ -421,7 +448,10 @@ export async function postgresRestartDuringReceipts(
       const client = new Client({ connection });
       await Promise.all(
         [...accepted].map((i) =>
-          client.workflow.getHandle<ReceiptIngestionWorkflow>(receiptIngestionId(teamId, `chaos-receipt-${i}:receipt.pdf`)).result(),
+          resultWithin(
+            client.workflow.getHandle<ReceiptIngestionWorkflow>(receiptIngestionId(teamId, `chaos-receipt-${i}:receipt.pdf`)),
+            200_000,
+          ),
         ),
       );
     } finally {
