@@ -38,6 +38,7 @@ import * as documentsPendingIndex from './0079_documents_pending_index';
 import * as transactionTextTrigrams from './0080_transaction_text_trigrams';
 import * as transactionWeekTrigrams from './0081_transaction_week_trigrams';
 import * as bankConsentObservedAt from './0082_bank_consent_observed_at';
+import * as weekTrigramsLoop from './0083_week_trigrams_loop';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -83,6 +84,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0080_transaction_text_trigrams': transactionTextTrigrams,
   '0081_transaction_week_trigrams': transactionWeekTrigrams,
   '0082_bank_consent_observed_at': bankConsentObservedAt,
+  '0083_week_trigrams_loop': weekTrigramsLoop,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
