@@ -219,6 +219,9 @@ describe('bank-a webhooks', () => {
     const more = bankA.addTransactions(item.itemId, 5, 100);
     bankA.modify(item.itemId, { ...initial[0], name: 'CHANGED', merchant_name: 'Changed Merchant' });
     bankA.remove(item.itemId, initial[1]);
+    // What the team wrote on a transaction outlives the bank's changes to it.
+    await tdb.db('transactions').where({ providerTransactionId: initial[0].transaction_id }).update({ note: 'keep me' });
+    const syncedBefore = await tdb.db('transactions').where({ providerTransactionId: initial[0].transaction_id }).first();
     const res = await postBankA({
       webhook_type: 'TRANSACTIONS',
       webhook_code: 'SYNC_UPDATES_AVAILABLE',
@@ -237,7 +240,8 @@ describe('bank-a webhooks', () => {
     expect(await tdb.db('transactions').where({ providerTransactionId: more[4].transaction_id }).first()).toBeTruthy();
     expect(await tdb.db('transactions').where({ providerTransactionId: initial[1].transaction_id }).first()).toBeUndefined();
     const changed = await tdb.db('transactions').where({ providerTransactionId: initial[0].transaction_id }).first();
-    expect(changed.merchantName).toBe('Changed Merchant');
+    expect(changed).toMatchObject({ merchantName: 'Changed Merchant', name: 'Changed Merchant', description: 'CHANGED', note: 'keep me' });
+    expect(changed.updatedAt.getTime()).toBeGreaterThan(syncedBefore.updatedAt.getTime());
     const event = await tdb
       .db('webhook_events')
       .where({ provider: 'bank-a', eventType: 'TRANSACTIONS.SYNC_UPDATES_AVAILABLE' })
