@@ -18,20 +18,10 @@ import type { ActivityDeps } from '../deps';
 import { emitTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
 import { deleteWithdrawnTransactions } from '../../shared/domain/transactions/service';
 
-/** A provider transaction in our terms: what one sync writes of it. */
+/** A provider transaction in our terms: what one sync writes of it (the team is the connection's). */
 type SyncedTransaction = Pick<
   ModelObject<Transaction>,
-  | 'teamId'
-  | 'bankAccountId'
-  | 'date'
-  | 'name'
-  | 'description'
-  | 'method'
-  | 'amount'
-  | 'currency'
-  | 'status'
-  | 'merchantName'
-  | 'counterpartyName'
+  'bankAccountId' | 'date' | 'name' | 'description' | 'method' | 'amount' | 'currency' | 'status' | 'merchantName' | 'counterpartyName'
 > & { providerTransactionId: string };
 
 /**
@@ -107,7 +97,6 @@ async function syncBankA(
   for (let page = 1; ; page++) {
     const res = await client.transactionsSync(token, cursor);
     const toRow = (t: BankATransaction): SyncedTransaction => ({
-      teamId: conn.teamId,
       bankAccountId: accountIds.get(t.account_id) ?? null,
       providerTransactionId: t.transaction_id,
       date: t.date,
@@ -164,7 +153,6 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
     for (let page = 1; ; page++) {
       const batch = await client.listTransactions(token, account.id, fromId);
       const rows = batch.map((t: BankBTransaction): SyncedTransaction => ({
-        teamId: conn.teamId,
         bankAccountId: accountIds.get(account.id) ?? null,
         providerTransactionId: t.id,
         date: t.date,
