@@ -27,7 +27,7 @@ import { importTransactionsId, type ImportTransactionsWorkflow } from '../shared
 import { localDevServer } from '../scripts/lib/temporal-cli';
 import { createWorker } from '../worker/create-worker';
 import { GENERATED_CSV_MAPPING, generatedCsv } from '../test/fixtures/statements';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, forgetTeam } from './lib/database';
 import { reportFigure } from './lib/figures';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
@@ -94,10 +94,7 @@ async function main() {
         throw new Error(`expected ${ROWS} created, the import says ${result.created}`);
       const rate = ROWS / seconds;
       for (const [step, ms] of await stepTimes(temporal, importTransactionsId(id))) console.log(`  ${step}: ${(ms / 1000).toFixed(2)} s`);
-      // The next run starts from the same table: an import into a table grown by every earlier run
-      // measures the growth (its indexes outgrow shared_buffers), not the import.
-      await bench.db('teams').where({ id: team.id }).delete();
-      await bench.db.raw('vacuum analyze transactions');
+      await forgetTeam(bench.db, team.id);
       console.log(
         `\nImport: ${ROWS.toLocaleString()} CSV rows (${(csv.length / 1e6).toFixed(1)} MB) in ${seconds.toFixed(2)} s (upload accepted after ${((accepted - started) / 1000).toFixed(2)} s), ${rate.toFixed(0)} rows/s  (target: over ${TARGET_ROWS_PER_SECOND.toLocaleString()} rows/s)`,
       );

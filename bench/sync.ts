@@ -17,7 +17,7 @@ import type { SyncConnectionWorkflow } from '../shared/temporal/sync-connection/
 import { localDevServer } from '../scripts/lib/temporal-cli';
 import { createWorker } from '../worker/create-worker';
 import { startBankAFake } from '../test/fakes/bank-a';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, forgetTeam } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { runMain } from './lib/run-main';
 
@@ -70,9 +70,7 @@ async function main() {
         unit: 's',
         budget: { on: 'value', atMost: (15 * N) / 100_000 },
       });
-      // As bench/import.ts: the next run starts from the same table, not one grown by this run.
-      await bench.db('teams').where({ id: team.id }).delete();
-      await bench.db.raw('vacuum analyze transactions');
+      await forgetTeam(bench.db, team.id);
     });
   } finally {
     await temporal.close();

@@ -29,17 +29,17 @@ type SyncedTransaction = Pick<
  * the provider's id, and keeps the team's notes, category and tags.
  */
 const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
-  ['bank_account_id', 'uuid', (r: SyncedTransaction) => r.bankAccountId],
-  ['provider_transaction_id', 'text', (r: SyncedTransaction) => r.providerTransactionId],
-  ['date', 'date', (r: SyncedTransaction) => r.date],
-  ['name', 'text', (r: SyncedTransaction) => r.name],
-  ['description', 'text', (r: SyncedTransaction) => r.description],
-  ['method', 'text', (r: SyncedTransaction) => r.method],
-  ['amount', 'numeric', (r: SyncedTransaction) => r.amount],
-  ['currency', 'text', (r: SyncedTransaction) => r.currency],
-  ['status', 'text', (r: SyncedTransaction) => r.status],
-  ['merchant_name', 'text', (r: SyncedTransaction) => r.merchantName],
-  ['counterparty_name', 'text', (r: SyncedTransaction) => r.counterpartyName],
+  ['bank_account_id', 'uuid', (r) => r.bankAccountId],
+  ['provider_transaction_id', 'text', (r) => r.providerTransactionId],
+  ['date', 'date', (r) => r.date],
+  ['name', 'text', (r) => r.name],
+  ['description', 'text', (r) => r.description],
+  ['method', 'text', (r) => r.method],
+  ['amount', 'numeric', (r) => r.amount],
+  ['currency', 'text', (r) => r.currency],
+  ['status', 'text', (r) => r.status],
+  ['merchant_name', 'text', (r) => r.merchantName],
+  ['counterparty_name', 'text', (r) => r.counterpartyName],
 ];
 const MERGED = COLUMNS.filter(([column]) => column !== 'provider_transaction_id');
 

@@ -49,3 +49,12 @@ export async function dropDatabase(adminUrl: string, name: string) {
   await c.query(`drop database if exists "${name}" with (force)`);
   await c.end();
 }
+
+/**
+ * Deletes a team a bench run made (its rows go with it) and vacuums `transactions`, so that the next
+ * run starts from the same table: one grown by every earlier run measures the growth, not the work.
+ */
+export async function forgetTeam(db: Db, teamId: string): Promise<void> {
+  await db('teams').where({ id: teamId }).delete();
+  await db.raw('vacuum analyze transactions');
+}

@@ -109,14 +109,13 @@ describe('consent expiry: the row and the timer move together', () => {
 
   it('two expiries reported at once (a webhook and a sync) leave the timer on the one the row keeps', async () => {
     const conn = await connectedConnection('Consent race', 'item_race');
-    const deps = consentDeps;
     const first = new Date(Date.now() + 60 * 24 * 3600_000);
     const second = new Date(Date.now() + 90 * 24 * 3600_000);
     try {
       // The first change is slow to reach Temporal; the second starts while it is on its way.
       await Promise.all([
-        recordConsentExpiry(deps(slowFor(first, 600)), conn, first, new Date()),
-        new Promise((r) => setTimeout(r, 100)).then(() => recordConsentExpiry(deps(temporal), conn, second, new Date())),
+        recordConsentExpiry(consentDeps(slowFor(first, 600)), conn, first, new Date()),
+        new Promise((r) => setTimeout(r, 100)).then(() => recordConsentExpiry(consentDeps(temporal), conn, second, new Date())),
       ]);
       const stored = await tdb.db('bank_connections').where({ id: conn.id }).first('consentExpiresAt');
       const kept = (stored as { consentExpiresAt: Date }).consentExpiresAt.toISOString();

@@ -18,12 +18,7 @@ import type { Knex } from 'knex';
  * team's 215 weeks for 3.8 million rows), and starting workers cost 300 ms for 28 rows.
  */
 export async function up(knex: Knex): Promise<void> {
-  // The body names its schemas: PostgreSQL 17 and later build an index with search_path set to
-  // pg_catalog only, and an SQL function's body is resolved when it runs.
-  const { rows } = await knex.raw<{ rows: { own: string; trgm: string }[] }>(
-    `select quote_ident(current_schema()) as own, (select extnamespace::regnamespace::text from pg_extension where extname = 'pg_trgm') as trgm`,
-  );
-  const { own, trgm } = rows[0];
+  const { own, trgm } = await functionSchemas(knex);
   await knex.raw(
     `create function transaction_week_trigrams(team uuid, day date, name text, description text, counterparty text, merchant text)
        returns text[] language sql immutable parallel unsafe
@@ -40,4 +35,15 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('drop index transactions_week_trigrams_idx');
   await knex.raw('drop function transaction_week_trigrams');
+}
+
+/**
+ * Where our functions and pg_trgm's live, for function bodies to name: PostgreSQL 17 and later build
+ * an index with search_path set to pg_catalog only, and a function's body is resolved when it runs.
+ */
+export async function functionSchemas(knex: Knex): Promise<{ own: string; trgm: string }> {
+  const { rows } = await knex.raw<{ rows: { own: string; trgm: string }[] }>(
+    `select quote_ident(current_schema()) as own, (select extnamespace::regnamespace::text from pg_extension where extname = 'pg_trgm') as trgm`,
+  );
+  return rows[0];
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { functionSchemas } from './0081_transaction_week_trigrams';
 
 /**
  * Migration 0081's key function, same keys in the same order, computed for a fraction of the cost.
@@ -10,7 +11,7 @@ import type { Knex } from 'knex';
  * function stays valid and is not rebuilt.
  */
 export async function up(knex: Knex): Promise<void> {
-  const { own, trgm } = await schemas(knex);
+  const { own, trgm } = await functionSchemas(knex);
   await knex.raw(
     `create or replace function transaction_week_trigrams(team uuid, day date, name text, description text, counterparty text, merchant text)
        returns text[] language plpgsql immutable parallel unsafe
@@ -31,7 +32,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const { own, trgm } = await schemas(knex);
+  const { own, trgm } = await functionSchemas(knex);
   await knex.raw(
     `create or replace function transaction_week_trigrams(team uuid, day date, name text, description text, counterparty text, merchant text)
        returns text[] language sql immutable parallel unsafe
@@ -39,12 +40,4 @@ export async function down(knex: Knex): Promise<void> {
                             from unnest(${trgm}.show_trgm(${own}.transaction_text(name, description, counterparty, merchant))) t
                            where position(' ' in t) = 0) $$`,
   );
-}
-
-/** Where our functions and pg_trgm's live: the bodies name them, as 0081's does, since index builds run with search_path = pg_catalog. */
-async function schemas(knex: Knex): Promise<{ own: string; trgm: string }> {
-  const { rows } = await knex.raw<{ rows: { own: string; trgm: string }[] }>(
-    `select quote_ident(current_schema()) as own, (select extnamespace::regnamespace::text from pg_extension where extname = 'pg_trgm') as trgm`,
-  );
-  return rows[0];
 }
