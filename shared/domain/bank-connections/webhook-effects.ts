@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { groupedStatement } from '../../db/grouped';
 import { runPrepared } from '../../db/prepared';
 import type { Logger } from '../../logger';
 import { BankConnection } from '../../db/models';
@@ -31,12 +32,31 @@ export interface WebhookEffectDeps extends ConsentDeps {
 
 const ONE_DAY_MS = 86_400_000;
 
-// Every bank webhook starts here, mostly to find nothing to do: prepared, past the query builder.
-const CONNECTION_BY_REFERENCE = {
+type ConnectionRow = Pick<BankConnection, 'id' | 'teamId' | 'provider' | 'institutionName' | 'createdAt'>;
+type ConnectionRef = { provider: BankConnection['provider']; referenceId: string };
+
+const CONNECTIONS_BY_REFERENCE = {
   name: 'bank_connections.by_reference',
-  text: `select id, team_id as "teamId", provider, institution_name as "institutionName",
-           created_at as "createdAt" from bank_connections where provider = $1 and reference_id = $2`,
+  text: `select c.id, c.team_id as "teamId", c.provider, c.reference_id as "referenceId", c.institution_name as "institutionName",
+           c.created_at as "createdAt"
+      from bank_connections c join unnest($1::text[], $2::text[]) as u(provider, reference_id)
+        on c.provider = u.provider and c.reference_id = u.reference_id`,
 };
+
+// Every bank webhook starts here, mostly to find nothing to do: prepared, past the query builder,
+// and one statement for the deliveries that arrive together (shared/db/grouped.ts).
+const connectionsByReference = groupedStatement<ConnectionRef, ConnectionRow | undefined>(
+  async (db, refs) => {
+    const slot = (provider: string, referenceId: string) => `${provider}\n${referenceId}`;
+    const rows = await runPrepared<ConnectionRow & { referenceId: string }>(db, CONNECTIONS_BY_REFERENCE, [
+      refs.map((r) => r.provider),
+      refs.map((r) => r.referenceId),
+    ]);
+    const found = new Map(rows.map(({ referenceId, ...row }) => [slot(row.provider, referenceId), row]));
+    return refs.map((r) => found.get(slot(r.provider, r.referenceId)));
+  },
+  { most: 500 },
+);
 
 /**
  * The small, immediate effects of a bank webhook on the connection it names; fetching data is
@@ -44,15 +64,10 @@ const CONNECTION_BY_REFERENCE = {
  */
 export async function applyConnectionEvent(
   deps: WebhookEffectDeps,
-  connection: { provider: BankConnection['provider']; referenceId: string },
+  connection: ConnectionRef,
   event: ConnectionEvent,
 ): Promise<WebhookOutcome> {
-  const rows = await runPrepared<Pick<BankConnection, 'id' | 'teamId' | 'provider' | 'institutionName' | 'createdAt'>>(
-    deps.db,
-    CONNECTION_BY_REFERENCE,
-    [connection.provider, connection.referenceId],
-  );
-  const conn = rows.at(0);
+  const conn = await connectionsByReference(deps.db, connection);
   if (!conn) return { outcome: 'ignored' };
   const { teamId } = conn;
   const sync = async (): Promise<WebhookOutcome> => ({

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex';
 import { WebhookEvent, type WebhookProvider } from '../../db/models';
+import { groupedStatement } from '../../db/grouped';
 import { runPrepared } from '../../db/prepared';
 
 /** Who sends us webhooks: each has its own route, verifier and event keys. */
@@ -23,33 +24,63 @@ const storedKey = (key: string) => (key.length <= MAX_KEY_CHARS ? key : `sha256:
 /** Larger payloads are not kept for the relay (a provider event is a few kilobytes; a file never travels here). */
 const MAX_PAYLOAD_CHARS = 256 * 1024;
 
+const slot = (provider: string, key: string) => `${provider}\n${key}`;
+
+interface Claim {
+  provider: WebhookProvider;
+  key: string;
+  type: string;
+  payload: string | null;
+}
+
 /**
- * Records an event once per provider and key, with what acting on it needs, and claims it for
- * processing: the id to act under, or null for a redelivery of an event already received (a failed
- * one is claimed again, so a redelivery retries it at once).
+ * Records events once per provider and key, with what acting on them needs, and claims them for
+ * processing: each claim's id to act under, or null for a redelivery of an event already received
+ * (a failed one is claimed again, so a redelivery retries it at once). One statement for the
+ * deliveries that arrive together (shared/db/grouped.ts); a key twice in one group is claimed by its
+ * first delivery, as two statements one after the other would, and a statement cannot touch a row
+ * twice. Across processes, the unique key decides.
  */
-export async function claimWebhookEvent(
+const claimGroup = groupedStatement<Claim, string | null>(
+  async (db, claims) => {
+    const first = new Map<string, Claim>();
+    for (const c of claims) if (!first.has(slot(c.provider, c.key))) first.set(slot(c.provider, c.key), c);
+    const sent = [...first.values()];
+    const rows = await runPrepared<{ id: string; provider: WebhookProvider; key: string }>(db, CLAIM, [
+      sent.map((c) => c.provider),
+      sent.map((c) => c.key),
+      sent.map((c) => c.type),
+      sent.map((c) => c.payload),
+    ]);
+    const ids = new Map(rows.map((r) => [slot(r.provider, r.key), r.id]));
+    return claims.map((c) => (first.get(slot(c.provider, c.key)) === c ? (ids.get(slot(c.provider, c.key)) ?? null) : null));
+  },
+  // A payload is kept up to 256 KB, a provider's event is a few: a statement's parameters stay small.
+  { most: 100 },
+);
+
+const CLAIM = {
+  name: 'webhook_events.claim',
+  text: `insert into webhook_events (provider, event_key, event_type, payload)
+     select * from unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+     on conflict (provider, event_key) do update set outcome = 'received', error = null, received_at = now()
+       where webhook_events.outcome = 'failed'
+     returning id, provider, event_key as key`,
+};
+
+/** Records and claims one provider event (see claimGroup): its id to act under, or null for a redelivery. */
+export function claimWebhookEvent(
   db: Db,
   event: { provider: WebhookProvider; eventKey: string; eventType: string; payload: unknown },
 ): Promise<string | null> {
   const json = JSON.stringify(event.payload ?? null);
-  // One statement, so two concurrent deliveries of the same event cannot both claim it.
-  const rows = await runPrepared<{ id: string }>(db, CLAIM, [
-    event.provider,
-    storedKey(event.eventKey),
-    event.eventType.slice(0, MAX_KEY_CHARS),
-    json.length <= MAX_PAYLOAD_CHARS ? json : null,
-  ]);
-  return rows[0]?.id ?? null;
+  return claimGroup(db, {
+    provider: event.provider,
+    key: storedKey(event.eventKey),
+    type: event.eventType.slice(0, MAX_KEY_CHARS),
+    payload: json.length <= MAX_PAYLOAD_CHARS ? json : null,
+  });
 }
-
-const CLAIM = {
-  name: 'webhook_events.claim',
-  text: `insert into webhook_events (provider, event_key, event_type, payload) values ($1, $2, $3, $4::jsonb)
-     on conflict (provider, event_key) do update set outcome = 'received', error = null, received_at = now()
-       where webhook_events.outcome = 'failed'
-     returning id`,
-};
 
 export { recordWebhookOutcome } from './outcomes';
 
