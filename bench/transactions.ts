@@ -23,7 +23,7 @@ import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms } from './lib/latency';
 import { withCpuOf } from './lib/process-cpu';
-import { load as run, waitForPort as waitFor } from './lib/load';
+import { load as run, requireEveryAnswerOk, waitForPort as waitFor } from './lib/load';
 import { pacedLoad } from './lib/paced-load';
 import { runMain } from './lib/run-main';
 
@@ -99,16 +99,7 @@ async function main() {
     const { result: bareMax, cpuMs: bareCpu } = await withCpuOf(bare, () =>
       run({ url: bareUrl, headers, duration: DURATION, connections: 20 }),
     );
-    // A comparator that answers errors is fast at nothing: every answer of every run must be a 200.
-    for (const [who, r] of [
-      ['API at 200 req/s', fixed],
-      ['bare at 200 req/s', bareFixed],
-      ['API', apiMax],
-      ['bare', bareMax],
-    ] as const) {
-      if (r.non2xx || r.errors)
-        throw new Error(`${who}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the figures would mean nothing`);
-    }
+    requireEveryAnswerOk({ 'API at 200 req/s': fixed, 'bare at 200 req/s': bareFixed, API: apiMax, bare: bareMax });
     const apiCpuPerRequest = apiCpu / apiMax.requests.total;
     const bareCpuPerRequest = bareCpu / bareMax.requests.total;
 

@@ -15,7 +15,7 @@ import { freePort } from '../scripts/lib/ports';
 import { benchDatabase } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms } from './lib/latency';
-import { load as run, waitForPort } from './lib/load';
+import { load as run, requireEveryAnswerOk, waitForPort } from './lib/load';
 import { withCpuOf } from './lib/process-cpu';
 import { pacedLoad } from './lib/paced-load';
 import { runMain } from './lib/run-main';
@@ -70,16 +70,7 @@ async function main() {
     const bareFixed = await paced(bareUrl);
     const { result: max, cpuMs } = await withCpuOf(api, () => run(opts(url, {})));
     const { result: bareMax, cpuMs: bareCpu } = await withCpuOf(bare, () => run(opts(bareUrl, {})));
-    // A comparator that answers errors is fast at nothing: every answer of every run must be a 200.
-    for (const [who, r] of [
-      ['API at 200 req/s', fixed],
-      ['bare at 200 req/s', bareFixed],
-      ['API', max],
-      ['bare', bareMax],
-    ] as const) {
-      if (r.non2xx || r.errors)
-        throw new Error(`${who}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the figures would mean nothing`);
-    }
+    requireEveryAnswerOk({ 'API at 200 req/s': fixed, 'bare at 200 req/s': bareFixed, API: max, bare: bareMax });
     const cpuPerRequest = cpuMs / max.requests.total;
     const bareCpuPerRequest = bareCpu / bareMax.requests.total;
     const recorded = await bench.db('webhook_events').where({ provider: 'bank-b' }).count('* as n').first();

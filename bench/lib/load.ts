@@ -20,3 +20,13 @@ export async function waitForPort(address: string, timeoutMs = 30_000): Promise<
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * A comparator that answers errors is fast at nothing: every answer of every named run must be a
+ * 2xx, or the bench stops before printing figures that would mean nothing.
+ */
+export function requireEveryAnswerOk(runs: Record<string, { non2xx: number; errors: number }>): void {
+  for (const [who, r] of Object.entries(runs)) {
+    if (r.non2xx || r.errors) throw new Error(`${who}: ${r.non2xx} non-2xx answers and ${r.errors} errors; the figures would mean nothing`);
+  }
+}
