@@ -43,8 +43,9 @@ interface Claim {
  */
 const claimGroup = groupedStatement<Claim, string | null>(
   async (db, claims) => {
+    const slots = claims.map((c) => slot(c.provider, c.key));
     const first = new Map<string, Claim>();
-    for (const c of claims) if (!first.has(slot(c.provider, c.key))) first.set(slot(c.provider, c.key), c);
+    claims.forEach((c, i) => first.has(slots[i]) || first.set(slots[i], c));
     const sent = [...first.values()];
     const rows = await runPrepared<{ id: string; provider: WebhookProvider; key: string }>(db, CLAIM, [
       sent.map((c) => c.provider),
@@ -53,7 +54,7 @@ const claimGroup = groupedStatement<Claim, string | null>(
       sent.map((c) => c.payload),
     ]);
     const ids = new Map(rows.map((r) => [slot(r.provider, r.key), r.id]));
-    return claims.map((c) => (first.get(slot(c.provider, c.key)) === c ? (ids.get(slot(c.provider, c.key)) ?? null) : null));
+    return claims.map((c, i) => (first.get(slots[i]) === c ? (ids.get(slots[i]) ?? null) : null));
   },
   // A payload is kept up to 256 KB, a provider's event is a few: a statement's parameters stay small.
   { most: 100 },
