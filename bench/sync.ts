@@ -3,6 +3,7 @@
  * the finished workflow, on a real Temporal dev server and worker against the bank-a fake.
  *
  *   npx tsx bench/sync.ts            (DATABASE_URL or an embedded PostgreSQL)
+ *   PROVIDER_MS=50 npx tsx bench/sync.ts   (each page answered after 50 ms, as a provider over the internet)
  */
 import { NativeConnection } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -22,6 +23,8 @@ import { reportFigure } from './lib/figures';
 import { runMain } from './lib/run-main';
 
 const N = Number(process.env.TRANSACTIONS ?? 100_000);
+/** The fake answers on loopback at once; a real provider takes tens of milliseconds a page. */
+const PROVIDER_MS = Number(process.env.PROVIDER_MS ?? 0);
 
 async function main() {
   const bench = await benchDatabase('finops_bench_sync');
@@ -29,6 +32,7 @@ async function main() {
     server: localDevServer(),
   });
   const bankA = await startBankAFake();
+  if (PROVIDER_MS) bankA.slowSync(PROVIDER_MS);
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'warn',
@@ -65,7 +69,7 @@ async function main() {
         `\nSyncConnection: ${result.added.toLocaleString()} new transactions (${stored} stored) in ${seconds.toFixed(2)} s, ${(result.added / seconds).toFixed(0)} transactions/s  (target: 100,000 in under 15 s)`,
       );
       reportFigure({
-        name: `SyncConnection, ${N.toLocaleString()} new transactions`,
+        name: `SyncConnection, ${N.toLocaleString()} new transactions${PROVIDER_MS ? `, provider answering in ${PROVIDER_MS} ms` : ''}`,
         value: seconds,
         unit: 's',
         budget: { on: 'value', atMost: (15 * N) / 100_000 },
