@@ -17,6 +17,7 @@ import type { SyncResult } from '../../shared/temporal/sync-connection/contract'
 import type { ActivityDeps } from '../deps';
 import { emitTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
 import { deleteWithdrawnTransactions } from '../../shared/domain/transactions/service';
+import { fetchedAhead } from './fetch-ahead';
 
 /** A provider transaction in our terms: what one sync writes of it (the team is the connection's). */
 type SyncedTransaction = Pick<
@@ -93,9 +94,14 @@ async function syncBankA(
   }
 
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
-  let cursor: string | null = conn.syncCursor;
-  for (let page = 1; ; page++) {
-    const res = await client.transactionsSync(token, cursor);
+  // A page and the cursor after it (an empty next_cursor keeps the one it was asked with).
+  const fetchPage = async (from: string | null) => {
+    const res = await client.transactionsSync(token, from);
+    return { res, next: res.next_cursor || from };
+  };
+  let page = 0;
+  for await (const { res, next } of fetchedAhead(fetchPage(conn.syncCursor), (p) => (p.res.has_more ? fetchPage(p.next) : undefined))) {
+    page++;
     const toRow = (t: BankATransaction): SyncedTransaction => ({
       bankAccountId: accountIds.get(t.account_id) ?? null,
       providerTransactionId: t.transaction_id,
@@ -109,7 +115,6 @@ async function syncBankA(
       merchantName: t.merchant_name ?? null,
       counterpartyName: t.merchant_name ?? null,
     });
-    const next = res.next_cursor || cursor;
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
     await db.transaction(async (trx) => {
       const counts = await upsertTransactions(trx, conn.teamId, [...res.added, ...res.modified].map(toRow));
@@ -126,9 +131,7 @@ async function syncBankA(
       totals.modified += counts.modified;
       totals.removed += removed;
     });
-    cursor = next;
     heartbeat({ page });
-    if (!res.has_more) break;
   }
   return totals;
 }
@@ -149,9 +152,15 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
   for (const account of accounts) {
     const currency = account.currency.toUpperCase();
-    let fromId: string | undefined;
-    for (let page = 1; ; page++) {
-      const batch = await client.listTransactions(token, account.id, fromId);
+    const fetchPage = (fromId?: string) => client.listTransactions(token, account.id, fromId);
+    // A short page is the last; the next one starts after the last id seen.
+    const nextOf = (batch: BankBTransaction[]) => {
+      const last = batch.length < 500 ? undefined : batch.at(-1);
+      return last && fetchPage(last.id);
+    };
+    let page = 0;
+    for await (const batch of fetchedAhead(fetchPage(), nextOf)) {
+      page++;
       const rows = batch.map((t: BankBTransaction): SyncedTransaction => ({
         bankAccountId: accountIds.get(account.id) ?? null,
         providerTransactionId: t.id,
@@ -175,9 +184,6 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
       totals.added += counts.added;
       totals.modified += counts.modified;
       heartbeat({ account: account.id, page });
-      const last = batch.at(-1);
-      if (!last || batch.length < 500) break;
-      fromId = last.id;
     }
   }
   return totals;

@@ -175,7 +175,8 @@ describe('bank connection lifecycle', () => {
     );
 
     const done = bankB.completeSession(session.sessionId!);
-    bankB.addTransactions(done.enrollment, 4);
+    // Three pages (500, 500, 2): the sync follows from_id page after page.
+    bankB.addTransactions(done.enrollment, 1002);
     const connection = await trpc.bankConnections.exchange.mutate({
       provider: 'bank-b',
       accessToken: done.accessToken,
@@ -184,7 +185,7 @@ describe('bank connection lifecycle', () => {
     expect(connection).toMatchObject({ referenceId: done.enrollmentId, status: 'connected', institution: { name: 'Chase' } });
     expect(connection.accounts).toHaveLength(1);
     const txs = () => count('transactions', { bankAccountId: connection.accounts[0].id });
-    await eventually(async () => (await txs()) === 4, 30_000, 'the initial bank-b sync');
+    await eventually(async () => (await txs()) === 1002, 30_000, 'the initial bank-b sync');
 
     bankB.disconnect(done.enrollment);
     await postBankB('enrollment.disconnected', { enrollment_id: done.enrollmentId, reason: 'disconnected.credentials_invalid' });
@@ -204,7 +205,7 @@ describe('bank connection lifecycle', () => {
     bankB.addTransactions(done.enrollment, 2);
     const back = await trpc.bankConnections.completeReconnect.mutate({ id: connection.id, data: { accessToken: repaired.accessToken } });
     expect(back.status).toBe('connected');
-    await eventually(async () => (await txs()) === 6, 30_000, 'the sync after the reconnect');
+    await eventually(async () => (await txs()) === 1004, 30_000, 'the sync after the reconnect');
   }, 90_000);
 
   it('tells the team once ahead of the consent expiry and once on it', async () => {
