@@ -1,20 +1,36 @@
 import type { Logger } from '../../shared/logger';
 
 export interface RepeatingPass {
-  /** One pass now (or the one already running); resolves with how many items it took. */
+  /**
+   * A pass that starts no earlier than this call, so it sees every row committed before it: now, or
+   * right after the pass under way. Resolves with how many items it took.
+   */
   runOnce(): Promise<number>;
   stop(): Promise<void>;
 }
 
 /**
- * Runs an outbox pass every `intervalMs`, one at a time per process (a pass still running when the
- * timer fires is joined, not doubled). Passes of several processes are kept apart by the pass's own
+ * Runs an outbox pass every `intervalMs` and whenever asked, one at a time per process. A call made
+ * while a pass is under way gets one more pass after it, shared by every call made meanwhile: the
+ * pass under way may have looked for rows before the caller's were committed, and joining it lost
+ * a NOTIFY's wake-up until the next poll (a delivery waited the whole 10-minute poll of
+ * test/e2e/webhooks-out.test.ts). Passes of several processes are kept apart by the pass's own
  * skip-locked claims.
  */
 export function repeatingPass(pass: () => Promise<number>, opts: { intervalMs: number; log: Logger; what: string }): RepeatingPass {
   let running: Promise<number> | undefined;
+  let following: Promise<number> | undefined;
   let stopped = false;
-  const runOnce = () => (running ??= pass().finally(() => (running = undefined)));
+  const runOnce = (): Promise<number> => {
+    if (!running) return (running = pass().finally(() => (running = undefined)));
+    following ??= running
+      .catch(() => undefined)
+      .then(() => {
+        following = undefined;
+        return stopped ? 0 : runOnce();
+      });
+    return following;
+  };
   const timer = setInterval(() => {
     if (!stopped) runOnce().catch((err: unknown) => opts.log.warn({ err }, `${opts.what} pass failed`));
   }, opts.intervalMs);
@@ -24,7 +40,7 @@ export function repeatingPass(pass: () => Promise<number>, opts: { intervalMs: n
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running?.catch(() => undefined);
+      await (following ?? running)?.catch(() => undefined);
     },
   };
 }
