@@ -15,7 +15,7 @@ import { createUserWithTeam } from '../shared/domain/teams/service';
 import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { issueBenchKey } from './lib/api-key';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
 import { runMain } from './lib/run-main';
@@ -46,8 +46,7 @@ async function main() {
       [team.id, ROWS],
     );
     await db('teams').where({ id: team.id }).update({ baseCurrency: 'EUR' });
-    // Vacuumed as autovacuum would be after a bulk load (bench/memory.ts: an unvacuumed seed is a different, slower table).
-    await db.raw('vacuum analyze transactions');
+    await settleSeed(db);
   }
   const key = await issueBenchKey(db, {
     teamId: team.id,

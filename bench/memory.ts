@@ -17,7 +17,7 @@ import { Team, User } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { freePort } from '../scripts/lib/ports';
 import { issueBenchKey } from './lib/api-key';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { waitForPort } from './lib/load';
 import { pacedLoad, type PacedRequest } from './lib/paced-load';
@@ -56,10 +56,7 @@ async function seededTeam(db: Awaited<ReturnType<typeof benchDatabase>>['db']) {
          from generate_series(1, ?) g`,
       [team.id, ROWS],
     );
-    // As autovacuum would have long before a team had this many rows: straight after the seed, every
-    // read sets hint bits and every search reads the GIN pending lists, and the API fell so far behind
-    // 200 req/s (p99 83 s) that the RSS curve measured its queue.
-    await db.raw('vacuum analyze transactions');
+    await settleSeed(db);
   }
   const key = await issueBenchKey(db, {
     teamId: team.id,

@@ -17,7 +17,7 @@ import type { Db } from '../shared/db/knex';
 import type { ReportQuery } from '../shared/domain/reports/schema';
 import { burnRate, cashFlow, expenses, profitAndLoss, revenue, runway, spending } from '../shared/domain/reports/service';
 import { createUserWithTeam } from '../shared/domain/teams/service';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
 import { runMain } from './lib/run-main';
@@ -64,8 +64,7 @@ async function seededTeam(db: Db): Promise<string> {
     );
   }
   await db('bank_accounts').insert({ teamId, name: 'Main', currency: 'EUR', balance: 250_000, manual: true });
-  // Vacuumed as autovacuum would be after a bulk load (bench/memory.ts: an unvacuumed seed is a different, slower table).
-  await db.raw('vacuum analyze transactions, transaction_daily_totals, exchange_rates');
+  await settleSeed(db, ['transactions', 'transaction_daily_totals', 'exchange_rates']);
   return teamId;
 }
 

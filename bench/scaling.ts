@@ -17,7 +17,7 @@ import { spawnApi } from './lib/server-process';
 import { pacedLoad } from './lib/paced-load';
 import { freePort } from '../scripts/lib/ports';
 import type { Db } from '../shared/db/knex';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { median, ms } from './lib/latency';
 import { load, waitForPort } from './lib/load';
@@ -68,9 +68,7 @@ async function seededTeam(db: Db, rows: number): Promise<{ teamId: string; userI
         [team.id, from, to],
       );
     }
-    // Vacuumed as autovacuum would have by the time a team grew this large: the GIN indexes' pending
-    // lists merged (every text search reads them whole) and the visibility map set.
-    await db.raw('vacuum analyze transactions');
+    await settleSeed(db);
   }
   return { teamId: team.id, userId: user.id };
 }

@@ -19,7 +19,7 @@ import { findApiKey } from '../shared/domain/auth/credentials';
 import { spawnApi } from './lib/server-process';
 import { freePort } from '../scripts/lib/ports';
 import { issueBenchKey } from './lib/api-key';
-import { benchDatabase } from './lib/database';
+import { benchDatabase, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms } from './lib/latency';
 import { withCpuOf } from './lib/process-cpu';
@@ -50,8 +50,7 @@ async function main() {
        from generate_series(1, ?) g`,
       [team.id, ROWS],
     );
-    // Vacuumed as autovacuum would be after a bulk load (bench/memory.ts: an unvacuumed seed is a different, slower table).
-    await db.raw('vacuum analyze transactions');
+    await settleSeed(db);
   }
   const key = await issueBenchKey(db, { teamId: team.id, userId: user.id, name: 'bench', scopes: ['transactions.read'] });
 
