@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
 import type { Knex } from 'knex';
+import { textArrayLiteral } from '../../shared/db/array-literal';
 import type { Db } from '../../shared/db/knex';
 import { BankAccount, TransactionImport } from '../../shared/db/models';
 import { csvRows } from '../../shared/domain/imports/csv';
@@ -38,6 +39,24 @@ async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
+/** A batch as the insert's parameters: each column one array literal, which unnest turns back into rows. */
+interface StagedBatch {
+  size: number;
+  columns: string[];
+}
+
+const STAGED_COLUMNS = [0, 1, 2, 3, 4, 5, 6] as const;
+
+/**
+ * Staged text is never empty (cleanText makes it null), so an empty string carries null through the
+ * text arrays. Written by the import while the batch before is in the database, so that the database
+ * waits for the network between two batches, not for this.
+ */
+const stagedBatch = (rows: StagedRow[]): StagedBatch => ({
+  size: rows.length,
+  columns: STAGED_COLUMNS.map((i) => textArrayLiteral(rows.map((r) => r[i] ?? ''))),
+});
+
 /**
  * One statement: the staged rows into transactions, a row whose hash the team has already skipped.
  * Returns how many were inserted. When someone listens to transaction.created (`announce`, asked
@@ -49,19 +68,16 @@ async function insertBatch(
   trx: Knex.Transaction,
   teamId: string,
   bankAccountId: string,
-  rows: StagedRow[],
+  batch: StagedBatch,
   announce: boolean,
 ): Promise<number> {
-  // Each column as one array parameter, which unnest turns back into rows. Staged text is never
-  // empty (cleanText makes it null), so an empty string carries null through the text array.
-  const column = (i: number) => rows.map((r) => r[i] ?? '');
   const result = await trx.raw<{ rowCount: number; rows: { id: string }[] }>(
     `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
      select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
        from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
          as u(date, amount, currency, name, reference, counterparty, hash)
      on conflict (team_id, import_hash) do nothing${announce ? ' returning id' : ''}`,
-    [teamId, bankAccountId, column(0), column(1), column(2), column(3), column(4), column(5), column(6)],
+    [teamId, bankAccountId, ...batch.columns],
   );
   if (announce)
     await queueTransactionEvents(
@@ -168,14 +184,14 @@ export function importActivities({ db, storage }: ActivityDeps) {
           let inserted = 0;
           let batch: StagedRow[] = [];
           let inFlight: Promise<unknown> = Promise.resolve();
-          // One batch in the database at a time: the next is read meanwhile, and waits for it.
+          // One batch in the database at a time: the next is read and written out meanwhile, and waits for it.
           const send = async () => {
-            await inFlight;
-            const rows = batch;
+            const next = stagedBatch(batch);
             batch = [];
-            inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, rows, announce).then((n) => {
+            await inFlight;
+            inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next, announce).then((n) => {
               created += n;
-              inserted += rows.length;
+              inserted += next.size;
             });
             // Its failure is awaited with the next batch; until then it must not count as unhandled.
             inFlight.catch(() => undefined);
@@ -274,7 +290,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
         let total = 0;
         let batch: StagedRow[] = [];
         const flush = async () => {
-          created += await insertBatch(trx, imp.teamId, imp.bankAccountId, batch, announce);
+          created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch), announce);
           total += batch.length;
           batch = [];
           heartbeat({ inserted: total });
