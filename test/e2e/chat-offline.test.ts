@@ -237,4 +237,24 @@ describe('POST /chat offline (the intent parser, no model)', () => {
     expect(page.meta.hasNextPage).toBe(false);
     expect(page.data[0].createdAt >= page.data[1].createdAt).toBe(true);
   });
+
+  // Last in the file: its rows would move the all-time figures the questions above expect.
+  it('sums every payment to a merchant, per currency, however many there are', async () => {
+    const acme = ctx.acme.team.id;
+    const old = (i: number) => day(Y - 3, 0, 1 + (i % 300));
+    await ctx.tdb.db.batchInsert(
+      'transactions',
+      [
+        ...Array.from({ length: 2400 }, (_, i) => ({ teamId: acme, date: old(i), name: 'Hetzner Online', amount: -0.1, currency: 'EUR' })),
+        ...Array.from({ length: 150 }, (_, i) => ({ teamId: acme, date: old(i), name: 'Hetzner Online', amount: -2.5, currency: 'USD' })),
+        { teamId: acme, date: old(0), name: 'Hetzner Online', amount: 40, currency: 'EUR' }, // a refund is not a payment
+        { teamId: ctx.other.team.id, date: old(0), name: 'Hetzner Online', amount: -99, currency: 'EUR' },
+      ],
+      500,
+    );
+    const events = await chatEvents(ctx.api, ctx.acme.sessionToken, { message: 'How much have we paid Hetzner in total?' });
+    expect(events.at(-1)!.data.content).toBe(
+      `You paid Hetzner 375.00 USD in 150 payments and 240.00 EUR in 2400 payments from ${old(0)} to ${old(299)} [1].`,
+    );
+  });
 });

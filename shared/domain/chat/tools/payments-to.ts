@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { roundMoney as round2 } from '../../common/currency';
 import { listTransactionsQuery } from '../../transactions/schema';
-import { listTransactions } from '../../transactions/service';
+import { whereFiltered } from '../../transactions/service';
 import { defineTool, money, periodArgs, periodInput, span } from './define';
 
-// Past this many rows the sum would cost more than a chat answer is worth; the answer says so.
-const MAX_ROWS = 2000;
-
-/** What was paid to a merchant or counterparty: the transactions search, summed per currency. */
+/**
+ * What was paid to a merchant or counterparty: the transactions search's filters (`q=`, expenses,
+ * the period), summed per currency by the database in one statement, every match counted.
+ */
 export const paymentsToTool = defineTool({
   name: 'payments_to',
   title: 'Payments to a merchant',
@@ -20,33 +20,23 @@ export const paymentsToTool = defineTool({
     to: periodInput.to.meta({ description: 'Last day, inclusive. Default: today.' }),
   }),
   run: async ({ db, teamId }, input) => {
-    const totals = new Map<string, { amount: number; count: number }>();
-    let cursor: string | undefined;
-    let seen = 0;
-    let first: string | null = null;
-    let last: string | null = null;
-    do {
-      const page = await listTransactions(
-        db,
-        teamId,
-        listTransactionsQuery.parse({ q: input.counterparty, type: 'expense', from: input.from, to: input.to, pageSize: 500, cursor }),
+    const filter = listTransactionsQuery.parse({ q: input.counterparty, type: 'expense', from: input.from, to: input.to });
+    const rows = await whereFiltered(db, db('transactions as t').where('t.team_id', teamId), filter)
+      .groupBy('t.currency')
+      .select<{ currency: string; paid: string; payments: number; first: string; last: string }[]>(
+        't.currency',
+        db.raw('-sum(t.amount) as paid'),
+        db.raw('count(*)::int as payments'),
+        db.raw('min(t.date)::text as first'),
+        db.raw('max(t.date)::text as last'),
       );
-      for (const t of page.data) {
-        const sum = totals.get(t.currency) ?? { amount: 0, count: 0 };
-        totals.set(t.currency, { amount: sum.amount - t.amount, count: sum.count + 1 });
-        last ??= t.date;
-        first = t.date;
-      }
-      seen += page.data.length;
-      cursor = page.meta.cursor ?? undefined;
-    } while (cursor && seen < MAX_ROWS);
+    const dates = rows.flatMap((r) => [r.first, r.last]).sort();
     return {
       counterparty: input.counterparty,
-      from: input.from ?? first,
-      to: input.to ?? last,
-      complete: !cursor,
-      totals: [...totals]
-        .map(([currency, t]) => ({ currency, amount: round2(t.amount), payments: t.count }))
+      from: input.from ?? dates.at(0) ?? null,
+      to: input.to ?? dates.at(-1) ?? null,
+      totals: rows
+        .map((r) => ({ currency: r.currency, amount: round2(Number(r.paid)), payments: r.payments }))
         .sort((a, b) => b.amount - a.amount),
     };
   },
@@ -65,6 +55,6 @@ export const paymentsToTool = defineTool({
     const when = r.from && r.to ? ` ${span({ from: r.from, to: r.to })}` : '';
     if (r.totals.length === 0) return `No payments to ${r.counterparty} were found${when} [${ref}].`;
     const parts = r.totals.map((t) => `${money(t.amount, t.currency)} in ${t.payments} payment${t.payments === 1 ? '' : 's'}`);
-    return `You paid ${r.counterparty} ${parts.join(' and ')}${when} [${ref}]${r.complete ? '' : ` (the first ${MAX_ROWS} payments only)`}.`;
+    return `You paid ${r.counterparty} ${parts.join(' and ')}${when} [${ref}].`;
   },
 });
