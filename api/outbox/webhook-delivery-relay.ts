@@ -1,5 +1,6 @@
 import { claimDueWebhookDeliveries, startClaimedDelivery } from '../../shared/domain/webhook-endpoints/deliveries';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../../shared/domain/webhook-endpoints/events';
+import { reconcileEach } from '../../shared/temporal/reconcile';
 import type { ApiDeps } from '../deps';
 import { repeatingPass, type RepeatingPass } from './repeating-pass';
 import { wakeOnNotify } from './wake-on-notify';
@@ -10,7 +11,8 @@ import { wakeOnNotify } from './wake-on-notify';
  * activity), so the event exists exactly when the change does, and notifies at its commit, which
  * wakes this relay at once; the poll every `intervalMs` is the safety net. A start that fails puts its row back;
  * one lost with its process is claimed again after `staleAfterS`, and the workflow id makes the
- * second start find the first run.
+ * second start find the first run. A pass starts its runs several at a time: one after another, a
+ * burst of one team's events held every other team's deliveries back by a round trip per run.
  */
 export function startWebhookDeliveryRelay(
   deps: Pick<ApiDeps, 'db' | 'temporal' | 'logger' | 'config'>,
@@ -20,7 +22,9 @@ export function startWebhookDeliveryRelay(
   const pass = repeatingPass(
     async () => {
       const due = await claimDueWebhookDeliveries(deps.db, { limit: 100, staleAfterS: opts.staleAfterS ?? 60 });
-      for (const d of due) await startClaimedDelivery({ ...deps, logger: log }, d);
+      const { failed, firstError } = await reconcileEach(due, (d) => startClaimedDelivery({ ...deps, logger: log }, d));
+      // A start that failed has released its claim; one that could not record it is claimed again once stale.
+      if (failed) log.warn({ err: firstError, failed }, 'could not record some webhook delivery starts');
       return due.length;
     },
     { intervalMs: opts.intervalMs, log, what: 'webhook delivery relay' },

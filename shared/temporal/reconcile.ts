@@ -11,9 +11,9 @@ export interface Reconciled {
 const AT_ONCE = 16;
 
 /**
- * One idempotent Temporal call per item (a schedule made or brought in line), several at a time and
- * each on its own: a failure is counted, not the end of the pass. Items not yet called when `signal`
- * aborts (the worker stopping) are left for the next pass.
+ * One idempotent Temporal call per item (a schedule made or brought in line, an outbox row's run
+ * started), several at a time and each on its own: a failure is counted, not the end of the pass.
+ * Items not yet called when `signal` aborts (the worker stopping) are left for the next pass.
  */
 export async function reconcileEach<T>(
   items: readonly T[],

@@ -1,0 +1,170 @@
+import type { Client } from '@temporalio/client';
+import { startNotificationRelay } from '../../api/outbox/notification-relay';
+import { startWebhookDeliveryRelay } from '../../api/outbox/webhook-delivery-relay';
+import type { RepeatingPass } from '../../api/outbox/repeating-pass';
+import { notify } from '../../shared/domain/notifications/service';
+import { updateNotificationSetting } from '../../shared/domain/notifications/settings';
+import { emitEvents } from '../../shared/domain/webhook-endpoints/events';
+import { createWebhookEndpoint } from '../../shared/domain/webhook-endpoints/service';
+import { createLogger } from '../../shared/logger';
+import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import { testConfig } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTeamAndOwner } from '../support/fixtures';
+import { notificationDeliveryId } from '../../shared/temporal/notification-delivery/contract';
+import { webhookDeliveryId } from '../../shared/temporal/webhook-delivery/contract';
+import { uniqueTaskQueue } from '../support/worker';
+
+/**
+ * The outbox relays with a burst waiting: a pass starts its runs several at a time (each start is a
+ * round trip to Temporal, and one after another they held every other team's rows back), and a
+ * start that fails among them puts only its own row back, for the next pass. No worker polls the
+ * task queue: what is asserted is the relay's part, the runs started and the rows' states.
+ */
+let tdb: TestDatabase;
+let temporal: TemporalGateway;
+let client: Client;
+const BURST = 40;
+const config = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue('relay-burst') });
+const deps = () => ({ db: tdb.db, temporal, config, logger: createLogger(config) });
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  temporal = createTemporalGateway({
+    address: config.TEMPORAL_ADDRESS,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+  });
+  client = await temporal.client();
+});
+afterAll(async () => {
+  await temporal?.close();
+  await tdb?.drop();
+});
+afterEach(() => jest.restoreAllMocks());
+
+/**
+ * Watches the client's starts: how many were in flight at most, which workflow ids were started,
+ * and refuses (as an unreachable frontend would) the ids `refuse` picks.
+ */
+function watchStarts(refuse: ReadonlySet<string> = new Set()) {
+  const real = client.workflow.start.bind(client.workflow);
+  const seen = { inFlight: 0, most: 0, started: [] as string[], refused: [] as string[] };
+  jest.spyOn(client.workflow, 'start').mockImplementation(async (type, options) => {
+    seen.inFlight++;
+    seen.most = Math.max(seen.most, seen.inFlight);
+    try {
+      // A turn of the event loop, so that starts made together are seen together.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (refuse.has(options.workflowId)) {
+        seen.refused.push(options.workflowId);
+        throw new Error('frontend unavailable');
+      }
+      const handle = await real(type, options);
+      seen.started.push(options.workflowId);
+      return handle;
+    } finally {
+      seen.inFlight--;
+    }
+  });
+  return seen;
+}
+
+async function draining(relay: RepeatingPass, steps: () => Promise<void>) {
+  try {
+    await steps();
+  } finally {
+    await relay.stop();
+  }
+}
+
+describe('the webhook delivery relay with a burst waiting', () => {
+  it('starts the runs several at a time; a refused start is due again and started by the next pass', async () => {
+    const owner = await createTeamAndOwner(tdb.db, 'Burst');
+    await createWebhookEndpoint(deps(), owner.team.id, { url: 'http://127.0.0.1:9/hook', eventTypes: ['invoice.paid'] });
+    const events = Array.from({ length: BURST }, (_, i) => ({
+      invoiceId: `6f1f4ab0-3c4e-4d55-9a43-52a8a0c1e${String(i).padStart(3, '0')}`,
+      invoiceNumber: `INV-${i}`,
+      status: 'paid' as const,
+      dueDate: '2026-11-30',
+      paidAt: '2026-11-25T10:00:00.000Z',
+    }));
+    expect(await emitEvents(tdb.db, owner.team.id, 'invoice.paid', events)).toBe(BURST);
+    const ids: string[] = await tdb.db('webhook_deliveries').where({ teamId: owner.team.id }).orderBy('created_at').pluck('id');
+    const refusedIds = new Set(ids.filter((_, i) => i % 8 === 3));
+    const refusedRuns = new Set([...refusedIds].map(webhookDeliveryId));
+
+    // A poll too slow to matter: every pass here is asked for.
+    const relay = startWebhookDeliveryRelay(deps(), { intervalMs: 10 * 60_000 });
+    await draining(relay, async () => {
+      const first = watchStarts(refusedRuns);
+      expect(await relay.runOnce()).toBe(BURST);
+      expect(first.most).toBeGreaterThan(1);
+      expect(first.most).toBeLessThanOrEqual(16);
+      expect(first.refused.sort()).toEqual([...refusedRuns].sort());
+      expect(first.started).toHaveLength(BURST - refusedIds.size);
+
+      const statuses = async () =>
+        Object.fromEntries(
+          (await tdb.db('webhook_deliveries').whereIn('id', ids).select('id', 'status')).map((r: { id: string; status: string }) => [
+            r.id,
+            r.status,
+          ]),
+        );
+      const after = await statuses();
+      for (const id of ids) expect([id, after[id]]).toEqual([id, refusedIds.has(id) ? 'pending' : 'running']);
+
+      jest.restoreAllMocks();
+      const second = watchStarts();
+      expect(await relay.runOnce()).toBe(refusedIds.size);
+      expect(second.started.sort()).toEqual([...refusedRuns].sort());
+      expect(Object.values(await statuses())).toEqual(ids.map(() => 'running'));
+      expect(await relay.runOnce()).toBe(0);
+
+      // Each delivery has exactly one run in Temporal.
+      for (const id of ids) await expect(client.workflow.getHandle(webhookDeliveryId(id)).describe()).resolves.toBeTruthy();
+    });
+  }, 60_000);
+});
+
+describe('the notification relay with a burst waiting', () => {
+  it('starts the runs several at a time; a refused start puts its emails back for the next pass', async () => {
+    const owner = await createTeamAndOwner(tdb.db, 'Notified');
+    await updateNotificationSetting(tdb.db, { teamId: owner.team.id, userId: owner.user.id }, 'transactions_created', { email: true });
+    const ids: string[] = [];
+    for (let i = 0; i < BURST; i++)
+      ids.push(
+        await notify(tdb.db, {
+          teamId: owner.team.id,
+          type: 'transactions_created',
+          metadata: { connectionId: owner.team.id, count: i + 1, manualSync: false },
+        }),
+      );
+    const refusedIds = new Set(ids.filter((_, i) => i % 8 === 5));
+    const refusedRuns = new Set([...refusedIds].map(notificationDeliveryId));
+    const statuses = async () =>
+      Object.fromEntries(
+        (await tdb.db('notification_deliveries').whereIn('notification_id', ids).select('notification_id', 'status')).map(
+          (r: { notificationId: string; status: string }) => [r.notificationId, r.status],
+        ),
+      );
+
+    const relay = startNotificationRelay(deps(), { intervalMs: 10 * 60_000 });
+    await draining(relay, async () => {
+      const first = watchStarts(refusedRuns);
+      expect(await relay.runOnce()).toBe(BURST);
+      expect(first.most).toBeGreaterThan(1);
+      expect(first.most).toBeLessThanOrEqual(16);
+      expect(first.refused.sort()).toEqual([...refusedRuns].sort());
+      const after = await statuses();
+      for (const id of ids) expect([id, after[id]]).toEqual([id, refusedIds.has(id) ? 'pending' : 'started']);
+
+      jest.restoreAllMocks();
+      const second = watchStarts();
+      expect(await relay.runOnce()).toBe(refusedIds.size);
+      expect(second.started.sort()).toEqual([...refusedRuns].sort());
+      expect(Object.values(await statuses())).toEqual(ids.map(() => 'started'));
+      expect(await relay.runOnce()).toBe(0);
+    });
+  }, 60_000);
+});
