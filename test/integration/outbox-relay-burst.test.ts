@@ -70,13 +70,51 @@ function watchStarts(refuse: ReadonlySet<string> = new Set()) {
   return seen;
 }
 
-async function draining(relay: RepeatingPass, steps: () => Promise<void>) {
+/**
+ * The relay's two passes over a burst of outbox rows (`ids`, one run each, named by `runId`): the
+ * first starts the runs several at a time, one in eight refused, and leaves the refused rows due
+ * (`pending`) and the others at `started`; the second starts exactly the refused ones; a third finds
+ * nothing. Stops the relay either way.
+ */
+async function twoPasses(
+  relay: RepeatingPass,
+  burst: { ids: string[]; runId: (id: string) => string; statuses: () => Promise<Record<string, string>>; started: string },
+) {
+  const { ids, runId, statuses, started } = burst;
+  const refusedIds = new Set(ids.filter((_, i) => i % 8 === 3));
+  const refusedRuns = [...refusedIds].map(runId).sort();
   try {
-    await steps();
+    const first = watchStarts(new Set(refusedRuns));
+    expect(await relay.runOnce()).toBe(ids.length);
+    expect(first.most).toBeGreaterThan(1);
+    expect(first.most).toBeLessThanOrEqual(16);
+    expect(first.refused.sort()).toEqual(refusedRuns);
+    expect(first.started).toHaveLength(ids.length - refusedIds.size);
+    const after = await statuses();
+    for (const id of ids) expect([id, after[id]]).toEqual([id, refusedIds.has(id) ? 'pending' : started]);
+
+    jest.restoreAllMocks();
+    const second = watchStarts();
+    expect(await relay.runOnce()).toBe(refusedIds.size);
+    expect(second.started.sort()).toEqual(refusedRuns);
+    expect(Object.values(await statuses())).toEqual(ids.map(() => started));
+    expect(await relay.runOnce()).toBe(0);
   } finally {
     await relay.stop();
   }
 }
+
+/** Each row's status, by the column that names its run. */
+const statusesOf = (table: string, idColumn: string, ids: string[]) => async () =>
+  Object.fromEntries(
+    (await tdb.db(table).whereIn(idColumn, ids).select(`${idColumn} as id`, 'status')).map((r: { id: string; status: string }) => [
+      r.id,
+      r.status,
+    ]),
+  );
+
+// A poll too slow to matter: every pass here is asked for.
+const NO_POLL = { intervalMs: 10 * 60_000 };
 
 describe('the webhook delivery relay with a burst waiting', () => {
   it('starts the runs several at a time; a refused start is due again and started by the next pass', async () => {
@@ -91,39 +129,15 @@ describe('the webhook delivery relay with a burst waiting', () => {
     }));
     expect(await emitEvents(tdb.db, owner.team.id, 'invoice.paid', events)).toBe(BURST);
     const ids: string[] = await tdb.db('webhook_deliveries').where({ teamId: owner.team.id }).orderBy('created_at').pluck('id');
-    const refusedIds = new Set(ids.filter((_, i) => i % 8 === 3));
-    const refusedRuns = new Set([...refusedIds].map(webhookDeliveryId));
 
-    // A poll too slow to matter: every pass here is asked for.
-    const relay = startWebhookDeliveryRelay(deps(), { intervalMs: 10 * 60_000 });
-    await draining(relay, async () => {
-      const first = watchStarts(refusedRuns);
-      expect(await relay.runOnce()).toBe(BURST);
-      expect(first.most).toBeGreaterThan(1);
-      expect(first.most).toBeLessThanOrEqual(16);
-      expect(first.refused.sort()).toEqual([...refusedRuns].sort());
-      expect(first.started).toHaveLength(BURST - refusedIds.size);
-
-      const statuses = async () =>
-        Object.fromEntries(
-          (await tdb.db('webhook_deliveries').whereIn('id', ids).select('id', 'status')).map((r: { id: string; status: string }) => [
-            r.id,
-            r.status,
-          ]),
-        );
-      const after = await statuses();
-      for (const id of ids) expect([id, after[id]]).toEqual([id, refusedIds.has(id) ? 'pending' : 'running']);
-
-      jest.restoreAllMocks();
-      const second = watchStarts();
-      expect(await relay.runOnce()).toBe(refusedIds.size);
-      expect(second.started.sort()).toEqual([...refusedRuns].sort());
-      expect(Object.values(await statuses())).toEqual(ids.map(() => 'running'));
-      expect(await relay.runOnce()).toBe(0);
-
-      // Each delivery has exactly one run in Temporal.
-      for (const id of ids) await expect(client.workflow.getHandle(webhookDeliveryId(id)).describe()).resolves.toBeTruthy();
+    await twoPasses(startWebhookDeliveryRelay(deps(), NO_POLL), {
+      ids,
+      runId: webhookDeliveryId,
+      statuses: statusesOf('webhook_deliveries', 'id', ids),
+      started: 'running',
     });
+    // Each delivery has its run in Temporal.
+    for (const id of ids) await expect(client.workflow.getHandle(webhookDeliveryId(id)).describe()).resolves.toBeTruthy();
   }, 60_000);
 });
 
@@ -140,31 +154,12 @@ describe('the notification relay with a burst waiting', () => {
           metadata: { connectionId: owner.team.id, count: i + 1, manualSync: false },
         }),
       );
-    const refusedIds = new Set(ids.filter((_, i) => i % 8 === 5));
-    const refusedRuns = new Set([...refusedIds].map(notificationDeliveryId));
-    const statuses = async () =>
-      Object.fromEntries(
-        (await tdb.db('notification_deliveries').whereIn('notification_id', ids).select('notification_id', 'status')).map(
-          (r: { notificationId: string; status: string }) => [r.notificationId, r.status],
-        ),
-      );
 
-    const relay = startNotificationRelay(deps(), { intervalMs: 10 * 60_000 });
-    await draining(relay, async () => {
-      const first = watchStarts(refusedRuns);
-      expect(await relay.runOnce()).toBe(BURST);
-      expect(first.most).toBeGreaterThan(1);
-      expect(first.most).toBeLessThanOrEqual(16);
-      expect(first.refused.sort()).toEqual([...refusedRuns].sort());
-      const after = await statuses();
-      for (const id of ids) expect([id, after[id]]).toEqual([id, refusedIds.has(id) ? 'pending' : 'started']);
-
-      jest.restoreAllMocks();
-      const second = watchStarts();
-      expect(await relay.runOnce()).toBe(refusedIds.size);
-      expect(second.started.sort()).toEqual([...refusedRuns].sort());
-      expect(Object.values(await statuses())).toEqual(ids.map(() => 'started'));
-      expect(await relay.runOnce()).toBe(0);
+    await twoPasses(startNotificationRelay(deps(), NO_POLL), {
+      ids,
+      runId: notificationDeliveryId,
+      statuses: statusesOf('notification_deliveries', 'notification_id', ids),
+      started: 'started',
     });
   }, 60_000);
 });
