@@ -41,6 +41,10 @@ import { transactionExportRoutes } from './rest/transaction-exports';
 import { userRoutes } from './rest/users';
 import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
+import { trpcDoor, type AppRouter } from './trpc/door';
+import { restDoor } from './rest/door';
+import { operations } from './operations';
+import { router as trpcRouter } from './trpc/trpc';
 import { webhookRouter } from './webhooks';
 import { scopeTable } from './scope-table';
 import { publicInvoiceRouter } from './public-invoices';
@@ -87,15 +91,24 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     limiters.limiter({ keyPrefix: 'requests', points: deps.config.RATE_LIMIT_PER_MINUTE, durationS: 60 }),
     deps.config.RATE_LIMIT_PER_MINUTE,
   );
-  const routes = restRoutes(deps);
-  const appRouter = createAppRouter(deps);
-  const openapi = buildOpenApiDocument(routes, scopeTable(routes, appRouter), deps.config.PUBLIC_URL);
+  // TRANSITION: declared operations win over the hand-written routes and procedures they replace.
+  const declared = new Set(operations.flatMap((op) => (op.rest ? [op.rest.replace(/:\w+/g, ':')] : [])));
+  const routes = restRoutes(deps).filter((r) => !declared.has(`${r.method.toUpperCase()} ${r.path}`.replace(/:\w+/g, ':')));
+  const legacyRouter = createAppRouter(deps);
+  const doorRouter = trpcDoor(operations, deps);
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const [k, v] of Object.entries(legacyRouter._def.record as Record<string, Record<string, unknown>>)) merged[k] = { ...v };
+  for (const [k, v] of Object.entries(doorRouter._def.record as Record<string, Record<string, unknown>>)) merged[k] = { ...merged[k], ...v };
+  const appRouter = trpcRouter(merged as never) as unknown as AppRouter;
+  void scopeTable;
+  const openapi = buildOpenApiDocument(operations, deps.config.PUBLIC_URL);
 
   const publicRouter = new Router<AppState>();
   publicRouter.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
 
+  const door = restDoor(operations, deps, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES });
   const api = new Router<AppState>();
   mountRoutes(api, routes, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES, db: deps.db });
 
@@ -123,6 +136,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     // OAuth takes form or JSON bodies (RFC 6749); REST routes read theirs after authentication (define.ts).
     .use(oauthBodies)
     .use(oauthRouter(deps).routes())
+    .use(door.routes())
     .use(api.routes())
     .use(api.allowedMethods());
 

@@ -1,14 +1,17 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
 import { healthSchema } from './rest/health';
-import { registerRoutes, type Route } from './rest/define';
-import { trpcScopeMarkdown, type ScopeRow } from './scope-table';
+import { mountedOf } from './rest/door';
 import { errorResponses } from './openapi-errors';
 import { registerOAuthPaths } from './oauth/openapi';
+import { shapeOf, type AnyOperation } from './operations/declare';
+import { restBodySchema } from './operations/output';
+import { scopeTable, tagOf, type ScopeRow } from './scope-table';
 
 export const API_VERSION = '0.0.1';
 
-/** The OpenAPI 3.1 document, generated from the same route specs and zod schemas the server runs. */
-export function buildOpenApiDocument(routes: Route[], scopes: ScopeRow[], serverUrl?: string) {
+/** The OpenAPI 3.1 document, generated from the same declarations and zod schemas the server runs. */
+export function buildOpenApiDocument(operations: readonly AnyOperation[], serverUrl?: string) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -27,7 +30,7 @@ export function buildOpenApiDocument(routes: Route[], scopes: ScopeRow[], server
       ...errorResponses([500]),
     },
   });
-  registerRoutes(registry, routes);
+  for (const op of operations) if (op.rest) registerOperation(registry, op);
   registerOAuthPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -40,11 +43,74 @@ export function buildOpenApiDocument(routes: Route[], scopes: ScopeRow[], server
         '',
         'Every response is JSON. Success: `{data: …}` (lists add `meta: {cursor, hasNextPage}`). Errors: `{error, description}`.',
         'Lists are newest first with opaque cursors; `pageSize` defaults to 50, at most 500.',
-        'The same operations are available over tRPC at `/trpc` (batching on); each procedure needs these scopes:',
+        'Each REST operation\'s `operationId` is its name, which is also its tRPC procedure at `/trpc` (batching on) where it has one. Every procedure and the scopes it needs:',
         '',
-        trpcScopeMarkdown(scopes),
+        trpcScopeMarkdown(scopeTable(operations)),
       ].join('\n'),
     },
     servers: serverUrl ? [{ url: serverUrl }] : [],
   });
+}
+
+const idempotencyHeader = z.object({
+  'Idempotency-Key': z.string().max(255).optional().meta({
+    description:
+      'Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409. Keys are per credential.',
+  }),
+});
+
+const pick = (shape: Record<string, z.ZodType>, keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, shape[k]])));
+
+function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
+  const { method, path, pathKeys, rest, status } = mountedOf(op);
+  const shape = shapeOf(op.input);
+  const others = Object.keys(shape).filter((k) => !pathKeys.includes(k));
+  // The input itself where it is all one part, so a named schema keeps its name in the document.
+  const whole = pathKeys.length === 0 && op.input instanceof z.ZodObject ? op.input : pick(shape, others);
+  const body = op.body ? shape[op.body] : whole;
+  const post = method === 'POST';
+  const schema = restBodySchema(op.output);
+  const success: RouteConfig['responses'][string] =
+    op.output.kind === 'none'
+      ? { description: 'Done; no body.' }
+      : op.output.kind === 'events'
+        ? { description: op.output.description, content: { 'text/event-stream': { schema: op.output.event } } }
+        : op.output.kind === 'file'
+          ? { description: op.output.description, content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } }
+          : { description: 'Success.', content: { 'application/json': { schema: schema ?? z.unknown() } } };
+  registry.registerPath({
+    method: method.toLowerCase() as Lowercase<typeof method>,
+    path: path.replace(/:(\w+)/g, '{$1}'),
+    operationId: op.name,
+    summary: op.summary,
+    description: [op.description, `Required scopes: \`${op.scopes.join('`, `')}\`.`].filter(Boolean).join('\n\n'),
+    tags: [tagOf(op.name)],
+    deprecated: op.deprecated ? true : undefined,
+    security: [{ bearerAuth: [...op.scopes] }],
+    request: {
+      params: pathKeys.length ? pick(shape, pathKeys) : undefined,
+      query: rest === 'query' ? whole : undefined,
+      body: op.multipart
+        ? { description: op.multipart.description, content: { 'multipart/form-data': { schema: op.multipart.form } }, required: true }
+        : rest === 'body'
+          ? { content: { 'application/json': { schema: body } }, required: true }
+          : undefined,
+      headers: post && !op.multipart ? idempotencyHeader : undefined,
+    },
+    responses: {
+      [status]: success,
+      ...errorResponses(method === 'GET' ? [400, 401, 403, 404, 429, 500] : [400, 401, 403, 404, 409, 413, 415, 422, 429, 500]),
+    },
+  });
+}
+
+/** The tRPC half of the scope table as Markdown, deprecated names marked with what replaces them. */
+function trpcScopeMarkdown(rows: ScopeRow[]): string {
+  const lines = rows
+    .filter((r) => r.interface === 'tRPC')
+    .map((r) => {
+      const note = r.aliasOf ? `deprecated: renamed \`${r.aliasOf}\`` : (r.deprecated ?? '');
+      return `| \`${r.operation}\` | ${r.kind} | ${r.scopes.map((s) => `\`${s}\``).join(', ')} | ${note} |`;
+    });
+  return ['| tRPC procedure | Kind | Required scopes | Note |', '|---|---|---|---|', ...lines].join('\n');
 }

@@ -1,30 +1,36 @@
-import type { AnyRouter } from '@trpc/server';
 import type { ResourceScope } from '../shared/domain/auth/scopes';
-import { operationName, type Route } from './rest/define';
-import type { ProcedureMeta } from './trpc/trpc';
+import type { AnyOperation, Kind } from './operations/declare';
 
 export interface ScopeRow {
   interface: 'REST' | 'tRPC';
+  /** `GET /transactions` for REST; the procedure's name for tRPC. */
   operation: string;
+  /** The declaration it comes from. */
+  name: string;
+  kind: Kind;
   scopes: readonly ResourceScope[];
+  /** For a former tRPC name: the operation's name now. */
+  aliasOf?: string;
+  deprecated?: string;
 }
 
-/**
- * What each operation needs, read from the routes and procedures themselves (each declares its scopes
- * where it is defined), for the reference documentation and for tests.
- */
-export function scopeTable(routes: Route[], appRouter: AnyRouter): ScopeRow[] {
-  const rest = routes.map((r): ScopeRow => ({ interface: 'REST', operation: operationName(r), scopes: r.scopes }));
-  const trpc = Object.entries(appRouter._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>).map(
-    ([path, p]): ScopeRow => ({ interface: 'tRPC', operation: path, scopes: p._def.meta?.scopes ?? [] }),
-  );
-  return [...rest, ...trpc];
+/** What each door of each operation needs, read from the declarations: for the reference documentation and for tests. */
+export function scopeTable(operations: readonly AnyOperation[]): ScopeRow[] {
+  return operations.flatMap((op) => {
+    const row = { name: op.name, kind: op.kind, scopes: op.scopes, deprecated: op.deprecated };
+    const rest: ScopeRow[] = op.rest ? [{ ...row, interface: 'REST', operation: op.rest }] : [];
+    const trpc: ScopeRow[] = op.restOnly
+      ? []
+      : [
+          { ...row, interface: 'tRPC', operation: op.name },
+          ...(op.formerly ?? []).map((old): ScopeRow => ({ ...row, interface: 'tRPC', operation: old, aliasOf: op.name })),
+        ];
+    return [...rest, ...trpc];
+  });
 }
 
-/** The tRPC half as a Markdown table, for the OpenAPI description (REST operations carry their own). */
-export function trpcScopeMarkdown(rows: ScopeRow[]): string {
-  const lines = rows
-    .filter((r) => r.interface === 'tRPC')
-    .map((r) => `| \`${r.operation}\` | ${r.scopes.map((s) => `\`${s}\``).join(', ')} |`);
-  return ['| tRPC procedure | Required scopes |', '|---|---|', ...lines].join('\n');
-}
+/** The reference's group for an operation: its resource, as words (`bankConnections.get` → `Bank connections`). */
+export const tagOf = (name: string) => {
+  const words = name.split('.')[0].replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+  return words[0].toUpperCase() + words.slice(1);
+};

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { AppState } from '../http/state';
-import type { AppRouter } from './app-router';
+import type { AppRouter } from './door';
 
 const PREFIX = '/trpc/';
 
@@ -27,6 +27,7 @@ export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthen
         requestId: ctx.state.requestId,
         ip: ctx.ip,
         userAgent: ctx.get('user-agent') || undefined,
+        log: ctx.state.log,
         authenticate: () => authenticate(ctx),
       }),
       onError: ({ error, path }) => {

@@ -7,11 +7,13 @@ import { assertScopes, requireTeam } from '../auth/guard';
 import { assertStorableText } from '../http/json-body';
 import type { ResourceScope } from '../../shared/domain/auth/scopes';
 import { withinTeam } from '../../shared/db/team-wall';
+import type { Logger } from '../../shared/logger';
 
 export interface TrpcContext {
   requestId: string;
   ip: string;
   userAgent: string | undefined;
+  log: Logger;
   /** Authenticates this request (bearer, `x-team-id`, the failure throttle of its address). */
   authenticate: () => Promise<Caller>;
 }
@@ -28,15 +30,15 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/**
- * tRPC keeps its own error shape, and `data` carries our envelope fields (`error`, `description`,
- * `details`), so a client reads the same words whichever interface it uses.
- */
-/** Every procedure names the scopes it needs, next to its definition (see `procedure`). */
+/** Every procedure carries the scopes its declaration names. */
 export interface ProcedureMeta {
   scopes: readonly ResourceScope[];
 }
 
+/**
+ * tRPC keeps its own error shape, and `data` carries our envelope fields (`error`, `description`,
+ * `details`), so a client reads the same words whichever interface it uses.
+ */
 const t = initTRPC
   .context<TrpcContext>()
   .meta<ProcedureMeta>()
@@ -55,7 +57,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
 
 // AppErrors thrown by services become TRPCErrors with the matching HTTP status.
 const appErrors = t.middleware(async ({ next }) => {
@@ -101,8 +102,15 @@ const asUser = t.procedure
   .use(appErrors)
   .use(async ({ ctx, meta, next, getRawInput }) => next({ ctx: { ...ctx, caller: await authenticate(ctx, meta, getRawInput) } }));
 
-/** A procedure that needs a bearer token holding every one of `scopes`, acting in a team. Declare its `.output()` too. */
-export const procedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => inTeam.meta({ scopes });
+/** A procedure that needs a bearer token holding every one of `scopes`, acting in a team (`ctx.principal`). */
+export const teamProcedure = (scopes: readonly ResourceScope[]) => inTeam.meta({ scopes });
 
 /** A procedure on the caller themselves (`ctx.caller`), which a session user without a team may also call. */
+export const callerProcedure = (scopes: readonly ResourceScope[]) => asUser.meta({ scopes });
+
+// TRANSITION: the hand-written routers' builders, until every router is declared.
+export const procedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => inTeam.meta({ scopes });
 export const userProcedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => asUser.meta({ scopes });
+
+/** The router's root types, for the type of the router the declarations build. */
+export type TrpcRoot = (typeof t)['_config']['$types'];

@@ -1,0 +1,190 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Caller, Principal } from '../../shared/domain/auth/principal';
+import type { ResourceScope } from '../../shared/domain/auth/scopes';
+import type { Logger } from '../../shared/logger';
+import type { ApiDeps } from '../deps';
+import type { SpooledFile, SpoolLimits } from '../http/multipart';
+import type { NoneOutput, Output, ResultOf } from './output';
+
+export type Kind = 'query' | 'mutation';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** An operation's REST door: method and koa-style path, e.g. `PATCH /transactions/:id`; each `:name` is a field of the input. */
+export type Door = `${Method} /${string}`;
+
+/** What both doors know of the request an operation serves. */
+export interface RequestInfo {
+  requestId: string;
+  ip: string;
+  userAgent: string | undefined;
+  log: Logger;
+}
+
+interface CallBase<I extends z.ZodType> {
+  input: z.output<I>;
+  request: RequestInfo;
+  /** The files of a multipart REST request, spooled to disk and removed after the call; empty for every other operation. */
+  files: readonly SpooledFile[];
+}
+/** A call acting in a team: every service it makes is scoped to `principal.teamId`. */
+export interface TeamCall<I extends z.ZodType> extends CallBase<I> {
+  principal: Principal;
+}
+/** A call on the caller themselves (`forUser`), who may belong to no team yet. */
+export interface UserCall<I extends z.ZodType> extends CallBase<I> {
+  caller: Caller;
+}
+export type CallOf<I extends z.ZodType, U extends boolean> = U extends true ? UserCall<I> : TeamCall<I>;
+
+/** A `none` output sends no body, so its `run` may hand back any service promise as it is. */
+type RunResult<O extends Output> = O extends NoneOutput ? Promise<unknown> : Promise<ResultOf<O>>;
+
+/** A `multipart/form-data` body the REST door streams to disk before the call; tRPC carries no multipart. */
+export interface Multipart {
+  /** The form's parts for the OpenAPI document: files as `z.string().meta({ format: 'binary' })` (or arrays of them), text as strings. */
+  form: z.ZodObject;
+  description: string;
+  limits: (config: ApiDeps['config']) => SpoolLimits;
+  /** The text fields as the input schema reads them; by default the last value sent for each. */
+  fields?: (sent: Record<string, string[]>) => Record<string, unknown>;
+}
+
+export interface Spec<
+  I extends z.ZodType,
+  O extends Output,
+  U extends boolean,
+  T extends z.ZodType,
+  F extends readonly string[],
+  X extends string | undefined,
+> {
+  /** Every scope the caller needs; at least one. */
+  scopes: readonly [ResourceScope, ...ResourceScope[]];
+  summary: string;
+  description?: string;
+  /** One object schema for both doors: REST takes the path's `:fields` from the path, the rest from the query (GET) or the body. */
+  input?: I;
+  output: O;
+  /** An operation on the caller themselves (their profile, invitations, teams): it also serves a session user in no team yet. */
+  forUser?: U;
+  rest?: Door;
+  /** For a REST `one` answer: 201 for a creation, 202 for work that goes on in the background. */
+  status?: 201 | 202;
+  /** The input field that is the whole REST body (tRPC's `{id, data}` is `PATCH /x/:id` with `data` as the body). */
+  body?: keyof z.input<I> & string;
+  multipart?: Multipart;
+  /** A credential the REST door takes besides a bearer token (a signed upload URL); null when the request has none. */
+  credential?: (ctx: Context, deps: ApiDeps) => Promise<Caller | null>;
+  /** Why this operation has no tRPC door (a file download, a multipart upload, a stream). */
+  restOnly?: X;
+  /** Why this operation has no REST door. */
+  trpcOnly?: string;
+  /** Where tRPC answers otherwise than REST: the whole answer for what REST streams. */
+  trpc?: { output: T; run: (call: CallOf<I, U>, deps: ApiDeps) => Promise<z.input<T>> };
+  /** Earlier tRPC names of this operation, still served as deprecated aliases for one release. */
+  formerly?: F;
+  /** Why a caller should use something else; shown in the reference. */
+  deprecated?: string;
+  run: (call: CallOf<I, U>, deps: ApiDeps) => RunResult<O>;
+}
+
+export interface Operation<
+  N extends string = string,
+  K extends Kind = Kind,
+  I extends z.ZodType = z.ZodType,
+  O extends Output = Output,
+  U extends boolean = boolean,
+  T extends z.ZodType = z.ZodType,
+  F extends readonly string[] = readonly string[],
+  X extends string | undefined = string | undefined,
+> extends Spec<I, O, U, T, F, X> {
+  name: N;
+  kind: K;
+  /** False for a `restOnly` operation: tRPC does not serve it. */
+  trpcDoor: X extends string ? false : true;
+}
+
+/** Any declared operation, as the doors, the reference and the tests walk them. */
+export interface AnyOperation {
+  name: string;
+  kind: Kind;
+  scopes: readonly ResourceScope[];
+  summary: string;
+  description?: string;
+  input?: z.ZodType;
+  output: Output;
+  forUser?: boolean;
+  rest?: Door;
+  status?: 201 | 202;
+  body?: string;
+  multipart?: Multipart;
+  credential?: (ctx: Context, deps: ApiDeps) => Promise<Caller | null>;
+  restOnly?: string;
+  trpcOnly?: string;
+  trpc?: { output: z.ZodType; run: (call: never, deps: ApiDeps) => Promise<unknown> };
+  formerly?: readonly string[];
+  deprecated?: string;
+  run: (call: never, deps: ApiDeps) => Promise<unknown>;
+}
+
+type Declare<K extends Kind> = <
+  const N extends `${string}.${string}`,
+  I extends z.ZodType = z.ZodUndefined,
+  O extends Output = Output,
+  U extends boolean = false,
+  T extends z.ZodType = z.ZodNever,
+  const F extends readonly string[] = [],
+  const X extends string | undefined = undefined,
+>(
+  name: N,
+  spec: Spec<I, O, U, T, F, X>,
+) => Operation<N, K, I, O, U, T, F, X>;
+
+const declare =
+  <K extends Kind>(kind: K): Declare<K> =>
+  (name, spec) => {
+    const operation = { ...spec, name, kind, trpcDoor: !spec.restOnly };
+    checkDoors(operation as unknown as AnyOperation);
+    return operation as never;
+  };
+
+/** An operation that reads: tRPC query, REST GET. */
+export const query = declare('query');
+/** An operation that changes something (or costs something): tRPC mutation, REST POST, PUT, PATCH or DELETE. */
+export const mutation = declare('mutation');
+
+/** The fields of an object schema, looking through the wrappers an input may carry. */
+export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  if (!schema) return {};
+  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
+  if (schema instanceof z.ZodPipe) return shapeOf(schema.in as z.ZodType);
+  if (schema instanceof z.ZodPrefault || schema instanceof z.ZodDefault || schema instanceof z.ZodOptional)
+    return shapeOf(schema.unwrap() as z.ZodType);
+  throw new Error(`an operation's input must be an object schema, not ${schema.def.type}`);
+}
+
+export const doorOf = (door: Door) => {
+  const [method, path] = door.split(' ') as [Method, string];
+  return { method, path, pathKeys: [...path.matchAll(/:(\w+)/g)].map((m) => m[1]) };
+};
+
+/** Refuses, when the module loads, a declaration whose doors do not fit together. */
+function checkDoors(op: AnyOperation): void {
+  const fail = (why: string) => {
+    throw new Error(`operation ${op.name}: ${why}`);
+  };
+  if (!op.rest && !op.trpcOnly) fail('give it a REST door, or say with `trpcOnly` why it has none');
+  if (op.rest && op.trpcOnly) fail('`trpcOnly` with a REST door');
+  if (op.restOnly && !op.rest) fail('`restOnly` without a REST door');
+  const streamed = op.output.kind === 'file' || op.output.kind === 'events' || op.multipart;
+  if (streamed && !op.restOnly && !op.trpc) fail('a file, stream or upload has no tRPC form: say so with `restOnly`, or give `trpc` its answer');
+  if (!op.rest) return;
+  const { method, pathKeys } = doorOf(op.rest);
+  if ((method === 'GET') !== (op.kind === 'query')) fail(`a ${op.kind} cannot be ${method}`);
+  const shape = shapeOf(op.input);
+  const missing = pathKeys.filter((k) => !(k in shape));
+  if (missing.length) fail(`path parameters ${missing.join(', ')} are not fields of the input`);
+  if (op.body && !(op.body in shape)) fail(`the body field ${op.body} is not a field of the input`);
+  if (op.body && Object.keys(shape).some((k) => k !== op.body && !pathKeys.includes(k)))
+    fail('with `body`, every other field of the input must be in the path');
+  if (op.body && method === 'GET') fail('a GET has no body');
+}

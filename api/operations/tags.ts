@@ -1,0 +1,2 @@
+// TRANSITION: declarations to come.
+export const tags = [];

@@ -1,0 +1,177 @@
+import { Readable } from 'node:stream';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { encode } from 'eventsource-encoder';
+import { z } from 'zod';
+import { hasTeam, type Caller } from '../../shared/domain/auth/principal';
+import { withinTeam } from '../../shared/db/team-wall';
+import { AppError, validationError } from '../../shared/errors';
+import { assertScopes, requireTeam } from '../auth/guard';
+import type { RequestAuthenticator } from '../auth/failure-throttle';
+import type { ApiDeps } from '../deps';
+import { assertStorableText, readJsonBody } from '../http/json-body';
+import { spoolMultipart, type SpooledUpload } from '../http/multipart';
+import type { AppState } from '../http/state';
+import { doorOf, shapeOf, type AnyOperation, type Method, type RequestInfo } from '../operations/declare';
+import { restBodyOf, restBodySchema, type FileBody } from '../operations/output';
+import { idempotently } from './idempotency';
+
+export interface RestDoorOptions {
+  /** Check every JSON response against its schema (tests): a drift fails loudly instead of reaching clients. */
+  validateResponses: boolean;
+}
+
+/** An operation's REST door with everything a request needs worked out once, at start-up. */
+interface Mounted {
+  op: AnyOperation;
+  method: Method;
+  path: string;
+  pathKeys: string[];
+  /** Where the fields other than the path's come from. */
+  rest: 'query' | 'body' | 'form' | 'none';
+  status: number;
+  responseSchema: z.ZodType | undefined;
+}
+
+export function mountedOf(op: AnyOperation): Mounted {
+  const { method, path, pathKeys } = doorOf(op.rest ?? fail(op));
+  const others = Object.keys(shapeOf(op.input)).filter((k) => !pathKeys.includes(k));
+  const rest = op.multipart ? 'form' : others.length === 0 ? 'none' : method === 'GET' ? 'query' : 'body';
+  const status = op.output.kind === 'none' ? 204 : (op.status ?? 200);
+  return { op, method, path, pathKeys, rest, status, responseSchema: restBodySchema(op.output) };
+}
+
+const fail = (op: AnyOperation): never => {
+  throw new Error(`operation ${op.name} has no REST door`);
+};
+
+/**
+ * Static segments before parameters, whatever order the declarations come in: `/transactions/bulk`
+ * must be tried before `/transactions/:id` would take `bulk` for an id.
+ */
+function specificFirst(a: Mounted, b: Mounted): number {
+  const key = (m: Mounted) => m.path.split('/').map((s) => (s.startsWith(':') ? '\u{10FFFF}' : s));
+  const [as, bs] = [key(a), key(b)];
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) if (as[i] !== bs[i]) return as[i] < bs[i] ? -1 : 1;
+  return as.length - bs.length;
+}
+
+/** The REST door of every operation that has one, as one koa router. */
+export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, authenticate: RequestAuthenticator, options: RestDoorOptions) {
+  const router = new Router<AppState>();
+  const mounted = operations.filter((op) => op.rest).map(mountedOf);
+  for (const m of mounted.sort(specificFirst)) {
+    router.register(m.path, [m.method], async (ctx: Context) => {
+      const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
+      if (hasTeam(caller)) (ctx.state as AppState).principal = caller;
+      assertScopes(caller, m.op.scopes);
+      if (m.op.forUser) return serve(m, ctx, caller, deps, options);
+      // Everything after this line reads and writes through the team's row-level security too.
+      return withinTeam(requireTeam(caller).teamId, () => serve(m, ctx, caller, deps, options));
+    });
+  }
+  return router;
+}
+
+async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, options: RestDoorOptions): Promise<void> {
+  assertStorableText(ctx.query, 'query parameters');
+  const { op } = m;
+  // Only now, for a caller with the right to this operation, is a body read.
+  let upload: SpooledUpload | undefined;
+  if (m.rest === 'body') (ctx.request as { body?: unknown }).body = await readJsonBody(ctx);
+  if (op.multipart) upload = await spoolMultipart(ctx, op.multipart.limits(deps.config));
+  try {
+    const input = inputOf(m, ctx, upload);
+    const state = ctx.state as AppState;
+    const request: RequestInfo = { requestId: state.requestId, ip: ctx.ip, userAgent: ctx.get('user-agent') || undefined, log: state.log };
+    const call = { input, request, files: upload?.files ?? [], caller, principal: caller };
+    if (op.output.kind === 'events') {
+      ctx.status = m.status;
+      return sendEvents(ctx, (await op.run(call as never, deps)) as AsyncIterable<{ event: string; data: unknown }>);
+    }
+    const respond = async () => {
+      const result = await op.run(call as never, deps);
+      if (op.output.kind === 'none' || op.output.kind === 'file') return { status: m.status, body: result };
+      const body = restBodyOf(op.output, result);
+      if (options.validateResponses && m.responseSchema) {
+        const checked = m.responseSchema.safeParse(body);
+        if (!checked.success) throw new Error(`The response of ${op.name} does not match its schema: ${checked.error.message}`);
+      }
+      return { status: m.status, body };
+    };
+    const key = m.method === 'POST' && !op.multipart ? ctx.get('idempotency-key') : '';
+    const { status, body, replayed } =
+      key && hasTeam(caller) ? await idempotently(deps.db, ctx, caller, key, respond) : { ...(await respond()), replayed: false };
+    ctx.status = status;
+    if (replayed) ctx.set('Idempotent-Replayed', 'true');
+    if (op.output.kind === 'none') return;
+    if (op.output.kind === 'file') return sendFile(ctx, body as FileBody);
+    ctx.body = body;
+  } finally {
+    await upload?.discard();
+  }
+}
+
+/**
+ * The operation's one input, assembled from the path, and the query (GET), the JSON body or the
+ * form's text fields, and checked once. A failure names the part of the request it is in, as a
+ * client reads it: body fields without the input's `body` wrapper.
+ */
+function inputOf(m: Mounted, ctx: Context, upload: SpooledUpload | undefined): unknown {
+  const { op } = m;
+  if (!op.input) return undefined;
+  const params = ctx.params as Record<string, string>;
+  let raw: Record<string, unknown>;
+  if (m.rest === 'query') raw = { ...ctx.query, ...params };
+  else if (m.rest === 'form') raw = { ...(op.multipart?.fields ?? lastValues)(upload?.fields ?? {}), ...params };
+  else if (m.rest === 'body') {
+    const body = (ctx.request as { body?: unknown }).body;
+    if (op.body) raw = { [op.body]: body, ...params };
+    else if (body === undefined) raw = { ...params };
+    else if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      const taken = m.pathKeys.filter((k) => k in body);
+      if (taken.length) throw validationError(new z.ZodError(taken.map((k) => issue([k], 'is set by the path'))), 'request body');
+      raw = { ...body, ...params };
+    } else throw validationError(new z.ZodError([issue([], 'expected a JSON object')]), 'request body');
+  } else raw = { ...params };
+  const parsed = op.input.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const inPath = parsed.error.issues.filter((i) => m.pathKeys.includes(String(i.path[0])));
+  if (inPath.length) throw validationError(new z.ZodError(inPath), 'path parameters');
+  const where = m.rest === 'query' ? 'query parameters' : m.rest === 'form' ? 'form fields' : 'request body';
+  const issues = op.body ? parsed.error.issues.map((i) => ({ ...i, path: i.path.slice(1) })) : parsed.error.issues;
+  throw validationError(new z.ZodError(issues), where);
+}
+
+const issue = (path: string[], message: string): z.core.$ZodIssue => ({ code: 'custom', path, message, input: undefined });
+const lastValues = (sent: Record<string, string[]>) => Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, v.at(-1)]));
+
+function sendFile(ctx: Context, file: FileBody) {
+  ctx.type = file.mimeType;
+  // RFC 6266: koa's attachment() writes both `filename` (ASCII fallback) and `filename*` (UTF-8).
+  ctx.attachment(file.fileName);
+  if (file.size !== undefined) ctx.length = file.size;
+  ctx.body = file.body;
+}
+
+/**
+ * Streams server-sent events. The status and headers are sent with the first event, so a failure
+ * after it cannot become an error status: it ends the stream as an `error` event with the envelope.
+ */
+function sendEvents(ctx: Context, source: AsyncIterable<{ event: string; data: unknown }>) {
+  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
+  const state = ctx.state as AppState;
+  async function* frames() {
+    try {
+      for await (const e of source) yield encode({ event: e.event, data: JSON.stringify(e.data) });
+    } catch (err) {
+      const envelope =
+        err instanceof AppError
+          ? err.toBody()
+          : { error: 'Internal Server Error', description: `Something went wrong on our side; quote request id ${state.requestId}` };
+      if (!(err instanceof AppError)) state.log.error({ err }, 'event stream failed');
+      yield encode({ event: 'error', data: JSON.stringify(envelope) });
+    }
+  }
+  ctx.body = Readable.from(frames());
+}

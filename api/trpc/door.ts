@@ -1,0 +1,109 @@
+import type { AnyTRPCProcedure, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
+import { z } from 'zod';
+import { validationError } from '../../shared/errors';
+import type { ApiDeps } from '../deps';
+import type { OPERATIONS } from '../operations';
+import { shapeOf, type AnyOperation } from '../operations/declare';
+import { valueSchema, type ValueOf } from '../operations/output';
+import { callerProcedure, router, teamProcedure, type ProcedureMeta, type TrpcContext, type TrpcRoot } from './trpc';
+
+type Declared = (typeof OPERATIONS)[number];
+type WithTrpc = Extract<Declared, { trpcDoor: true }>;
+type NamesOf<Op> = Op extends { name: infer N extends string; formerly?: infer F extends readonly string[] } ? N | F[number] : never;
+type Names = NamesOf<WithTrpc>;
+type OpsNamed<Op, Name> = Op extends { name: Name }
+  ? Op
+  : Op extends { formerly?: infer F extends readonly string[] }
+    ? Name extends F[number]
+      ? Op
+      : never
+    : never;
+type InputOf<Op> = Op extends { input?: infer I extends z.ZodType }
+  ? [I] extends [z.ZodUndefined]
+    ? void
+    : // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "every field optional" is exactly `{}` fitting the input
+      {} extends z.input<I>
+      ? z.input<I> | void
+      : z.input<I>
+  : never;
+type OutputOf<Op> = Op extends { output: infer O extends Parameters<typeof valueSchema>[0]; trpc?: { output: infer T extends z.ZodType } }
+  ? [T] extends [z.ZodNever]
+    ? ValueOf<O>
+    : z.output<T>
+  : never;
+type ProcedureNamed<Name> = [OpsNamed<WithTrpc, Name>] extends [{ kind: 'query' }]
+  ? TRPCQueryProcedure<{ input: InputOf<OpsNamed<WithTrpc, Name>>; output: OutputOf<OpsNamed<WithTrpc, Name>>; meta: ProcedureMeta }>
+  : TRPCMutationProcedure<{ input: InputOf<OpsNamed<WithTrpc, Name>>; output: OutputOf<OpsNamed<WithTrpc, Name>>; meta: ProcedureMeta }>;
+type RouterOf<Name> = Name extends `${infer R}.${string}` ? R : never;
+type ProcedureOf<Name, R extends string> = Name extends `${R}.${infer P}` ? P : never;
+type AppRecord = { [R in RouterOf<Names>]: { [P in ProcedureOf<Names, R>]: ProcedureNamed<`${R}.${P}`> } };
+
+/** The type tRPC clients import: `createTRPCClient<AppRouter>(…)`, typed from the declarations. */
+export type AppRouter = TRPCBuiltRouter<TrpcRoot, AppRecord>;
+
+interface ProcedureContext extends TrpcContext {
+  principal?: unknown;
+  caller?: unknown;
+}
+
+/**
+ * The tRPC door of every operation that has one, under its name and its former names. A former name
+ * that is now another operation's (`teams.get` read one team; it now lists them) answers as before
+ * when the input names the row, and as the new operation otherwise.
+ */
+export function trpcDoor(operations: readonly AnyOperation[], deps: ApiDeps): AppRouter {
+  const byName = new Map<string, AnyOperation[]>();
+  const add = (name: string, op: AnyOperation, own: boolean) => {
+    const ops = byName.get(name) ?? [];
+    byName.set(name, own ? [op, ...ops] : [...ops, op]);
+  };
+  for (const op of operations) {
+    if (op.restOnly) continue;
+    add(op.name, op, true);
+    for (const old of op.formerly ?? []) add(old, op, false);
+  }
+  const record: Record<string, Record<string, AnyTRPCProcedure>> = {};
+  for (const [name, ops] of byName) {
+    const [resource, procedure] = name.split('.');
+    (record[resource] ??= {})[procedure] = ops.length === 1 ? procedureOf(ops[0], deps) : formerReadOf(name, ops, deps);
+  }
+  return router(record) as unknown as AppRouter;
+}
+
+const baseOf = (op: AnyOperation) => (op.forUser ? callerProcedure(op.scopes) : teamProcedure(op.scopes));
+
+/** An input that accepts `{}` also accepts none at all: `transactions.get()` lists with the defaults. */
+const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.prefault({}) : schema);
+
+const outputOf = (op: AnyOperation) => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
+
+async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
+  const request = { requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent, log: ctx.log };
+  const theCall = { input, request, files: [], principal: ctx.principal, caller: ctx.caller ?? ctx.principal };
+  const result = await (op.trpc?.run ?? op.run)(theCall as never, deps);
+  return op.output.kind === 'none' && !op.trpc ? undefined : result;
+}
+
+function procedureOf(op: AnyOperation, deps: ApiDeps): AnyTRPCProcedure {
+  const base = baseOf(op);
+  const typed = (op.input ? base.input(inputOf(op.input)) : base).output(outputOf(op));
+  const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => call(op, ctx, input, deps);
+  return op.kind === 'query' ? typed.query(resolve) : typed.mutation(resolve);
+}
+
+function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps: ApiDeps): AnyTRPCProcedure {
+  if (more.length || own.name !== name || own.kind !== former.kind || own.forUser !== former.forUser || own.scopes.join() !== former.scopes.join())
+    throw new Error(`tRPC name ${name}: its operation and the one it formerly named must be alike (kind, caller, scopes)`);
+  const rowKeys = Object.keys(shapeOf(former.input));
+  const typed = baseOf(own)
+    .input((raw: unknown) => raw)
+    .output(z.union([outputOf(own), outputOf(former)]));
+  const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => {
+    const named = typeof input === 'object' && input !== null && rowKeys.some((k) => k in input);
+    const op = named ? former : own;
+    const parsed = op.input ? inputOf(op.input).safeParse(input) : { success: true as const, data: undefined };
+    if (!parsed.success) throw validationError(parsed.error, 'input');
+    return call(op, ctx, parsed.data, deps);
+  };
+  return own.kind === 'query' ? typed.query(resolve) : typed.mutation(resolve);
+}
