@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import type { Principal } from '../shared/domain/auth/principal';
 import { tooManyRequests } from '../shared/errors';
 import type { ApiDeps } from './deps';
@@ -26,9 +25,8 @@ export const budgetHeaders = (r: BudgetRefusal) => ({
 });
 
 /** The per-user chat budget: 429 in the documented envelope when it is spent. */
-export async function takeChatBudget(assistant: ApiDeps['assistant'], p: Principal, ctx?: Context): Promise<void> {
+export async function takeChatBudget(assistant: ApiDeps['assistant'], p: Principal): Promise<void> {
   const refused = await takeAssistantBudget(assistant, p);
   if (!refused) return;
-  ctx?.set(budgetHeaders(refused));
-  throw tooManyRequests(`Chat limit of ${refused.limit} messages reached; retry in ${refused.retryAfter} s`);
+  throw tooManyRequests(`Chat limit of ${refused.limit} messages reached; retry in ${refused.retryAfter} s`).withHeaders(budgetHeaders(refused));
 }

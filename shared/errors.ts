@@ -11,6 +11,9 @@ export interface FieldProblem {
  * the same envelope `{error, description, details?}` with `status` as the HTTP status.
  */
 export class AppError extends Error {
+  /** Response headers the client needs to act on the failure (`Retry-After` on a 429). */
+  headers?: Record<string, string>;
+
   constructor(
     readonly status: number,
     readonly error: string,
@@ -19,6 +22,11 @@ export class AppError extends Error {
   ) {
     super(description);
     this.name = 'AppError';
+  }
+
+  withHeaders(headers: Record<string, string>): this {
+    this.headers = headers;
+    return this;
   }
 
   toBody(): ErrorBody {

@@ -28,7 +28,7 @@ export function errorEnvelope(): Middleware<AppState> {
 }
 
 export function toErrorBody(err: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string> } {
-  if (err instanceof AppError) return { status: err.status, body: err.toBody() };
+  if (err instanceof AppError) return { status: err.status, body: err.toBody(), headers: err.headers };
   // Anything can be thrown, `null` included: only an object can carry the fields below.
   const e = (typeof err === 'object' && err !== null ? err : {}) as { status?: number; expose?: boolean; message?: string };
   // Errors thrown by koa itself and its body parser carry an HTTP status and a safe message.

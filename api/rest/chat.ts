@@ -31,7 +31,7 @@ export const chatRoutes = ({ db, assistant }: Pick<ApiDeps, 'db' | 'assistant'>)
     body: sendChatBody,
     reply: events(chatEventSchema, 'A stream of server-sent events; each `data` is JSON.'),
     handler: async ({ principal, body, ctx }) => {
-      await takeChatBudget(assistant, principal, ctx);
+      await takeChatBudget(assistant, principal);
       return ask({ db, llm: assistant.llm, log: (ctx.state as AppState).log }, principal, body);
     },
   }),
