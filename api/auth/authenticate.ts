@@ -1,5 +1,6 @@
 import type { Db } from '../../shared/db/knex';
-import { findAccessToken, findApiKey, findSession, isUuid, touchLastUsed } from '../../shared/domain/auth/credentials';
+import { findAccessToken, findApiKey, findSession, touchLastUsed } from '../../shared/domain/auth/credentials';
+import { isUuid } from '../../shared/domain/common/uuid';
 import type { Caller } from '../../shared/domain/auth/principal';
 import { ACCESS_TOKEN_PREFIX, API_KEY_PATTERN, sha256Hex } from '../../shared/domain/crypto/tokens';
 import { provisionUser } from '../../shared/domain/users/provision';

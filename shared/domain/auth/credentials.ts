@@ -1,6 +1,7 @@
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { ApiKey, OAuthToken, TeamMember, type OAuthApplication, type Team, type User } from '../../db/models';
+import { isUuid } from '../common/uuid';
 
 /**
  * The lookups authentication makes on every request. Each credential is one round trip: the key
@@ -60,9 +61,6 @@ export interface SessionCredential {
   teamName: Team['name'] | null;
   role: TeamMember['role'] | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string) => UUID.test(s);
 
 /**
  * A session user and, in the same round trip, the team they act in: `requestedTeamId` when they are

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { badRequest } from '../../errors';
-import { isUuid } from '../auth/credentials';
+import { isUuid } from './uuid';
 import { isoDate } from './query';
 import type { Page } from './page';
 

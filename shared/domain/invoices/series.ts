@@ -11,7 +11,7 @@ import {
 } from '../../temporal/invoice-series/calls';
 import type { SeriesIssue } from '../../temporal/invoice-series/contract';
 import { newestFirstPage, type Page } from '../common/cursor';
-import { todayIn } from '../common/time-zone';
+import { startOfDayIn, todayIn } from '../common/time-zone';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
 import { changeInvoiceStatus, sendInvoice } from './lifecycle';
@@ -19,22 +19,32 @@ import type { CreateInvoiceSeriesBody, InvoiceSeriesDto, ListInvoiceSeriesQuery,
 import { createInvoice } from './service';
 import { invoiceTotals } from './totals';
 
+/** The team's series that have not ended: each has a schedule that may still issue an invoice. */
+export async function unendedSeriesIds(db: Db, teamId: string): Promise<string[]> {
+  return (await InvoiceSeries.query(db).where({ teamId }).whereNot({ status: 'ended' }).select('id')).map((s) => s.id);
+}
+
 /** Where the schedule comes from: the series, the team's zone, and the demo interval when configured. */
 export interface SeriesScheduling {
   temporal: TemporalGateway;
   intervalMs?: number;
 }
 
-const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number): SeriesRhythm => ({
-  id: s.id,
-  teamId: s.teamId,
-  frequency: s.frequency,
-  startDate: s.startDate,
-  endDate: s.endDate,
-  status: s.status,
-  timezone: timezone ?? 'UTC',
-  intervalMs,
-});
+const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number): SeriesRhythm => {
+  const zone = timezone ?? 'UTC';
+  return {
+    id: s.id,
+    teamId: s.teamId,
+    frequency: s.frequency,
+    startDate: s.startDate,
+    startAt: startOfDayIn(s.startDate, zone),
+    // The series ends with its last day, where the team is.
+    endAt: s.endDate ? new Date(startOfDayIn(s.endDate, zone).getTime() + 86_400_000) : undefined,
+    status: s.status,
+    timezone: zone,
+    intervalMs,
+  };
+};
 
 type SeriesRow = InvoiceSeries & { cursorCreatedAt: string; customerName: string };
 

@@ -7,7 +7,6 @@ import {
   type ScheduleSpec,
 } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { startOfDayIn } from '../../domain/common/time-zone';
 import type { TemporalGateway } from '../client';
 import { Stage, TeamId } from '../search-attribute-keys';
 import { invoiceSeriesScheduleId, recurringInvoiceContract } from './contract';
@@ -17,8 +16,12 @@ export interface SeriesRhythm {
   id: string;
   teamId: string;
   frequency: 'weekly' | 'monthly' | 'quarterly' | 'yearly';
+  /** The first day (`YYYY-MM-DD`): its weekday, day of the month and month set the calendar. */
   startDate: string;
-  endDate: string | null;
+  /** The start of the first day where the team is. */
+  startAt: Date;
+  /** The end of the last day where the team is; none for a series without end. */
+  endAt: Date | undefined;
   status: 'active' | 'paused' | 'ended';
   timezone: string;
   /** Demos and tests: every this many milliseconds instead of the calendar. */
@@ -61,9 +64,8 @@ function calendarFor(s: SeriesRhythm): CalendarSpec {
 }
 
 function specFor(s: SeriesRhythm): ScheduleSpec {
-  const endAt = s.endDate ? new Date(startOfDayIn(s.endDate, s.timezone).getTime() + 86_400_000) : undefined;
-  if (s.intervalMs) return { intervals: [{ every: s.intervalMs }], endAt };
-  return { calendars: [calendarFor(s)], timezone: s.timezone, startAt: startOfDayIn(s.startDate, s.timezone), endAt };
+  if (s.intervalMs) return { intervals: [{ every: s.intervalMs }], endAt: s.endAt };
+  return { calendars: [calendarFor(s)], timezone: s.timezone, startAt: s.startAt, endAt: s.endAt };
 }
 
 const actionFor = (temporal: TemporalGateway, s: SeriesRhythm): ScheduleOptionsAction => ({
