@@ -43,7 +43,7 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], server
         '',
         'Every response is JSON. Success: `{data: …}` (lists add `meta: {cursor, hasNextPage}`). Errors: `{error, description}`.',
         'Lists are newest first with opaque cursors; `pageSize` defaults to 50, at most 500.',
-        'Each REST operation\'s `operationId` is its name, which is also its tRPC procedure at `/trpc` (batching on) where it has one. Every procedure and the scopes it needs:',
+        "Each REST operation's `operationId` is its name, which is also its tRPC procedure at `/trpc` (batching on) where it has one. Every procedure and the scopes it needs:",
         '',
         trpcScopeMarkdown(scopeTable(operations)),
       ].join('\n'),
@@ -66,7 +66,7 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
   const shape = shapeOf(op.input);
   const others = Object.keys(shape).filter((k) => !pathKeys.includes(k));
   // The input itself where it is all one part, so a named schema keeps its name in the document.
-  const whole = pathKeys.length === 0 && op.input instanceof z.ZodObject ? op.input : pick(shape, others);
+  const whole = pathKeys.length === 0 && op.input ? op.input : pick(shape, others);
   const body = op.body ? shape[op.body] : whole;
   const post = method === 'POST';
   const schema = restBodySchema(op.output);
@@ -76,7 +76,10 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
       : op.output.kind === 'events'
         ? { description: op.output.description, content: { 'text/event-stream': { schema: op.output.event } } }
         : op.output.kind === 'file'
-          ? { description: op.output.description, content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } }
+          ? {
+              description: op.output.description,
+              content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+            }
           : { description: 'Success.', content: { 'application/json': { schema: schema ?? z.unknown() } } };
   registry.registerPath({
     method: method.toLowerCase() as Lowercase<typeof method>,

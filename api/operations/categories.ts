@@ -1,2 +1,43 @@
-// TRANSITION: declarations to come.
-export const categories = [];
+import { categoryIdParams, categorySchema, createCategoryBody, updateCategoryBody } from '../../shared/domain/categories/schema';
+import { createCategory, deleteCategory, listCategories, updateCategory } from '../../shared/domain/categories/service';
+import { mutation, query } from './declare';
+import { all, none, one } from './output';
+
+export const categories = [
+  query('categories.get', {
+    rest: 'GET /categories',
+    scopes: ['transactions.read'],
+    summary: 'List transaction categories',
+    description: 'Every category of the team, by name (not paginated).',
+    output: all(categorySchema),
+    run: ({ principal }, { db }) => listCategories(db, principal.teamId),
+  }),
+  mutation('categories.create', {
+    rest: 'POST /categories',
+    status: 201,
+    scopes: ['transactions.write'],
+    summary: 'Create a transaction category',
+    description: 'Slugs are unique per team (409 otherwise) and never change.',
+    input: createCategoryBody,
+    output: one(categorySchema),
+    run: ({ principal, input }, { db }) => createCategory(db, principal.teamId, input),
+  }),
+  mutation('categories.update', {
+    rest: 'PATCH /categories/:id',
+    body: 'data',
+    scopes: ['transactions.write'],
+    summary: 'Update a transaction category',
+    input: categoryIdParams.extend({ data: updateCategoryBody }),
+    output: one(categorySchema),
+    run: ({ principal, input }, { db }) => updateCategory(db, principal.teamId, input.id, input.data),
+  }),
+  mutation('categories.delete', {
+    rest: 'DELETE /categories/:id',
+    scopes: ['transactions.write'],
+    summary: 'Delete a transaction category',
+    description: 'Its transactions become uncategorised; its sub-categories move up to its parent.',
+    input: categoryIdParams,
+    output: none,
+    run: ({ principal, input }, { db }) => deleteCategory(db, principal.teamId, input.id),
+  }),
+];

@@ -143,7 +143,7 @@ const declare =
   <K extends Kind>(kind: K): Declare<K> =>
   (name, spec) => {
     const operation = { ...spec, name, kind, trpcDoor: !spec.restOnly };
-    checkDoors(operation as unknown as AnyOperation);
+    checkDoors(operation);
     return operation as never;
   };
 
@@ -155,10 +155,12 @@ export const mutation = declare('mutation');
 /** The fields of an object schema, looking through the wrappers an input may carry. */
 export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   if (!schema) return {};
-  if (schema instanceof z.ZodObject) return schema.shape as Record<string, z.ZodType>;
+  if (schema instanceof z.ZodObject) return schema.shape;
   if (schema instanceof z.ZodPipe) return shapeOf(schema.in as z.ZodType);
   if (schema instanceof z.ZodPrefault || schema instanceof z.ZodDefault || schema instanceof z.ZodOptional)
     return shapeOf(schema.unwrap() as z.ZodType);
+  // A union of objects (one body per provider): the fields of every option.
+  if (schema instanceof z.ZodUnion) return Object.assign({}, ...(schema.options as z.ZodType[]).map(shapeOf)) as Record<string, z.ZodType>;
   throw new Error(`an operation's input must be an object schema, not ${schema.def.type}`);
 }
 
@@ -176,7 +178,8 @@ function checkDoors(op: AnyOperation): void {
   if (op.rest && op.trpcOnly) fail('`trpcOnly` with a REST door');
   if (op.restOnly && !op.rest) fail('`restOnly` without a REST door');
   const streamed = op.output.kind === 'file' || op.output.kind === 'events' || op.multipart;
-  if (streamed && !op.restOnly && !op.trpc) fail('a file, stream or upload has no tRPC form: say so with `restOnly`, or give `trpc` its answer');
+  if (streamed && !op.restOnly && !op.trpc)
+    fail('a file, stream or upload has no tRPC form: say so with `restOnly`, or give `trpc` its answer');
   if (!op.rest) return;
   const { method, pathKeys } = doorOf(op.rest);
   if ((method === 'GET') !== (op.kind === 'query')) fail(`a ${op.kind} cannot be ${method}`);

@@ -86,7 +86,7 @@ export type ResultOf<O extends Output> =
             ? FileBody
             : O extends EventsOutput<infer S>
               ? AsyncIterable<z.input<S>>
-              : void;
+              : undefined;
 
 /** What a tRPC client receives for the output (the doors' shared value, unwrapped). */
 export type ValueOf<O extends Output> =
@@ -98,7 +98,7 @@ export type ValueOf<O extends Output> =
         ? Page<z.output<S>>
         : O extends ListOutput<infer S, infer M>
           ? { data: z.output<S>[]; meta: z.output<M> }
-          : void;
+          : undefined;
 
 /** The schema of the value itself: what tRPC returns, and what REST wraps. Undefined for outputs that are not JSON. */
 export function valueSchema(output: Output): z.ZodType | undefined {

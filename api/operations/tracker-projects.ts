@@ -1,2 +1,50 @@
-// TRANSITION: declarations to come.
-export const trackerProjects = [];
+import { createProjectBody, idParams, listProjectsQuery, projectSchema, updateProjectBody } from '../../shared/domain/tracker/schema';
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../shared/domain/tracker/service';
+import { mutation, query } from './declare';
+import { none, one, page } from './output';
+
+export const trackerProjects = [
+  query('trackerProjects.get', {
+    rest: 'GET /tracker-projects',
+    scopes: ['tracker-projects.read'],
+    summary: 'List projects',
+    description: 'Newest first, keyset-paginated, with tracked totals.',
+    input: listProjectsQuery,
+    output: page(projectSchema),
+    run: ({ principal, input }, { db }) => listProjects(db, principal.teamId, input),
+  }),
+  query('trackerProjects.getById', {
+    rest: 'GET /tracker-projects/:id',
+    scopes: ['tracker-projects.read'],
+    summary: 'Get a project',
+    input: idParams,
+    output: one(projectSchema),
+    run: ({ principal, input }, { db }) => getProject(db, principal.teamId, input.id),
+  }),
+  mutation('trackerProjects.create', {
+    rest: 'POST /tracker-projects',
+    status: 201,
+    scopes: ['tracker-projects.write'],
+    summary: 'Create a project',
+    input: createProjectBody,
+    output: one(projectSchema),
+    run: ({ principal, input }, { db }) => createProject(db, principal.teamId, input),
+  }),
+  mutation('trackerProjects.update', {
+    rest: 'PATCH /tracker-projects/:id',
+    body: 'data',
+    scopes: ['tracker-projects.write'],
+    summary: 'Update a project',
+    input: idParams.extend({ data: updateProjectBody }),
+    output: one(projectSchema),
+    run: ({ principal, input }, { db }) => updateProject(db, principal.teamId, input.id, input.data),
+  }),
+  mutation('trackerProjects.delete', {
+    rest: 'DELETE /tracker-projects/:id',
+    scopes: ['tracker-projects.write'],
+    summary: 'Delete a project and its entries',
+    input: idParams,
+    output: none,
+    run: ({ principal, input }, { db }) => deleteProject(db, principal.teamId, input.id),
+  }),
+];

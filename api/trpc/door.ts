@@ -20,10 +20,10 @@ type OpsNamed<Op, Name> = Op extends { name: Name }
     : never;
 type InputOf<Op> = Op extends { input?: infer I extends z.ZodType }
   ? [I] extends [z.ZodUndefined]
-    ? void
+    ? undefined
     : // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "every field optional" is exactly `{}` fitting the input
       {} extends z.input<I>
-      ? z.input<I> | void
+      ? z.input<I> | undefined
       : z.input<I>
   : never;
 type OutputOf<Op> = Op extends { output: infer O extends Parameters<typeof valueSchema>[0]; trpc?: { output: infer T extends z.ZodType } }
@@ -75,7 +75,7 @@ const baseOf = (op: AnyOperation) => (op.forUser ? callerProcedure(op.scopes) : 
 /** An input that accepts `{}` also accepts none at all: `transactions.get()` lists with the defaults. */
 const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.prefault({}) : schema);
 
-const outputOf = (op: AnyOperation) => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
+const outputOf = (op: AnyOperation) => op.trpc?.output ?? (valueSchema(op.output));
 
 async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
   const request = { requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent, log: ctx.log };
