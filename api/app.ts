@@ -16,64 +16,13 @@ import { buildOpenApiDocument } from './openapi';
 import { oauthRouter } from './oauth/router';
 import { mcpRouter } from './mcp/router';
 import { referencePageRouter } from './reference-page';
-import { mountRoutes, type Route } from './rest/define';
 import { healthRouter } from './rest/health';
-import { bankRoutes } from './rest/bank-connections';
-import { catalogRoutes } from './rest/catalog';
-import { chatRoutes } from './rest/chat';
-import { customerRoutes } from './rest/customers';
-import { importRoutes } from './rest/imports';
-import { inboxRoutes } from './rest/inbox';
-import { invoiceRoutes } from './rest/invoices';
-import { invoiceSeriesRoutes } from './rest/invoice-series';
-import { invoiceProductRoutes } from './rest/invoice-products';
-import { webhookEndpointRoutes } from './rest/webhook-endpoints';
-import { invoicePaymentSuggestionRoutes } from './rest/invoice-payment-suggestions';
-import { notificationRoutes } from './rest/notifications';
-import { insightRoutes } from './rest/insights';
-import { reportRoutes } from './rest/reports';
-import { searchRoutes } from './rest/search';
-import { documentRoutes } from './rest/documents';
-import { teamRoutes } from './rest/teams';
-import { trackerRoutes } from './rest/tracker';
-import { transactionRoutes } from './rest/transactions';
-import { transactionExportRoutes } from './rest/transaction-exports';
-import { userRoutes } from './rest/users';
-import { createAppRouter } from './trpc/app-router';
 import { trpcMiddleware } from './trpc/mount';
-import { trpcDoor, type AppRouter } from './trpc/door';
+import { trpcDoor } from './trpc/door';
 import { restDoor } from './rest/door';
 import { operations } from './operations';
-import { router as trpcRouter } from './trpc/trpc';
 import { webhookRouter } from './webhooks';
-import { scopeTable } from './scope-table';
 import { publicInvoiceRouter } from './public-invoices';
-
-/** Every REST operation behind bearer auth; public routes (health, reference, webhooks, OAuth) mount separately. */
-export const restRoutes = (deps: ApiDeps): Route[] => [
-  ...transactionExportRoutes(deps),
-  // Before the transaction routes: `/transactions/imports` is not a transaction id.
-  ...importRoutes(deps),
-  ...transactionRoutes(deps),
-  ...catalogRoutes(deps),
-  ...customerRoutes(deps),
-  ...invoiceRoutes(deps),
-  ...trackerRoutes(deps),
-  ...reportRoutes(deps),
-  ...bankRoutes(deps),
-  ...teamRoutes(deps),
-  ...inboxRoutes(deps),
-  ...userRoutes(deps),
-  ...chatRoutes(deps),
-  ...notificationRoutes(deps),
-  ...insightRoutes(deps),
-  ...invoiceSeriesRoutes(deps),
-  ...invoiceProductRoutes(deps),
-  ...invoicePaymentSuggestionRoutes(deps),
-  ...searchRoutes(deps),
-  ...documentRoutes(deps),
-  ...webhookEndpointRoutes(deps),
-];
 
 /**
  * Builds the gateway from its parts. No module-level state: two apps built from two sets of deps
@@ -91,16 +40,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     limiters.limiter({ keyPrefix: 'requests', points: deps.config.RATE_LIMIT_PER_MINUTE, durationS: 60 }),
     deps.config.RATE_LIMIT_PER_MINUTE,
   );
-  // TRANSITION: declared operations win over the hand-written routes and procedures they replace.
-  const declared = new Set(operations.flatMap((op) => (op.rest ? [op.rest.replace(/:\w+/g, ':')] : [])));
-  const routes = restRoutes(deps).filter((r) => !declared.has(`${r.method.toUpperCase()} ${r.path}`.replace(/:\w+/g, ':')));
-  const legacyRouter = createAppRouter(deps);
-  const doorRouter = trpcDoor(operations, deps);
-  const merged: Record<string, Record<string, unknown>> = {};
-  for (const [k, v] of Object.entries(legacyRouter._def.record as Record<string, Record<string, unknown>>)) merged[k] = { ...v };
-  for (const [k, v] of Object.entries(doorRouter._def.record as Record<string, Record<string, unknown>>)) merged[k] = { ...merged[k], ...v };
-  const appRouter = trpcRouter(merged as never) as unknown as AppRouter;
-  void scopeTable;
+  const appRouter = trpcDoor(operations, deps);
   const openapi = buildOpenApiDocument(operations, deps.config.PUBLIC_URL);
 
   const publicRouter = new Router<AppState>();
@@ -108,9 +48,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     ctx.body = openapi;
   });
 
-  const door = restDoor(operations, deps, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES });
-  const api = new Router<AppState>();
-  mountRoutes(api, routes, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES, db: deps.db });
+  const api = restDoor(operations, deps, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES });
 
   const parseForms = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '1mb', encoding: 'utf-8' });
   const oauthBodies: Koa.Middleware<AppState> = (ctx, next) =>
@@ -133,10 +71,9 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(publicInvoiceRouter(deps).routes())
     .use(trpcMiddleware(appRouter, authenticate))
     .use(mcpRouter(deps, authenticate).routes())
-    // OAuth takes form or JSON bodies (RFC 6749); REST routes read theirs after authentication (define.ts).
+    // OAuth takes form or JSON bodies (RFC 6749); REST operations read theirs after authentication (rest/door.ts).
     .use(oauthBodies)
     .use(oauthRouter(deps).routes())
-    .use(door.routes())
     .use(api.routes())
     .use(api.allowedMethods());
 

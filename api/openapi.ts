@@ -92,7 +92,7 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
     security: [{ bearerAuth: [...op.scopes] }],
     request: {
       params: pathKeys.length ? pick(shape, pathKeys) : undefined,
-      query: rest === 'query' ? whole : undefined,
+      query: rest === 'query' ? (whole as z.ZodObject) : undefined,
       body: op.multipart
         ? { description: op.multipart.description, content: { 'multipart/form-data': { schema: op.multipart.form } }, required: true }
         : rest === 'body'

@@ -75,7 +75,8 @@ const baseOf = (op: AnyOperation) => (op.forUser ? callerProcedure(op.scopes) : 
 /** An input that accepts `{}` also accepts none at all: `transactions.get()` lists with the defaults. */
 const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.prefault({}) : schema);
 
-const outputOf = (op: AnyOperation) => op.trpc?.output ?? (valueSchema(op.output));
+// Every output but a file or a stream has a value; those two reach tRPC only with their own `trpc` answer.
+const outputOf = (op: AnyOperation): z.ZodType => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
 
 async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
   const request = { requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent, log: ctx.log };

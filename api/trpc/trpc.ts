@@ -108,9 +108,5 @@ export const teamProcedure = (scopes: readonly ResourceScope[]) => inTeam.meta({
 /** A procedure on the caller themselves (`ctx.caller`), which a session user without a team may also call. */
 export const callerProcedure = (scopes: readonly ResourceScope[]) => asUser.meta({ scopes });
 
-// TRANSITION: the hand-written routers' builders, until every router is declared.
-export const procedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => inTeam.meta({ scopes });
-export const userProcedure = (...scopes: [ResourceScope, ...ResourceScope[]]) => asUser.meta({ scopes });
-
 /** The router's root types, for the type of the router the declarations build. */
 export type TrpcRoot = (typeof t)['_config']['$types'];

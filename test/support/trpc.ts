@@ -1,5 +1,5 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
-import type { AppRouter } from '../../api/trpc/app-router';
+import type { AppRouter } from '../../api/trpc/door';
 import type { TestApi } from './api';
 
 /** The typed tRPC client a real TypeScript client would use, batching on, as the given bearer (and with any other headers). */
