@@ -1,12 +1,12 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import type { ApiKeyNotificationInput, ApiKeyNotificationResult } from '../../shared/temporal/api-key-notification/contract';
-import { User } from '../../shared/db/models';
+import { findUserContact } from '../../shared/domain/users/service';
 import type { ActivityDeps } from '../deps';
 
 export function apiKeyActivities({ db, mailer }: ActivityDeps) {
   return {
     async sendApiKeyCreatedEmail(input: ApiKeyNotificationInput): Promise<ApiKeyNotificationResult> {
-      const user = await User.query(db).findById(input.userId);
+      const user = await findUserContact(db, input.userId);
       if (!user) {
         // The user was deleted since: nobody to tell, and retrying will not change that.
         log.warn('api key notification skipped: user not found', { keyId: input.keyId });

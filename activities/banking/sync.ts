@@ -2,10 +2,7 @@ import { markDisconnected } from '../../shared/domain/bank-connections/status';
 import { pauseScheduleOfDisconnected, requestScheduledSync } from '../../shared/domain/bank-connections/scheduled-sync';
 import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import type { ModelObject } from 'objection';
 import type { Db } from '../../shared/db/knex';
-import { BankConnection, Transaction } from '../../shared/db/models';
 import { decrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
@@ -15,72 +12,24 @@ import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-
 import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
 import type { ActivityDeps } from '../deps';
-import { emitTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
-import { deleteWithdrawnTransactions } from '../../shared/domain/transactions/service';
+import {
+  connectionToSync,
+  markSynced,
+  setInstitution,
+  storeBankAPage,
+  storeBankBPage,
+  type ConnectionToSync,
+  type SyncedTransaction,
+} from '../../shared/domain/bank-connections/sync';
 import { fetchedAhead } from './fetch-ahead';
 
-/** A provider transaction in our terms: what one sync writes of it (the team is the connection's). */
-type SyncedTransaction = Pick<
-  ModelObject<Transaction>,
-  'bankAccountId' | 'date' | 'name' | 'description' | 'method' | 'amount' | 'currency' | 'status' | 'merchantName' | 'counterpartyName'
-> & { providerTransactionId: string };
-
-/**
- * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
- * the provider's id, and keeps the team's notes, category and tags.
- */
-const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
-  ['bank_account_id', 'uuid', (r) => r.bankAccountId],
-  ['provider_transaction_id', 'text', (r) => r.providerTransactionId],
-  ['date', 'date', (r) => r.date],
-  ['name', 'text', (r) => r.name],
-  ['description', 'text', (r) => r.description],
-  ['method', 'text', (r) => r.method],
-  ['amount', 'numeric', (r) => r.amount],
-  ['currency', 'text', (r) => r.currency],
-  ['status', 'text', (r) => r.status],
-  ['merchant_name', 'text', (r) => r.merchantName],
-  ['counterparty_name', 'text', (r) => r.counterpartyName],
-];
-const MERGED = COLUMNS.filter(([column]) => column !== 'provider_transaction_id');
-
-// The bulk upsert is the sync's hot path (100,000 transactions in seconds): one statement per page,
-// each column one array parameter that unnest turns back into rows. Knex's multi-row VALUES made a
-// statement of 6,000 parameters per page, which Node spent its time writing and PostgreSQL parsing.
-const UPSERT = `insert into transactions (team_id, ${COLUMNS.map(([column]) => column).join(', ')}, updated_at)
-  select ?, u.*, now() from unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) as u
-  on conflict (team_id, provider_transaction_id) do update set
-    ${MERGED.map(([column]) => `${column} = excluded.${column}`).join(', ')}, updated_at = excluded.updated_at
-  returning id, (xmax = 0) as inserted`;
-
-/** Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated. */
-async function upsertTransactions(
-  db: Db,
-  teamId: string,
-  all: SyncedTransaction[],
-): Promise<{ added: number; modified: number; addedIds: string[]; modifiedIds: string[] }> {
-  // One statement may touch a row once: when a page both adds and modifies a transaction, the later version wins.
-  const rows = [...new Map(all.map((r) => [r.providerTransactionId, r])).values()];
-  if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [] };
-  // Arrays holding nulls, which pg sends as NULL elements; Knex's binding type knows no such array.
-  const columns = COLUMNS.map(([, , value]) => rows.map(value)) as unknown as Knex.RawBinding[];
-  const { rows: result } = await db.raw<{ rows: { id: string; inserted: boolean }[] }>(UPSERT, [teamId, ...columns]);
-  // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
-  const addedIds = result.filter((r) => r.inserted).map((r) => r.id);
-  const modifiedIds = result.filter((r) => !r.inserted).map((r) => r.id);
-  return { added: addedIds.length, modified: modifiedIds.length, addedIds, modifiedIds };
-}
-
-const setInstitution = (db: Db, conn: BankConnection, institution: { id: string | null; name: string }) =>
-  BankConnection.query(db).findById(conn.id).patch({ institutionName: institution.name, institutionId: institution.id });
-
-const bankAMethod = (t: BankATransaction): Transaction['method'] =>
+const bankAMethod = (t: BankATransaction): SyncedTransaction['method'] =>
   t.payment_channel === 'online' || t.payment_channel === 'in store' ? 'card_purchase' : 'other';
 
 async function syncBankA(
   db: Db,
   client: BankAClient,
-  conn: BankConnection,
+  conn: ConnectionToSync,
   token: string,
   onConsentExpiry: (expiresAt: Date | null, observedAt: Date) => Promise<void>,
 ): Promise<SyncResult> {
@@ -116,34 +65,27 @@ async function syncBankA(
       counterpartyName: t.merchant_name ?? null,
     });
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
-    await db.transaction(async (trx) => {
-      const counts = await upsertTransactions(trx, conn.teamId, [...res.added, ...res.modified].map(toRow));
-      // bank-a reports changes (a pending transaction posting): those are webhooks out, with the page.
-      await emitTransactionEvents(trx, conn.teamId, 'transaction.created', counts.addedIds);
-      await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
-      const removed = await deleteWithdrawnTransactions(
-        trx,
-        conn.teamId,
-        res.removed.map((r) => r.transaction_id),
-      );
-      await BankConnection.query(trx).findById(conn.id).patch({ syncCursor: next });
-      totals.added += counts.added;
-      totals.modified += counts.modified;
-      totals.removed += removed;
+    const counts = await storeBankAPage(db, conn, {
+      rows: [...res.added, ...res.modified].map(toRow),
+      removed: res.removed.map((r) => r.transaction_id),
+      cursor: next,
     });
+    totals.added += counts.added;
+    totals.modified += counts.modified;
+    totals.removed += counts.removed;
     heartbeat({ page });
   }
   return totals;
 }
 
-const BANK_B_METHODS = new Map<string | undefined, Transaction['method']>([
+const BANK_B_METHODS = new Map<string | undefined, SyncedTransaction['method']>([
   ['card_payment', 'card_purchase'],
   ['transfer', 'transfer'],
   ['ach', 'ach'],
   ['wire', 'wire'],
 ]);
 
-async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, token: string): Promise<SyncResult> {
+async function syncBankB(db: Db, client: BankBClient, conn: ConnectionToSync, token: string): Promise<SyncResult> {
   const { raw: accounts, accounts: providerAccounts } = await bankBAccounts(client, token);
   const accountIds = await upsertProviderAccounts(db, conn, providerAccounts);
   const institution = accounts.at(0)?.institution;
@@ -174,13 +116,7 @@ async function syncBankB(db: Db, client: BankBClient, conn: BankConnection, toke
         merchantName: t.details?.counterparty?.name ?? null,
         counterpartyName: t.details?.counterparty?.name ?? null,
       }));
-      // bank-b lists every transaction again on each sync, so only new ones are events; a changed one
-      // cannot be told from one re-listed unchanged.
-      const counts = await db.transaction(async (trx) => {
-        const upserted = await upsertTransactions(trx, conn.teamId, rows);
-        await emitTransactionEvents(trx, conn.teamId, 'transaction.created', upserted.addedIds);
-        return upserted;
-      });
+      const counts = await storeBankBPage(db, conn.teamId, rows);
       totals.added += counts.added;
       totals.modified += counts.modified;
       heartbeat({ account: account.id, page });
@@ -208,7 +144,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
      * Provider auth failures disconnect the connection and are not retried; anything else is.
      */
     async syncBankConnection(input: { connectionId: string; manualSync: boolean }): Promise<SyncResult> {
-      const conn = await BankConnection.query(db).findById(input.connectionId);
+      const conn = await connectionToSync(db, input.connectionId);
       if (!conn) return { added: 0, modified: 0, removed: 0, skipped: 'deleted' };
       if (conn.status === 'disconnected') return { added: 0, modified: 0, removed: 0, skipped: 'disconnected' };
       if (!conn.accessTokenEncrypted)
@@ -230,7 +166,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
         }
         throw err;
       }
-      await BankConnection.query(db).findById(conn.id).patch({ lastSyncedAt: new Date(), errorCode: null, errorMessage: null });
+      await markSynced(db, conn.id);
       if (result.added > 0) {
         await notify(db, {
           teamId: conn.teamId,

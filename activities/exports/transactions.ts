@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { Team } from '../../shared/db/models';
 import {
   announceExport,
   documentDownloadUrl,
@@ -12,6 +11,7 @@ import {
   markExportRunning,
   recordExportProgress,
 } from '../../shared/domain/transaction-exports/service';
+import { teamNameOf } from '../../shared/domain/teams/current';
 import { storedExport, storeExportDocument } from '../../shared/domain/transaction-exports/store';
 import { writeExportZip } from '../../shared/domain/transaction-exports/write';
 import type { ExportTransactionsInput, WrittenExport } from '../../shared/temporal/export-transactions/contract';
@@ -65,8 +65,7 @@ export function transactionExportActivities({ db, storage, mailer, config }: Act
     async emailTransactionExport(input: ExportTransactionsInput): Promise<'sent' | 'skipped'> {
       const exp = await loadExport(input);
       if (!exp.email || !exp.documentId || exp.emailedAt) return 'skipped';
-      const team = await Team.query(db).findById(exp.teamId);
-      const teamName = team?.name ?? 'A team';
+      const teamName = (await teamNameOf(db, exp.teamId)) ?? 'A team';
       const url = documentDownloadUrl(config.PUBLIC_URL, exp.documentId);
       const to = exp.email;
       const text = [

@@ -3,18 +3,20 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
-import type { Knex } from 'knex';
-import { textArrayLiteral } from '../../shared/db/array-literal';
-import type { Db } from '../../shared/db/knex';
-import { BankAccount, TransactionImport } from '../../shared/db/models';
 import { csvRows } from '../../shared/domain/imports/csv';
 import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/imports/rows';
-import type { ImportError } from '../../shared/domain/imports/schema';
-import { hasSubscribers, queueTransactionEvents } from '../../shared/domain/webhook-endpoints/events';
+import {
+  importAccount,
+  importInOneTransaction,
+  importToRun,
+  insertStagedRows,
+  updateImport,
+  type ImportToRun,
+  type RowWalk,
+} from '../../shared/domain/imports/run';
 import { camtRows, ofxRows } from '../../shared/domain/imports/statements';
 import type {
   ImportCounts,
@@ -24,8 +26,6 @@ import type {
 } from '../../shared/temporal/import-transactions/contract';
 import type { ActivityDeps } from '../deps';
 
-/** Rows per insert statement: large enough that 100,000 rows are 20 round trips, small enough for the parameter arrays. */
-const INSERT_BATCH = 5000;
 /** How often validation reports how far it got (heartbeat and the import row). */
 const PROGRESS_EVERY = 10_000;
 /** Staged lines written to disk together. */
@@ -39,77 +39,16 @@ async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** A batch as the insert's parameters: each column one array literal, which unnest turns back into rows. */
-interface StagedBatch {
-  size: number;
-  columns: string[];
-}
-
-const STAGED_COLUMNS = [0, 1, 2, 3, 4, 5, 6] as const;
-
-/**
- * Staged text is never empty (cleanText makes it null), so an empty string carries null through the
- * text arrays. Written by the import while the batch before is in the database, so that the database
- * waits for the network between two batches, not for this.
- */
-const stagedBatch = (rows: StagedRow[]): StagedBatch => ({
-  size: rows.length,
-  columns: STAGED_COLUMNS.map((i) => textArrayLiteral(rows.map((r) => r[i] ?? ''))),
-});
-
-/**
- * One statement: the staged rows into transactions, a row whose hash the team has already skipped.
- * Returns how many were inserted. When someone listens to transaction.created (`announce`, asked
- * once per import), the new rows' events are queued in the same transaction: they exist exactly
- * when the rows do, and a re-import (nothing inserted) sends none. Otherwise the ids do not travel
- * back at all: 5,000 a batch, for nothing.
- */
-async function insertBatch(
-  trx: Knex.Transaction,
-  teamId: string,
-  bankAccountId: string,
-  batch: StagedBatch,
-  announce: boolean,
-): Promise<number> {
-  const result = await trx.raw<{ rowCount: number; rows: { id: string }[] }>(
-    `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
-     select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
-       from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
-         as u(date, amount, currency, name, reference, counterparty, hash)
-     on conflict (team_id, import_hash) do nothing${announce ? ' returning id' : ''}`,
-    [teamId, bankAccountId, ...batch.columns],
-  );
-  if (announce)
-    await queueTransactionEvents(
-      trx,
-      teamId,
-      'transaction.created',
-      result.rows.map((r) => r.id),
-    );
-  return result.rowCount;
-}
-
-/** What reading a file came to: rows read, and the bad ones (their errors, the first MAX_REPORTED_ERRORS). */
-interface RowWalk {
-  rowsRead: number;
-  bad: number;
-  errors: ImportError[];
-}
-
 export function importActivities({ db, storage }: ActivityDeps) {
   const find = async ({ teamId, importId }: ImportTransactionsInput) => {
-    const found = await TransactionImport.query(db).findOne({ teamId, id: importId });
+    const found = await importToRun(db, teamId, importId);
     // The team or the account was deleted (the import with it): nothing left to import into.
     if (!found) throw ApplicationFailure.nonRetryable(`import ${importId} not found`, 'ImportNotFound');
     return found;
   };
-  const patch = (on: Db | Knex.Transaction, id: string, fields: Partial<TransactionImport>) =>
-    TransactionImport.query(on)
-      .findById(id)
-      .patch({ ...fields, updatedAt: new Date() });
 
   /** The file's rows in batches: a CSV's as the parser has them, a statement's (read whole) as one. */
-  const rowsOf = async (imp: TransactionImport, stream: Readable): Promise<AsyncIterable<RowResult[]> | RowResult[][]> => {
+  const rowsOf = async (imp: ImportToRun, stream: Readable): Promise<AsyncIterable<RowResult[]> | RowResult[][]> => {
     if (imp.format === 'csv') {
       if (!imp.mapping) throw ApplicationFailure.nonRetryable(`import ${imp.id} is CSV without a mapping`, 'ImportWithoutMapping');
       return csvRows(stream, imp.mapping, imp.mapping.delimiter ?? ',');
@@ -119,8 +58,8 @@ export function importActivities({ db, storage }: ActivityDeps) {
   };
 
   /** The account an import goes into: gone (deleted, its imports with it), nothing to import into. */
-  const accountOf = async (imp: TransactionImport) => {
-    const account = await BankAccount.query(db).findOne({ teamId: imp.teamId, id: imp.bankAccountId });
+  const accountOf = async (imp: ImportToRun) => {
+    const account = await importAccount(db, imp);
     if (!account) throw ApplicationFailure.nonRetryable(`bank account ${imp.bankAccountId} not found`, 'ImportNotFound');
     return account;
   };
@@ -132,7 +71,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
    * when it must be waited for (a batch to send), so a row costs no promise of its own.
    */
   const walkRows = async (
-    imp: TransactionImport,
+    imp: ImportToRun,
     currency: string,
     take: (row: StagedRow) => Promise<void> | undefined,
     progress: () => Record<string, number> = () => ({}),
@@ -152,7 +91,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
         }
         if (walk.rowsRead % PROGRESS_EVERY === 0) {
           heartbeat({ rowsRead: walk.rowsRead, ...progress() });
-          await patch(db, imp.id, { rowsRead: walk.rowsRead });
+          await updateImport(db, imp.id, { rowsRead: walk.rowsRead });
         }
       }
     return walk;
@@ -172,59 +111,8 @@ export function importActivities({ db, storage }: ActivityDeps) {
       if (imp.status === 'failed') return { ok: false, rowsRead: imp.rowsRead, errors: imp.errors };
       if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead, created: imp.createdCount, skipped: imp.skippedCount };
       const account = await accountOf(imp);
-      await patch(db, imp.id, { status: 'importing' });
-
-      const rolledBack = new Error('the file has bad rows');
-      let walk: RowWalk | undefined;
-      try {
-        return await db.transaction(async (trx) => {
-          // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
-          const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
-          let created = 0;
-          let inserted = 0;
-          let batch: StagedRow[] = [];
-          let inFlight: Promise<unknown> = Promise.resolve();
-          // One batch in the database at a time: the next is read and written out meanwhile, and waits for it.
-          const send = async () => {
-            const next = stagedBatch(batch);
-            batch = [];
-            await inFlight;
-            inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next, announce).then((n) => {
-              created += n;
-              inserted += next.size;
-            });
-            // Its failure is awaited with the next batch; until then it must not count as unhandled.
-            inFlight.catch(() => undefined);
-          };
-          walk = await walkRows(
-            imp,
-            account.currency,
-            (row) => (batch.push(row) >= INSERT_BATCH ? send() : undefined),
-            () => ({ inserted }),
-          );
-          if (walk.bad) {
-            await inFlight.catch(() => undefined);
-            throw rolledBack;
-          }
-          if (batch.length) await send();
-          await inFlight;
-          const { rowsRead } = walk;
-          const outcome = { ok: true as const, rowsRead, created, skipped: rowsRead - created };
-          await patch(trx, imp.id, {
-            status: 'completed',
-            rowsRead,
-            createdCount: outcome.created,
-            skippedCount: outcome.skipped,
-            completedAt: new Date(),
-          });
-          return outcome;
-        });
-      } catch (err) {
-        if (err !== rolledBack || !walk) throw err;
-        const { rowsRead, errors } = walk;
-        await patch(db, imp.id, { status: 'failed', rowsRead, errors, completedAt: new Date() });
-        return { ok: false, rowsRead, errors };
-      }
+      await updateImport(db, imp.id, { status: 'importing' });
+      return importInOneTransaction(db, imp, (take, progress) => walkRows(imp, account.currency, take, progress));
     },
 
     // The two steps of imports started before `single-pass-import`, kept for runs still under way.
@@ -239,7 +127,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
       if (imp.status === 'failed') return { ok: false, rowsRead: imp.rowsRead, errors: imp.errors };
       if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead };
       const account = await accountOf(imp);
-      await patch(db, imp.id, { status: 'validating' });
+      await updateImport(db, imp.id, { status: 'validating' });
 
       const dir = await mkdtemp(path.join(os.tmpdir(), 'finops-import-'));
       try {
@@ -259,12 +147,12 @@ export function importActivities({ db, storage }: ActivityDeps) {
         out.end();
         await finished(out);
         if (bad) {
-          await patch(db, imp.id, { status: 'failed', rowsRead, errors, completedAt: new Date() });
+          await updateImport(db, imp.id, { status: 'failed', rowsRead, errors, completedAt: new Date() });
           return { ok: false, rowsRead, errors };
         }
         const { size } = await stat(target);
         await storage.putFile(stagedKey(imp.storageKey), target, size);
-        await patch(db, imp.id, { status: 'importing', rowsRead });
+        await updateImport(db, imp.id, { status: 'importing', rowsRead });
         return { ok: true, rowsRead };
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -284,32 +172,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
       if (imp.status !== 'importing')
         throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
       const { stream } = await storage.open(stagedKey(imp.storageKey));
-      const counts = await db.transaction(async (trx) => {
-        const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
-        let created = 0;
-        let total = 0;
-        let batch: StagedRow[] = [];
-        const flush = async () => {
-          created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch), announce);
-          total += batch.length;
-          batch = [];
-          heartbeat({ inserted: total });
-        };
-        for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-          if (!line) continue;
-          batch.push(JSON.parse(line) as StagedRow);
-          if (batch.length >= INSERT_BATCH) await flush();
-        }
-        if (batch.length) await flush();
-        const result = { created, skipped: total - created };
-        await patch(trx, imp.id, {
-          status: 'completed',
-          createdCount: result.created,
-          skippedCount: result.skipped,
-          completedAt: new Date(),
-        });
-        return result;
-      });
+      const counts = await insertStagedRows(db, imp, stream, (inserted) => heartbeat({ inserted }));
       // The staging file has served; the upload stays as the import's file.
       await storage.remove(stagedKey(imp.storageKey)).catch(() => undefined);
       return counts;

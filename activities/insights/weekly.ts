@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { Team } from '../../shared/db/models';
-import { lastCompleteWeek } from '../../shared/domain/insights/compute';
+import { scheduledWeekOf } from '../../shared/domain/insights/schedule';
 import { announceInsight, storeWeeklyInsight } from '../../shared/domain/insights/service';
 import type { ActivityDeps } from '../deps';
 
@@ -8,10 +7,10 @@ export function insightActivities({ db }: ActivityDeps) {
   return {
     /** The Monday of the last complete week in the team's time zone (UTC when it has none). */
     async weekToSummarise({ teamId }: { teamId: string }): Promise<string> {
-      const team = await Team.query(db).findById(teamId).select('timezone', 'deletionRequestedAt');
+      const week = await scheduledWeekOf(db, teamId);
       // A team gone (or going) has no week to summarise; its schedule is being removed.
-      if (!team || team.deletionRequestedAt) throw ApplicationFailure.nonRetryable(`team ${teamId} not found`, 'TeamNotFound');
-      return lastCompleteWeek(team.timezone ?? 'UTC');
+      if (week === undefined) throw ApplicationFailure.nonRetryable(`team ${teamId} not found`, 'TeamNotFound');
+      return week;
     },
 
     async computeWeeklyInsight({ teamId, weekStart }: { teamId: string; weekStart: string }): Promise<string> {

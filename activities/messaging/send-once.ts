@@ -1,7 +1,6 @@
 import { ApplicationFailure, Context, log } from '@temporalio/activity';
 import type { Db } from '../../shared/db/knex';
-import { SentMessage } from '../../shared/db/models';
-import { dbNow } from '../../shared/db/timestamps';
+import { claimSend, markSent, releaseSendClaim, wasSent } from '../../shared/domain/messaging/sent-messages';
 import { certainlyNotDelivered } from '../../shared/providers/not-delivered';
 
 /**
@@ -34,16 +33,8 @@ export async function sendOnce(db: Db, send: () => Promise<unknown>): Promise<'s
     return 'sent';
   }
   const activityKey = `${workflowExecution.workflowId}/${workflowExecution.runId}/${activityId}`;
-  const { rows } = await db.raw<{ rows: unknown[] }>(
-    `insert into sent_messages (activity_key, claimed_at) values (?, now())
-     on conflict (activity_key) do update set claimed_at = now()
-      where sent_messages.sent_at is null and sent_messages.claimed_at < now() - make_interval(secs => ?)
-     returning 1`,
-    [activityKey, CLAIM_LEASE_SECONDS],
-  );
-  if (!rows.length) {
-    const row = await SentMessage.query(db).findById(activityKey).select('sentAt');
-    if (row?.sentAt) return 'skipped';
+  if (!(await claimSend(db, activityKey, CLAIM_LEASE_SECONDS))) {
+    if (await wasSent(db, activityKey)) return 'skipped';
     // Still retryable: when that attempt finishes, the next try finds the message sent.
     throw ApplicationFailure.retryable('an earlier attempt of this activity is sending the message', 'SendInProgress');
   }
@@ -51,7 +42,7 @@ export async function sendOnce(db: Db, send: () => Promise<unknown>): Promise<'s
     await send();
   } catch (err) {
     // Certainly not sent: the next attempt may send at once. Otherwise the claim stands until its lease ends.
-    if (certainlyNotDelivered(err)) await SentMessage.query(db).findById(activityKey).whereNull('sentAt').delete();
+    if (certainlyNotDelivered(err)) await releaseSendClaim(db, activityKey);
     throw err;
   }
   await recordSent(db, activityKey);
@@ -66,7 +57,7 @@ export async function sendOnce(db: Db, send: () => Promise<unknown>): Promise<'s
 async function recordSent(db: Db, activityKey: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await SentMessage.query(db).findById(activityKey).patch({ sentAt: dbNow() });
+      await markSent(db, activityKey);
       return;
     } catch (err) {
       if (attempt >= RECORD_TRIES) {

@@ -1,7 +1,7 @@
 import { heartbeat } from '@temporalio/activity';
-import { Team, User } from '../../shared/db/models';
-import { markTeamDeleted } from '../../shared/domain/teams/deletion';
+import { revokeTeamAccess } from '../../shared/domain/teams/deletion';
 import { deleteTeamBatch, deleteTeamRow, planTeamPurge } from '../../shared/domain/teams/purge';
+import { findUserContact } from '../../shared/domain/users/service';
 import type { TeamTablePlan } from '../../shared/temporal/team-deletion/contract';
 import type { ActivityDeps } from '../deps';
 import { STOPPERS } from './stop-team-work';
@@ -11,9 +11,7 @@ export function teamDeletionActivities(deps: ActivityDeps) {
   return {
     /** Nobody acts in the team from now on (the API marked it already; this covers a request that failed after starting the run). */
     async revokeTeamAccess(input: { teamId: string; requestedBy: string }): Promise<{ teamName: string | null }> {
-      await markTeamDeleted(db, input.teamId, input.requestedBy);
-      const team = await Team.query(db).findById(input.teamId).select('name');
-      return { teamName: team?.name ?? null };
+      return revokeTeamAccess(db, input.teamId, input.requestedBy);
     },
 
     /** Stops everything that runs for the team (see STOPPERS); returns how many of each kind. */
@@ -41,7 +39,7 @@ export function teamDeletionActivities(deps: ActivityDeps) {
 
     /** Tells the owner who asked that it is done (once the team is gone, so the mail is true). */
     async sendTeamDeletedEmail(input: { requestedBy: string; teamName: string; deletedRows: number }): Promise<void> {
-      const user = await User.query(db).findById(input.requestedBy).select('email', 'fullName');
+      const user = await findUserContact(db, input.requestedBy);
       if (!user) return; // deleted their account since: nobody to tell
       await mailer.send({
         to: user.email,

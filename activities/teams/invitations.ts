@@ -1,5 +1,4 @@
-import { TeamInvitation } from '../../shared/db/models';
-import { expireInvitation, findInvitation } from '../../shared/domain/teams/invitations';
+import { expireInvitation, findInvitation, markInvitationReminded } from '../../shared/domain/teams/invitations';
 import type { InvitationEmailResult, InvitationOutcome } from '../../shared/temporal/invitation/contract';
 import type { ActivityDeps } from '../deps';
 
@@ -36,7 +35,7 @@ export function invitationActivities({ db, mailer, config }: ActivityDeps) {
           ? `${who} invited you to join ${teamName}`
           : `Reminder: your invitation to join ${teamName} expires soon`;
       await mailer.send({ to: invitation.email, subject, text });
-      if (input.kind === 'reminder') await TeamInvitation.query(db).findById(invitation.id).patch({ remindedAt: new Date() });
+      if (input.kind === 'reminder') await markInvitationReminded(db, invitation.id);
       return { sent: true, status: 'pending' };
     },
 

@@ -1,6 +1,8 @@
 import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { BankConnection, InvoiceSeries, TeamInvitation } from '../../shared/db/models';
 import type { Db } from '../../shared/db/knex';
+import { teamConnectionIds } from '../../shared/domain/bank-connections/scheduled-sync';
+import { unendedSeriesIds } from '../../shared/domain/invoices/series';
+import { revokePendingInvitations } from '../../shared/domain/teams/invitations';
 import { invoiceSeriesScheduleId } from '../../shared/temporal/invoice-series/contract';
 import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
@@ -31,7 +33,7 @@ const runningWorkflows: TeamWorkStopper = async ({ client, teamId, exceptWorkflo
 /** Scheduled bank syncs (`sync-connection-schedule:<connectionId>`, see DESIGN.md), wherever a connection has one. */
 const bankSyncSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
   let stopped = 0;
-  for (const { id } of await BankConnection.query(db).where({ teamId }).select('id')) {
+  for (const id of await teamConnectionIds(db, teamId)) {
     try {
       await client.schedule.getHandle(bankSyncScheduleId(id)).delete();
       stopped++;
@@ -56,7 +58,7 @@ const weeklyInsightsSchedule: TeamWorkStopper = async ({ client, teamId }) => {
 /** Recurring invoice schedules (`invoice-series:<seriesId>`): no invoice is issued for a team being deleted. */
 const invoiceSeriesSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
   let stopped = 0;
-  for (const { id } of await InvoiceSeries.query(db).where({ teamId }).whereNot({ status: 'ended' }).select('id')) {
+  for (const id of await unendedSeriesIds(db, teamId)) {
     try {
       await client.schedule.getHandle(invoiceSeriesScheduleId(id)).delete();
       stopped++;
@@ -68,8 +70,7 @@ const invoiceSeriesSchedules: TeamWorkStopper = async ({ client, db, teamId }) =
 };
 
 /** Invitations still waiting can no longer be accepted (their runs are terminated above). */
-const pendingInvitations: TeamWorkStopper = async ({ db, teamId }) =>
-  TeamInvitation.query(db).where({ teamId, status: 'pending' }).patch({ status: 'revoked', decidedAt: new Date() });
+const pendingInvitations: TeamWorkStopper = ({ db, teamId }) => revokePendingInvitations(db, teamId);
 
 export const STOPPERS: Record<string, TeamWorkStopper> = {
   runningWorkflows,

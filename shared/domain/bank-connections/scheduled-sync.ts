@@ -58,3 +58,8 @@ export async function scheduleEveryConnection(
   const connections = await BankConnection.query(db).where({ status: 'connected' }).select('id', 'teamId');
   return reconcileEach(connections, (c) => keepBankSyncScheduled(temporal, { connectionId: c.id, teamId: c.teamId }, everyMs), signal);
 }
+
+/** Every connection of the team, whatever its status: any of them may have a sync schedule. */
+export async function teamConnectionIds(db: Db, teamId: string): Promise<string[]> {
+  return (await BankConnection.query(db).where({ teamId }).select('id')).map((c) => c.id);
+}

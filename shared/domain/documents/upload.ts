@@ -54,7 +54,21 @@ export async function uploadDocuments(
   const results: UploadedDocumentDto[] = [];
   for (const [i, file] of files.entries()) {
     const mimeType = types[i] as DocumentMimeType;
-    const { doc, duplicate } = await storeOnce(db, storage, who, file, mimeType);
+    const storageKey = `${who.teamId}/${file.sha256}.${extensionOf(mimeType)}`;
+    const { doc, duplicate } = await storeDocumentOnce(
+      db,
+      {
+        teamId: who.teamId,
+        name: file.fileName,
+        storageKey,
+        mimeType,
+        size: file.size,
+        sha256: file.sha256,
+        processingStatus: 'pending',
+        createdBy: who.userId,
+      },
+      () => storage.putFile(storageKey, file.path, file.size),
+    );
     if (tags.length) await tagDocument(db, who.teamId, doc.id, tags, false);
     if (doc.processingStatus === 'pending')
       await startDocumentProcessing(temporal, { teamId: who.teamId, documentId: doc.id, decisionTimeoutMs: deps.decisionTimeoutMs });
@@ -79,34 +93,27 @@ export async function documentsLeftPending(db: Db, opts: { graceMs: number; limi
     .select('teamId', 'id');
 }
 
-async function storeOnce(
+/** The columns a document's row starts with (an upload's also says who sent it). */
+type NewDocumentColumn = 'teamId' | 'name' | 'storageKey' | 'mimeType' | 'size' | 'sha256' | 'processingStatus';
+export type NewDocument = Pick<ModelObject<Document>, NewDocumentColumn> & Partial<Pick<ModelObject<Document>, 'createdBy'>>;
+
+/**
+ * The team's live document with these bytes (a duplicate), or a new one: its file stored by `put`
+ * under its key, then its row inserted. Uploads and received receipts both come here.
+ */
+export async function storeDocumentOnce(
   db: Db,
-  storage: Storage,
-  who: { teamId: string; userId: string },
-  file: ReceivedFile,
-  mimeType: DocumentMimeType,
+  file: NewDocument,
+  put: () => Promise<void>,
 ): Promise<{ doc: ModelObject<Document>; duplicate: boolean }> {
-  const live = () => Document.query(db).findOne({ teamId: who.teamId, sha256: file.sha256 }).whereNull('deletedAt');
+  const live = () => Document.query(db).findOne({ teamId: file.teamId, sha256: file.sha256 }).whereNull('deletedAt');
   const existing = await live();
   if (existing) return { doc: existing, duplicate: true };
-  // Same bytes, same key: storing again is harmless, and a concurrent upload of this file loses the
+  // Same bytes, same key: storing again is harmless, and a concurrent delivery of this file loses the
   // insert below (unique per team and content) and takes the winner's row.
-  const storageKey = `${who.teamId}/${file.sha256}.${extensionOf(mimeType)}`;
-  await storage.putFile(storageKey, file.path, file.size);
-  const inserted = await db<ModelObject<Document>>('documents')
-    .insert({
-      teamId: who.teamId,
-      name: file.fileName,
-      storageKey,
-      mimeType,
-      size: file.size,
-      sha256: file.sha256,
-      processingStatus: 'pending',
-      createdBy: who.userId,
-    })
-    .onConflict()
-    .ignore()
-    .returning('*');
+  await put();
+  // Knex, not the model: an insert that the database may ignore answers with no row, which a model cannot say.
+  const inserted = await db<ModelObject<Document>>('documents').insert(file).onConflict().ignore().returning('*');
   const doc = inserted.at(0) ?? (await live());
   if (!doc) throw new Error(`document ${file.sha256} neither inserted nor found`);
   return { doc, duplicate: inserted.length === 0 };

@@ -4,6 +4,7 @@ import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { reconcileEach, type Reconciled } from '../../temporal/reconcile';
 import { ensureWeeklyInsightsSchedule } from '../../temporal/weekly-insights/calls';
+import { lastCompleteWeek } from './compute';
 
 /**
  * After a team is created or its time zone changes: its WeeklyInsights schedule runs on Monday morning
@@ -27,4 +28,14 @@ export function keepWeeklyInsightsScheduled(temporal: TemporalGateway, log: Pick
 export async function scheduleEveryTeam(db: Db, temporal: TemporalGateway, signal?: AbortSignal): Promise<Reconciled> {
   const teams = await Team.query(db).whereNull('deletionRequestedAt').select('id', 'timezone');
   return reconcileEach(teams, (team) => ensureWeeklyInsightsSchedule(temporal, team), signal);
+}
+
+/**
+ * The week a scheduled run summarises: the Monday of the last complete week in the team's time zone
+ * (UTC when it has none). Undefined for a team gone (or going): its schedule is being removed.
+ */
+export async function scheduledWeekOf(db: Db, teamId: string): Promise<string | undefined> {
+  const team = await Team.query(db).findById(teamId).select('timezone', 'deletionRequestedAt');
+  if (!team || team.deletionRequestedAt) return undefined;
+  return lastCompleteWeek(team.timezone ?? 'UTC');
 }

@@ -74,6 +74,11 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   createdAt: toIso(t.createdAt),
 });
 
+/** The team's name, for what is written on its behalf; null once the team is gone. */
+export async function teamNameOf(db: Db, teamId: string): Promise<string | null> {
+  return (await Team.query(db).findById(teamId).select('name'))?.name ?? null;
+}
+
 export async function currentTeam(db: Db, teamId: string, inboxDomain: string): Promise<TeamDto> {
   const team = await Team.query(db).findById(teamId);
   if (!team) throw notFound('Team not found');

@@ -6,6 +6,7 @@ import { queryTeamDeletion, startTeamDeletion } from '../../temporal/team-deleti
 import { teamDeletionId, type TeamDeletionProgress } from '../../temporal/team-deletion/contract';
 import type { Caller } from '../auth/principal';
 import { assertOwner, teamAccess } from './access';
+import { teamNameOf } from './current';
 import type { DeletionProgressDto } from './schema';
 
 const toDto = ({ requestedBy: _requestedBy, ...progress }: TeamDeletionProgress): DeletionProgressDto => progress;
@@ -35,6 +36,12 @@ export async function markTeamDeleted(db: Db, teamId: string, requestedBy: strin
     .patch({ deletionRequestedAt: new Date(), deletionRequestedBy: requestedBy })
     .where({ id: teamId })
     .whereNull('deletionRequestedAt');
+}
+
+/** The deletion run's first step: the team hidden (idempotent), and its name for the mail at the end (null once gone). */
+export async function revokeTeamAccess(db: Db, teamId: string, requestedBy: string): Promise<{ teamName: string | null }> {
+  await markTeamDeleted(db, teamId, requestedBy);
+  return { teamName: await teamNameOf(db, teamId) };
 }
 
 /** Where the deletion the caller asked for stands, during the run and after the team is gone; 404 for anyone else. */

@@ -236,3 +236,13 @@ export async function expireInvitation(db: Db, invitationId: string): Promise<In
   if (expired) return 'expired';
   return (await TeamInvitation.query(db).findById(invitationId).select('status'))?.status ?? 'gone';
 }
+
+/** The reminder went out: its time is kept with the invitation. */
+export async function markInvitationReminded(db: Db, invitationId: string): Promise<void> {
+  await TeamInvitation.query(db).findById(invitationId).patch({ remindedAt: new Date() });
+}
+
+/** The team is being deleted: every invitation still waiting is revoked. Returns how many. */
+export async function revokePendingInvitations(db: Db, teamId: string): Promise<number> {
+  return TeamInvitation.query(db).where({ teamId, status: 'pending' }).patch({ status: 'revoked', decidedAt: new Date() });
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import type { Team, User } from '../../db/models';
+import { User, type Team } from '../../db/models';
 import { findSession } from '../auth/credentials';
 
 /** A signed-in user with the team they act in, for the consent page. */
@@ -15,4 +15,9 @@ export async function findSessionUser(db: Db, userId: string): Promise<SessionUs
   const session = await findSession(db, userId);
   if (!session?.teamId || session.teamName === null) return undefined;
   return { userId: session.userId, email: session.email, teamId: session.teamId, teamName: session.teamName };
+}
+
+/** Where to write to a user and what to call them; undefined once the user is gone. */
+export async function findUserContact(db: Db, userId: string): Promise<Pick<User, 'email' | 'fullName'> | undefined> {
+  return User.query(db).findById(userId).select('email', 'fullName');
 }

@@ -1,0 +1,199 @@
+import type { Readable } from 'node:stream';
+import { createInterface } from 'node:readline';
+import type { Knex } from 'knex';
+import { textArrayLiteral } from '../../db/array-literal';
+import type { Db } from '../../db/knex';
+import { BankAccount, TransactionImport } from '../../db/models';
+import type { ImportCounts, ImportOutcome } from '../../temporal/import-transactions/contract';
+import { hasSubscribers, queueTransactionEvents } from '../webhook-endpoints/events';
+import type { StagedRow } from './rows';
+import type { ImportError } from './schema';
+
+/** Rows per insert statement: large enough that 100,000 rows are 20 round trips, small enough for the parameter arrays. */
+const INSERT_BATCH = 5000;
+
+/** An import as its run reads it. */
+export type ImportToRun = TransactionImport;
+
+/** The import to run; undefined when the team or the account was deleted (the import with it). */
+export async function importToRun(db: Db, teamId: string, importId: string): Promise<ImportToRun | undefined> {
+  return TransactionImport.query(db).findOne({ teamId, id: importId });
+}
+
+/** The account an import goes into; undefined once it was deleted (its imports with it). */
+export async function importAccount(db: Db, imp: Pick<TransactionImport, 'teamId' | 'bankAccountId'>): Promise<BankAccount | undefined> {
+  return BankAccount.query(db).findOne({ teamId: imp.teamId, id: imp.bankAccountId });
+}
+
+/** The import's status, counts or progress, as its run gets on. */
+export async function updateImport(db: Db | Knex.Transaction, id: string, fields: Partial<TransactionImport>): Promise<void> {
+  await TransactionImport.query(db)
+    .findById(id)
+    .patch({ ...fields, updatedAt: new Date() });
+}
+
+/** A batch as the insert's parameters: each column one array literal, which unnest turns back into rows. */
+interface StagedBatch {
+  size: number;
+  columns: string[];
+}
+
+const STAGED_COLUMNS = [0, 1, 2, 3, 4, 5, 6] as const;
+
+/**
+ * Staged text is never empty (cleanText makes it null), so an empty string carries null through the
+ * text arrays. Written by the import while the batch before is in the database, so that the database
+ * waits for the network between two batches, not for this.
+ */
+const stagedBatch = (rows: StagedRow[]): StagedBatch => ({
+  size: rows.length,
+  columns: STAGED_COLUMNS.map((i) => textArrayLiteral(rows.map((r) => r[i] ?? ''))),
+});
+
+/**
+ * One statement: the staged rows into transactions, a row whose hash the team has already skipped.
+ * Returns how many were inserted. When someone listens to transaction.created (`announce`, asked
+ * once per import), the new rows' events are queued in the same transaction: they exist exactly
+ * when the rows do, and a re-import (nothing inserted) sends none. Otherwise the ids do not travel
+ * back at all: 5,000 a batch, for nothing.
+ */
+async function insertBatch(
+  trx: Knex.Transaction,
+  teamId: string,
+  bankAccountId: string,
+  batch: StagedBatch,
+  announce: boolean,
+): Promise<number> {
+  const result = await trx.raw<{ rowCount: number; rows: { id: string }[] }>(
+    `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
+     select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
+       from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
+         as u(date, amount, currency, name, reference, counterparty, hash)
+     on conflict (team_id, import_hash) do nothing${announce ? ' returning id' : ''}`,
+    [teamId, bankAccountId, ...batch.columns],
+  );
+  if (announce)
+    await queueTransactionEvents(
+      trx,
+      teamId,
+      'transaction.created',
+      result.rows.map((r) => r.id),
+    );
+  return result.rowCount;
+}
+
+/** What reading a file came to: rows read, and the bad ones (their errors, the first MAX_REPORTED_ERRORS). */
+export interface RowWalk {
+  rowsRead: number;
+  bad: number;
+  errors: ImportError[];
+}
+
+/**
+ * Reads the file once, handing each good row in its staging form to `take` (which returns a promise
+ * only when it must be waited for: a batch to send) until a row is bad, and adds `progress()` (the
+ * rows inserted so far) to what it reports of its own progress.
+ */
+export type ImportWalk = (take: (row: StagedRow) => Promise<void> | undefined, progress: () => Record<string, number>) => Promise<RowWalk>;
+
+/**
+ * An import's rows read, checked and inserted in one pass, inside one database transaction. The
+ * database inserts a batch while the next is read and checked, so a file costs the slower of the
+ * two, not their sum. At the first bad row the inserts stop and the reading goes on, to report every
+ * bad row by line; then the transaction rolls back, nothing of the file stays, and the import is
+ * marked failed. Otherwise the import is completed with its counts in the same transaction.
+ */
+export async function importInOneTransaction(
+  db: Db,
+  imp: Pick<TransactionImport, 'id' | 'teamId' | 'bankAccountId'>,
+  walkRows: ImportWalk,
+): Promise<ImportOutcome> {
+  const rolledBack = new Error('the file has bad rows');
+  let walk: RowWalk | undefined;
+  try {
+    return await db.transaction(async (trx) => {
+      // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
+      const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
+      let created = 0;
+      let inserted = 0;
+      let batch: StagedRow[] = [];
+      let inFlight: Promise<unknown> = Promise.resolve();
+      // One batch in the database at a time: the next is read and written out meanwhile, and waits for it.
+      const send = async () => {
+        const next = stagedBatch(batch);
+        batch = [];
+        await inFlight;
+        inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next, announce).then((n) => {
+          created += n;
+          inserted += next.size;
+        });
+        // Its failure is awaited with the next batch; until then it must not count as unhandled.
+        inFlight.catch(() => undefined);
+      };
+      walk = await walkRows(
+        (row) => (batch.push(row) >= INSERT_BATCH ? send() : undefined),
+        () => ({ inserted }),
+      );
+      if (walk.bad) {
+        await inFlight.catch(() => undefined);
+        throw rolledBack;
+      }
+      if (batch.length) await send();
+      await inFlight;
+      const { rowsRead } = walk;
+      const outcome = { ok: true as const, rowsRead, created, skipped: rowsRead - created };
+      await updateImport(trx, imp.id, {
+        status: 'completed',
+        rowsRead,
+        createdCount: outcome.created,
+        skippedCount: outcome.skipped,
+        completedAt: new Date(),
+      });
+      return outcome;
+    });
+  } catch (err) {
+    if (err !== rolledBack || !walk) throw err;
+    const { rowsRead, errors } = walk;
+    await updateImport(db, imp.id, { status: 'failed', rowsRead, errors, completedAt: new Date() });
+    return { ok: false, rowsRead, errors };
+  }
+}
+
+/**
+ * Every staged row (ndjson lines) inserted in one database transaction, batched; the import's
+ * counts and status are written in that transaction too, and each new row's transaction.created is
+ * queued in it, as a sync's are. `onBatch` hears how many rows were inserted so far.
+ */
+export async function insertStagedRows(
+  db: Db,
+  imp: Pick<TransactionImport, 'id' | 'teamId' | 'bankAccountId'>,
+  staged: Readable,
+  onBatch: (inserted: number) => void,
+): Promise<ImportCounts> {
+  return db.transaction(async (trx) => {
+    const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
+    let created = 0;
+    let total = 0;
+    let batch: StagedRow[] = [];
+    const flush = async () => {
+      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch), announce);
+      total += batch.length;
+      batch = [];
+      onBatch(total);
+    };
+    for await (const line of createInterface({ input: staged, crlfDelay: Infinity })) {
+      if (!line) continue;
+      batch.push(JSON.parse(line) as StagedRow);
+      if (batch.length >= INSERT_BATCH) await flush();
+    }
+    if (batch.length) await flush();
+    const result = { created, skipped: total - created };
+    await updateImport(trx, imp.id, {
+      status: 'completed',
+      createdCount: result.created,
+      skippedCount: result.skipped,
+      completedAt: new Date(),
+    });
+    return result;
+  });
+}
