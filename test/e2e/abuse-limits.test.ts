@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { newApiKey } from '../../shared/domain/crypto/tokens';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { trpcAs } from '../support/trpc';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 
@@ -14,14 +13,14 @@ const ENV = { TRUST_PROXY: 'true', AUTH_FAILURES_PER_MINUTE: '20', RATE_LIMIT_PE
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const freshIp = () => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db, { env: ENV });
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db, { env: ENV });
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 const form = (fields: Record<string, string>, headers: Record<string, string>) => ({

@@ -2,12 +2,11 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import type { UntypedJson } from '../support/untyped-json';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
-let tdb: TestDatabase;
 let api: TestApi;
 
 async function admin(...args: string[]): Promise<{ code: number; json: UntypedJson; stderr: string }> {
@@ -26,13 +25,13 @@ async function admin(...args: string[]): Promise<{ code: number; json: UntypedJs
   }
 }
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db);
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db);
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 describe('npm run admin', () => {

@@ -6,30 +6,29 @@ import { notificationsOf } from '../../shared/domain/notifications/service';
 import { createTemporalGateway } from '../../shared/temporal/client';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, withTestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let smtp: SmtpSink;
 let worker: TestWorker;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtpSink();
-  const env = { SMTP_URL: smtp.url, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('auth'), TRUST_PROXY: 'true' };
-  api = await startTestApi(tdb.db, { env });
-  worker = await startTestWorker(testConfig(env), tdb.db);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-});
-afterAll(async () => {
-  await worker?.stop();
-  await api?.stop();
-  await smtp?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    smtp = await startSmtpSink();
+    const env = { SMTP_URL: smtp.url, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('auth'), TRUST_PROXY: 'true' };
+    api = await startTestApi(tdb.db, { env });
+    worker = await startTestWorker(testConfig(env), tdb.db);
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+  },
+  tearDown: async () => {
+    await worker?.stop();
+    await api?.stop();
+    await smtp?.close();
+  },
 });
 
 const secret = () => new TextEncoder().encode(testConfig().AUTH_JWT_SECRET);

@@ -3,6 +3,7 @@ import { bankConsentWorkflowId, consentStage } from '../../shared/temporal/bank-
 import { applyConnectionEvent } from '../../shared/domain/bank-connections/webhook-effects';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { signBankB, startBankBFake, type BankBFake } from '../fakes/bank-b';
+import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -31,15 +32,8 @@ const stack = withStack('bank-link', () => ({
   BANK_CONSENT_NOTICE_LEAD: '3s',
 }));
 
-const call = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-};
+const call = (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) =>
+  sendJson(stack.api, method, path, token, body).then(statusAndBody);
 const count = async (table: string, where: Record<string, unknown> = {}) =>
   Number(
     (

@@ -1,6 +1,7 @@
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
+import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
 import { withStack } from '../support/stack';
 
@@ -14,15 +15,8 @@ afterAll(async () => {
 });
 const stack = withStack('bank-schedule', () => ({ BANK_A_API_URL: bankA.url, BANK_SYNC_INTERVAL: '2s' }));
 
-const call = async (method: string, path: string, body?: unknown) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token: stack.acme.sessionToken,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-};
+const call = (method: string, path: string, body?: unknown) =>
+  sendJson(stack.api, method, path, stack.acme.sessionToken, body).then(statusAndBody);
 
 describe('scheduled bank sync', () => {
   it('syncs a connection whose webhooks never come, pauses while it is disconnected, and goes with it', async () => {

@@ -2,7 +2,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { signBankB, startBankBFake } from '../fakes/bank-b';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import type { UntypedJson } from '../support/untyped-json';
@@ -10,7 +10,6 @@ import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/wo
 import { ConnectionId, TeamId } from '../../shared/temporal/search-attribute-keys';
 import { syncConnectionId, type SyncConnectionWorkflow } from '../../shared/temporal/sync-connection/contract';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let worker: TestWorker;
 let bankA: BankAFake;
@@ -19,28 +18,28 @@ let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 let env: Record<string, string>;
 const SECRETS = ['bankb-old-secret', 'bankb-new-secret'];
 // beforeAll may fail part way: the teardown stops only what was started.
-const started: { tdb?: TestDatabase; api?: TestApi; worker?: TestWorker; bankA?: BankAFake; bankB?: typeof bankB } = {};
+const started: { api?: TestApi; worker?: TestWorker; bankA?: BankAFake; bankB?: typeof bankB } = {};
 
-beforeAll(async () => {
-  tdb = started.tdb = await createTestDatabase();
-  bankA = started.bankA = await startBankAFake();
-  bankB = started.bankB = await startBankBFake();
-  env = {
-    BANK_A_API_URL: bankA.url,
-    BANK_B_API_URL: bankB.url,
-    BANK_B_WEBHOOK_SECRETS: SECRETS.join(','),
-    TEMPORAL_TASK_QUEUE: uniqueTaskQueue('banking'),
-  };
-  api = started.api = await startTestApi(tdb.db, { env });
-  worker = started.worker = await startTestWorker(testConfig(env), tdb.db);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-});
-afterAll(async () => {
-  await started.worker?.stop();
-  await started.api?.stop();
-  await started.bankA?.close();
-  await started.bankB?.close();
-  await started.tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    bankA = started.bankA = await startBankAFake();
+    bankB = started.bankB = await startBankBFake();
+    env = {
+      BANK_A_API_URL: bankA.url,
+      BANK_B_API_URL: bankB.url,
+      BANK_B_WEBHOOK_SECRETS: SECRETS.join(','),
+      TEMPORAL_TASK_QUEUE: uniqueTaskQueue('banking'),
+    };
+    api = started.api = await startTestApi(tdb.db, { env });
+    worker = started.worker = await startTestWorker(testConfig(env), tdb.db);
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+  },
+  tearDown: async () => {
+    await started.worker?.stop();
+    await started.api?.stop();
+    await started.bankA?.close();
+    await started.bankB?.close();
+  },
 });
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { notificationsOf } from '../../shared/domain/notifications/service';
 
@@ -10,20 +10,19 @@ const PAYMENTS_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const SUBSCRIPTIONS_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const stripe = new Stripe('sk_test_unused');
 
-let tdb: TestDatabase;
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db, {
-    env: { PAYMENTS_WEBHOOK_SECRET: PAYMENTS_SECRET, SUBSCRIPTIONS_WEBHOOK_SECRET: SUBSCRIPTIONS_SECRET },
-  });
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db, {
+      env: { PAYMENTS_WEBHOOK_SECRET: PAYMENTS_SECRET, SUBSCRIPTIONS_WEBHOOK_SECRET: SUBSCRIPTIONS_SECRET },
+    });
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 /** Signed exactly as the payments provider signs: the stripe package's own test header. */

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startLlmChatFake, type FakeChatRequest, type FakeTurn } from '../fakes/llm-chat';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { chatEvents, streamedText } from '../support/sse';
 import type { UntypedJson } from '../support/untyped-json';
@@ -27,37 +27,36 @@ function model(req: FakeChatRequest): FakeTurn {
   return { text: `You spent ${result.matched[0].amount.toFixed(2)} ${result.currency} on software last month [${ref}].` };
 }
 
-let tdb: TestDatabase;
 let api: TestApi;
 let llm: Awaited<ReturnType<typeof startLlmChatFake>>;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 const logLines: string[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  llm = await startLlmChatFake(KEY, model);
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logLines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  api = await startTestApi(tdb.db, {
-    env: { LLM_API_URL: llm.url, LLM_API_KEY: KEY, LLM_MODEL: 'fake-gpt' },
-    deps: { logger: pino({ level: 'info' }, sink) },
-  });
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-  await tdb.db('teams').where({ id: acme.team.id }).update({ baseCurrency: 'EUR' });
-  await tdb.db('transaction_categories').insert({ teamId: acme.team.id, name: 'Software', slug: 'software' });
-  await tdb.db('transactions').insert([
-    { teamId: acme.team.id, date: day(Y, M - 1, 3), name: 'Figma', amount: -45, currency: 'EUR', categorySlug: 'software' },
-    { teamId: acme.team.id, date: day(Y, M - 1, 9), name: 'Linear', amount: -8.5, currency: 'EUR', categorySlug: 'software' },
-  ]);
-});
-afterAll(async () => {
-  await api.stop();
-  await llm.close();
-  await tdb.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    llm = await startLlmChatFake(KEY, model);
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logLines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    api = await startTestApi(tdb.db, {
+      env: { LLM_API_URL: llm.url, LLM_API_KEY: KEY, LLM_MODEL: 'fake-gpt' },
+      deps: { logger: pino({ level: 'info' }, sink) },
+    });
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+    await tdb.db('teams').where({ id: acme.team.id }).update({ baseCurrency: 'EUR' });
+    await tdb.db('transaction_categories').insert({ teamId: acme.team.id, name: 'Software', slug: 'software' });
+    await tdb.db('transactions').insert([
+      { teamId: acme.team.id, date: day(Y, M - 1, 3), name: 'Figma', amount: -45, currency: 'EUR', categorySlug: 'software' },
+      { teamId: acme.team.id, date: day(Y, M - 1, 9), name: 'Linear', amount: -8.5, currency: 'EUR', categorySlug: 'software' },
+    ]);
+  },
+  tearDown: async () => {
+    await api.stop();
+    await llm.close();
+  },
 });
 
 describe('POST /chat with a model (an OpenAI-compatible server that streams and calls tools)', () => {

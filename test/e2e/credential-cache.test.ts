@@ -2,7 +2,7 @@ import { Client as PgClient } from 'pg';
 import { LISTENER_NAME } from '../../api/auth/credential-cache';
 import { sha256Hex } from '../../shared/domain/crypto/tokens';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { oauthAccessToken } from '../support/oauth';
 import { trpcAs } from '../support/trpc';
@@ -12,23 +12,22 @@ import { trpcAs } from '../support/trpc';
  * `auth_changed` notification. Two gateways, each with its own cache, stand for two processes: a
  * change made through one (or behind both, in SQL) is refused by the other on the very next request.
  */
-let tdb: TestDatabase;
 let one: TestApi;
 let two: TestApi;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 let authQueries = 0;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  [one, two] = await Promise.all([startTestApi(tdb.db), startTestApi(tdb.db)]);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-  tdb.db.on('query', (q: { sql: string }) => {
-    if (/from "(api_keys|oauth_tokens)" as/.test(q.sql)) authQueries++;
-  });
-});
-afterAll(async () => {
-  await Promise.all([one?.stop(), two?.stop()]);
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    [one, two] = await Promise.all([startTestApi(tdb.db), startTestApi(tdb.db)]);
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+    tdb.db.on('query', (q: { sql: string }) => {
+      if (/from "(api_keys|oauth_tokens)" as/.test(q.sql)) authQueries++;
+    });
+  },
+  tearDown: async () => {
+    await Promise.all([one?.stop(), two?.stop()]);
+  },
 });
 
 const newKey = async (scopes = ['tags.read']) => {

@@ -11,6 +11,7 @@ import { documentsLeftPending } from '../../shared/domain/documents/upload';
 import { documentProcessingId, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { receiptIngestionId, stageQuery, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 import { notificationsOf } from '../../shared/domain/notifications/service';
+import { sendJson } from '../support/api';
 import { eventually } from '../support/eventually';
 import { planOf, withoutSequentialScans } from '../support/query-plan';
 import { pdfReceipt } from '../fixtures/receipts';
@@ -45,13 +46,7 @@ const form = (...files: [name: string, bytes: Buffer | string][]) => {
 };
 const upload = (body: FormData, token = stack.acme.sessionToken, query = '') =>
   stack.api.fetch(`/documents${query}`, { method: 'POST', token, body });
-const json = (method: string, p: string, body?: unknown, token = stack.acme.sessionToken) =>
-  stack.api.fetch(p, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const json = (method: string, p: string, body?: unknown, token = stack.acme.sessionToken) => sendJson(stack.api, method, p, token, body);
 const storedFiles = async () => {
   const dir = path.resolve(PROJECT_ROOT, stack.env.STORAGE_DIR, stack.acme.team.id);
   return readdir(dir).catch(() => [] as string[]);

@@ -1,17 +1,11 @@
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { apiKilledDuringBurst, postgresRestartDuringReceipts, postgresRestartDuringSync, temporalOutage } from '../support/chaos/scenarios';
 
 /**
  * The fault scenarios at test size (bench/chaos.ts runs them at full size). Each prints what it
  * counted; nothing accepted may be lost, nothing done twice.
  */
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const tdb = withTestDatabase();
 
 const services = () => ({ databaseUrl: tdb.url, temporalAddress: process.env.TEMPORAL_ADDRESS! });
 

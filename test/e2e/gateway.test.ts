@@ -1,18 +1,17 @@
 import { createTemporalGateway } from '../../shared/temporal/client';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 
-let tdb: TestDatabase;
 let api: TestApi;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db, { env: { ALLOWED_API_ORIGINS: 'https://app.example.com' } });
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db, { env: { ALLOWED_API_ORIGINS: 'https://app.example.com' } });
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 describe('error envelope', () => {

@@ -1,15 +1,10 @@
 import { insertApiKey } from '../support/fixtures';
 import { withTwoTeams } from '../support/two-teams';
 
-const { ctx } = withTwoTeams();
+const { ctx, send } = withTwoTeams();
 
 const post = (path: string, token: string, body: unknown, key?: string) =>
-  ctx.api.fetch(path, {
-    method: 'POST',
-    token,
-    headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-    body: JSON.stringify(body),
-  });
+  send('POST', path, token, body, key ? { 'idempotency-key': key } : {});
 
 const tagNames = async (token: string) =>
   ((await (await ctx.api.fetch('/tags', { token })).json()).data as { name: string }[]).map((t) => t.name);

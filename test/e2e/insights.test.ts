@@ -1,6 +1,7 @@
 import { lastCompleteWeek } from '../../shared/domain/insights/compute';
 import { notificationsOf } from '../../shared/domain/notifications/service';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
+import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -11,15 +12,8 @@ import { trpcAs, trpcError } from '../support/trpc';
 const stack = withStack('insights');
 const WEEK = '2026-11-16';
 
-const json = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-};
+const json = (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) =>
+  sendJson(stack.api, method, path, token, body).then(statusAndBody);
 
 beforeAll(async () => {
   const teamId = stack.acme.team.id;

@@ -4,6 +4,7 @@ import { pdfText } from '../../shared/domain/receipts/pdf-text';
 import { notificationsOf } from '../../shared/domain/notifications/service';
 import { invoiceLifecycleId } from '../../shared/temporal/invoice-lifecycle/contract';
 import { startSmtpSink, type CapturedMail, type SmtpSink } from '../fakes/smtp-sink';
+import { sendJson, statusAndBody } from '../support/api';
 import { eventually, eventuallyValue } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -24,15 +25,8 @@ const stack = withStack('invoice-lifecycle', () => ({
   PAYMENTS_WEBHOOK_SECRET: WEBHOOK_SECRETS.PAYMENTS_WEBHOOK_SECRET,
 }));
 
-const json = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-};
+const json = (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) =>
+  sendJson(stack.api, method, path, token, body).then(statusAndBody);
 
 let seq = 0;
 /** A customer with its own mailbox address, and a draft invoice of 100 + 19 % VAT to them. */

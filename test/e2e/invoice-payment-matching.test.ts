@@ -2,6 +2,7 @@ import { invoiceLifecycleId } from '../../shared/temporal/invoice-lifecycle/cont
 import { requestSync } from '../../shared/temporal/sync-connection/calls';
 import { syncConnectionId } from '../../shared/temporal/sync-connection/contract';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
+import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
 import { withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
@@ -16,15 +17,8 @@ afterAll(async () => {
 });
 const stack = withStack('invoice-payments', () => ({ BANK_A_API_URL: bankA.url }));
 
-const json = async (method: string, path: string, body?: unknown) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token: stack.acme.sessionToken,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-};
+const json = (method: string, path: string, body?: unknown) =>
+  sendJson(stack.api, method, path, stack.acme.sessionToken, body).then(statusAndBody);
 
 async function issued(customerId: string, price: number) {
   const draft = (await json('POST', '/invoices', { currency: 'EUR', customerId, lineItems: [{ name: 'Work', price }] })).body.data;

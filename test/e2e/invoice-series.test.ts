@@ -1,6 +1,7 @@
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { invoiceSeriesScheduleId } from '../../shared/temporal/invoice-series/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
+import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -16,15 +17,8 @@ afterAll(async () => {
 });
 const stack = withStack('invoice-series', () => ({ SMTP_URL: smtp.url, INVOICE_SERIES_INTERVAL: '3s' }));
 
-const json = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-};
+const json = (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) =>
+  sendJson(stack.api, method, path, token, body).then(statusAndBody);
 
 const template = { name: 'Hosting', currency: 'EUR', lineItems: [{ name: 'Hosting, monthly', quantity: 1, price: 50, vatRate: 20 }] };
 let customerId: string;

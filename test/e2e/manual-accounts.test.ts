@@ -1,9 +1,10 @@
+import { statusAndBody } from '../support/api';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
 const { ctx, send: sendJson } = withTwoTeams();
 const send = (method: string, path: string, body?: unknown, token = ctx.acme.sessionToken) =>
-  sendJson(method, path, token, body).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
+  sendJson(method, path, token, body).then(statusAndBody);
 
 describe('manual bank accounts', () => {
   it('keeps an opening balance and adds the booked transactions since, refuses to delete a provider account, and keeps teams apart', async () => {

@@ -9,12 +9,7 @@ const { ctx, send } = withTwoTeams();
 type Member = Awaited<ReturnType<typeof createTeamAndOwner>>;
 let bob: Member; // a second member of Acme
 const asBob = (method: string, path: string, body?: unknown) =>
-  ctx.api.fetch(path, {
-    method,
-    token: bob.sessionToken,
-    headers: { 'content-type': 'application/json', 'x-team-id': ctx.acme.team.id },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  send(method, path, bob.sessionToken, body, { 'x-team-id': ctx.acme.team.id });
 
 const synced = (count: number) => ({ connectionId: '00000000-0000-4000-8000-000000000001', count, manualSync: false });
 const ids = (body: UntypedJson) => (body.data as { id: string }[]).map((n) => n.id);

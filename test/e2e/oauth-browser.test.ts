@@ -3,34 +3,33 @@ import http from 'node:http';
 import type { Browser } from 'playwright-core';
 import { startTestApi, type TestApi } from '../support/api';
 import { launchChromium } from '../support/chromium';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { trpcAs } from '../support/trpc';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let browser: Browser;
 let callback: http.Server;
 let callbackUrl: string;
 const received: URL[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db);
-  // The third-party application's redirect target: a loopback server that records what arrives.
-  callback = http.createServer((req, res) => {
-    received.push(new URL(req.url!, callbackUrl));
-    res.end('<html><body>client received the code</body></html>');
-  });
-  await new Promise<void>((r) => callback.listen(0, '127.0.0.1', () => r()));
-  callbackUrl = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  callback?.close();
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db);
+    // The third-party application's redirect target: a loopback server that records what arrives.
+    callback = http.createServer((req, res) => {
+      received.push(new URL(req.url!, callbackUrl));
+      res.end('<html><body>client received the code</body></html>');
+    });
+    await new Promise<void>((r) => callback.listen(0, '127.0.0.1', () => r()));
+    callbackUrl = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
+    browser = await launchChromium();
+  },
+  tearDown: async () => {
+    await browser?.close();
+    callback?.close();
+    await api?.stop();
+  },
 });
 
 describe('the consent page in a real browser', () => {

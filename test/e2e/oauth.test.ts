@@ -1,25 +1,24 @@
 import { generators, Issuer, type BaseClient } from 'openid-client';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import type { TokenResponse } from '../../shared/domain/oauth/schema';
 import { trpcAs, trpcError } from '../support/trpc';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 let other: Awaited<ReturnType<typeof createTeamAndOwner>>;
 const REDIRECT = 'https://client.example.com/callback';
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-  other = await createTeamAndOwner(tdb.db, 'Other');
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db);
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+    other = await createTeamAndOwner(tdb.db, 'Other');
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 const apps = (token = acme.sessionToken) => trpcAs(api, token).oauthApplications;

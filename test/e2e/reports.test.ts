@@ -1,13 +1,12 @@
 import { addDays, monthsBetween, previousPeriod } from '../../shared/domain/reports/period';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 
 // One team books in EUR (its base currency), USD and GBP, with a CHF payment on a day no rate covers;
 // every figure below is computed here from the rows and the stored rates, not read back from SQL.
 
-let tdb: TestDatabase;
 let api: TestApi;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 let other: Awaited<ReturnType<typeof createTeamAndOwner>>;
@@ -21,57 +20,57 @@ const RATES = [
   { quote: 'CHF', date: '2026-01-02', rate: 0.95 }, // too old for 2026-03-20: that payment is left out
 ];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  api = await startTestApi(tdb.db);
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-  other = await createTeamAndOwner(tdb.db, 'Other');
-  const teamId = acme.team.id;
-  await tdb.db('teams').where({ id: teamId }).update({ baseCurrency: 'EUR' });
-  await tdb.db('exchange_rates').insert(RATES.map((r) => ({ base: 'EUR', source: 'ecb', ...r })));
-  await tdb.db('transaction_categories').insert([
-    { teamId, name: 'Rent', slug: 'rent', color: '#aa0000' },
-    { teamId, name: 'Taxes paid', slug: 'taxes', excluded: true },
-  ]);
-  const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
-    teamId,
-    date,
-    amount,
-    name: 'x',
-    currency: 'EUR',
-    ...extra,
-  });
-  const [oneOff] = await tdb
-    .db('transactions')
-    .insert([
-      tx('2026-01-15', -300.5, { manual: true }), // entered by hand: may be deleted
-      tx('2025-12-15', 800), // the previous period of Q1
-      tx('2025-12-20', -100, { categorySlug: 'rent', recurring: true }),
-      tx('2026-01-05', 5000),
-      tx('2026-01-10', -1200, { categorySlug: 'rent', recurring: true }),
-      tx('2026-02-01', -100, { currency: 'USD' }),
-      tx('2026-03-02', 1000, { taxRate: 25 }), // net 800
-      tx('2026-03-03', -1200, { categorySlug: 'rent', recurring: true }),
-      tx('2026-03-04', -999, { categorySlug: 'taxes' }), // excluded category: cash flow only
-      tx('2026-03-05', -500, { internal: true }), // own transfer: nowhere
-      tx('2026-03-06', -777, { status: 'excluded' }), // nowhere
-      tx('2026-03-07', -50, { currency: 'USD' }),
-      tx('2026-03-10', 200, { currency: 'GBP', taxAmount: 40 }),
-      tx('2026-03-20', -30, { currency: 'CHF' }),
-    ])
-    .returning('id');
-  oneOffId = oneOff.id;
-  await tdb.db('bank_accounts').insert([
-    { teamId, name: 'Main', currency: 'EUR', balance: 10_000, manual: true },
-    { teamId, name: 'US', currency: 'USD', balance: 1_080, manual: true },
-    { teamId, name: 'Kasse', currency: 'SEK', balance: 500, manual: true },
-  ]);
-  // Another team's money never reaches Acme's reports.
-  await tdb.db('transactions').insert({ teamId: other.team.id, date: '2026-01-05', amount: 99_999, name: 'y', currency: 'EUR' });
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    api = await startTestApi(tdb.db);
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+    other = await createTeamAndOwner(tdb.db, 'Other');
+    const teamId = acme.team.id;
+    await tdb.db('teams').where({ id: teamId }).update({ baseCurrency: 'EUR' });
+    await tdb.db('exchange_rates').insert(RATES.map((r) => ({ base: 'EUR', source: 'ecb', ...r })));
+    await tdb.db('transaction_categories').insert([
+      { teamId, name: 'Rent', slug: 'rent', color: '#aa0000' },
+      { teamId, name: 'Taxes paid', slug: 'taxes', excluded: true },
+    ]);
+    const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
+      teamId,
+      date,
+      amount,
+      name: 'x',
+      currency: 'EUR',
+      ...extra,
+    });
+    const [oneOff] = await tdb
+      .db('transactions')
+      .insert([
+        tx('2026-01-15', -300.5, { manual: true }), // entered by hand: may be deleted
+        tx('2025-12-15', 800), // the previous period of Q1
+        tx('2025-12-20', -100, { categorySlug: 'rent', recurring: true }),
+        tx('2026-01-05', 5000),
+        tx('2026-01-10', -1200, { categorySlug: 'rent', recurring: true }),
+        tx('2026-02-01', -100, { currency: 'USD' }),
+        tx('2026-03-02', 1000, { taxRate: 25 }), // net 800
+        tx('2026-03-03', -1200, { categorySlug: 'rent', recurring: true }),
+        tx('2026-03-04', -999, { categorySlug: 'taxes' }), // excluded category: cash flow only
+        tx('2026-03-05', -500, { internal: true }), // own transfer: nowhere
+        tx('2026-03-06', -777, { status: 'excluded' }), // nowhere
+        tx('2026-03-07', -50, { currency: 'USD' }),
+        tx('2026-03-10', 200, { currency: 'GBP', taxAmount: 40 }),
+        tx('2026-03-20', -30, { currency: 'CHF' }),
+      ])
+      .returning('id');
+    oneOffId = oneOff.id;
+    await tdb.db('bank_accounts').insert([
+      { teamId, name: 'Main', currency: 'EUR', balance: 10_000, manual: true },
+      { teamId, name: 'US', currency: 'USD', balance: 1_080, manual: true },
+      { teamId, name: 'Kasse', currency: 'SEK', balance: 500, manual: true },
+    ]);
+    // Another team's money never reaches Acme's reports.
+    await tdb.db('transactions').insert({ teamId: other.team.id, date: '2026-01-05', amount: 99_999, name: 'y', currency: 'EUR' });
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 const get = (path: string, token = acme.sessionToken) =>

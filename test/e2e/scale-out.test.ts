@@ -1,13 +1,7 @@
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { webhookStormAcrossProcesses } from '../support/chaos/scenarios';
 
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const tdb = withTestDatabase();
 
 /**
  * 500 events (1,000 deliveries) here, beside the rest of the suite on the CI's two cores. At 2,000

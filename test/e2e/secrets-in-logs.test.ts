@@ -4,7 +4,7 @@ import { freePort, tcpAnswers } from '../../scripts/lib/ports';
 import { signBankB } from '../fakes/bank-b';
 import { signedDelivery, startMessagingFake } from '../fakes/messaging';
 import { testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { oauthAccessToken } from '../support/oauth';
 import { killHard, spawnTs } from '../support/processes';
@@ -27,7 +27,6 @@ const SECRETS = {
   INBOX_WEBHOOK_PASSWORD: secret('inbox-password'),
 };
 
-let tdb: TestDatabase;
 let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
 const processes: ChildProcess[] = [];
 let output = '';
@@ -40,14 +39,14 @@ function startProcess(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   return child;
 }
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  messaging = await startMessagingFake(SECRETS.MESSAGING_ACCESS_TOKEN);
-});
-afterAll(async () => {
-  await Promise.all(processes.map((p) => killHard(p)));
-  await messaging?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    messaging = await startMessagingFake(SECRETS.MESSAGING_ACCESS_TOKEN);
+  },
+  tearDown: async () => {
+    await Promise.all(processes.map((p) => killHard(p)));
+    await messaging?.close();
+  },
 });
 
 describe('secrets in the logs', () => {

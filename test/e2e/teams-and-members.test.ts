@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { signSessionToken } from '../../api/auth/session-token';
 import { createUserWithTeam } from '../../shared/domain/teams/service';
 import { teamDeletionId } from '../../shared/temporal/team-deletion/contract';
-import { testConfig } from '../support/api';
+import { sendJson, statusAndBody, testConfig } from '../support/api';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { createTeamAndOwner, insertApiKey, insertTransactions } from '../support/fixtures';
 import { oauthAccessToken } from '../support/oauth';
@@ -23,15 +23,8 @@ const secret = () => testConfig().AUTH_JWT_SECRET!;
 const email = (who: string) => `${who}-${randomBytes(4).toString('hex')}@example.com`;
 
 /** A JSON request as the given bearer, with any extra headers. */
-async function send(method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-}
+const send = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
+  sendJson(stack.api, method, path, token, body, headers).then(statusAndBody);
 
 /** A second user who is a member (not owner) of the team, with a session. */
 async function addMember(teamId: string, name = 'Mia Member') {

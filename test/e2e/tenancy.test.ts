@@ -33,7 +33,7 @@ afterAll(async () => {
   await bankA?.close();
   await bankB?.close();
 });
-const { ctx } = withTwoTeams({
+const { ctx, send } = withTwoTeams({
   env: () => ({ RATE_LIMIT_PER_MINUTE: '1000000', BANK_A_API_URL: bankA.url, BANK_B_API_URL: bankB.url }),
 });
 const MARKER = 'ACME-PRIVATE';
@@ -126,12 +126,7 @@ const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 beforeAll(async () => {
   const a = ctx.acme;
   const post = async (path: string, body: unknown) => {
-    const res = await ctx.api.fetch(path, {
-      method: 'POST',
-      token: a.sessionToken,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const res = await send('POST', path, a.sessionToken, body);
     if (res.status >= 300) throw new Error(`seeding ${path}: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { data: { id: string; slug?: string } }).data;
   };
@@ -406,12 +401,7 @@ describe('tenancy: team B aims every operation at team A', () => {
 
       for (const route of routes) {
         const probe = restProbe(route, unused);
-        const res = await ctx.api.fetch(probe.url, {
-          method: route.method.toUpperCase(),
-          token,
-          headers: { 'content-type': 'application/json' },
-          body: probe.body === undefined ? undefined : JSON.stringify(probe.body),
-        });
+        const res = await send(route.method.toUpperCase(), probe.url, token, probe.body);
         check(probe.name, probe.url + JSON.stringify(probe.body ?? null), res.status, await res.text());
       }
       for (const [path, p] of procedures) {

@@ -1,10 +1,10 @@
+import { statusAndBody } from '../support/api';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
 const { ctx, send: sendJson } = withTwoTeams();
 
-const send = (method: string, path: string, token: string, body?: unknown) =>
-  sendJson(method, path, token, body).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
+const send = (method: string, path: string, token: string, body?: unknown) => sendJson(method, path, token, body).then(statusAndBody);
 
 describe('time tracking', () => {
   it('records time, runs one timer per person, and totals it on the project', async () => {

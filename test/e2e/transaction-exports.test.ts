@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { notificationsOf } from '../../shared/domain/notifications/service';
 import { exportTransactionsProgress } from '../../shared/temporal/export-transactions/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
+import { sendJson } from '../support/api';
 import { eventuallyValue } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey, insertTransactions } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -23,13 +24,7 @@ const OTHER_MARKER = 'OTHER-PRIVATE';
 const RECEIPT_PDF = Buffer.from('%PDF-1.4 receipt one');
 const RECEIPT_PNG = Buffer.from('\x89PNG receipt two');
 
-const send = (method: string, path: string, token: string, body?: unknown) =>
-  stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+const send = (method: string, path: string, token: string, body?: unknown) => sendJson(stack.api, method, path, token, body);
 
 async function seedTransaction(teamId: string, row: Record<string, unknown>): Promise<string> {
   const [t] = await stack.tdb

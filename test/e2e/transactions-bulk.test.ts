@@ -1,9 +1,10 @@
+import { statusAndBody } from '../support/api';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
 const { ctx, send: sendJson } = withTwoTeams();
 const send = (method: string, path: string, body?: unknown, token = ctx.acme.sessionToken) =>
-  sendJson(method, path, token, body).then(async (r) => ({ status: r.status, body: r.status === 204 ? null : await r.json() }));
+  sendJson(method, path, token, body).then(statusAndBody);
 
 const manual = async (name: string, amount: number) =>
   (await send('POST', '/transactions', { date: '2026-11-02', name, amount, currency: 'EUR' })).body.data.id as string;

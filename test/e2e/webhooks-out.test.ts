@@ -7,7 +7,7 @@ import { notificationsOf } from '../../shared/domain/notifications/service';
 import { importTransactionsId, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
 import { OFX_STATEMENT } from '../fixtures/statements';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
-import { startTestApi, type TestApi } from '../support/api';
+import { sendJson, startTestApi, statusAndBody, type TestApi } from '../support/api';
 import { eventually, eventuallyValue } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -67,15 +67,8 @@ async function receiver(opts: Parameters<typeof startWebhookReceiver>[0] = {}) {
   return r;
 }
 
-const send = async (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) => {
-  const res = await stack.api.fetch(path, {
-    method,
-    token,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-};
+const send = (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) =>
+  sendJson(stack.api, method, path, token, body).then(statusAndBody);
 
 async function register(url: string, eventTypes: string[]): Promise<{ id: string; secret: string }> {
   const res = await send('POST', '/webhook-endpoints', { url, eventTypes, description: 'ledger sync' });

@@ -8,20 +8,13 @@ import {
 } from '../../shared/temporal/api-key-notification/contract';
 import { startSmtpSink } from '../fakes/smtp-sink';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { eventually } from '../support/eventually';
 import { startTestWorker, uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const tdb = withTestDatabase();
 
 const input = (owner: Awaited<ReturnType<typeof createTeamAndOwner>>, keyId: string) => ({
   keyId,

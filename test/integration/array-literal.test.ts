@@ -1,14 +1,8 @@
 import { textArrayLiteral } from '../../shared/db/array-literal';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 
 /** The import sends each column as a literal it wrote itself: PostgreSQL must read back exactly the text it was given. */
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const tdb = withTestDatabase();
 
 const TRICKY = [
   'Payee 7, Berlin',

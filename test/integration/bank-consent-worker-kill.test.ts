@@ -3,7 +3,7 @@ import { watchConsentExpiry } from '../../shared/temporal/bank-consent/calls';
 import type { BankConsentWorkflow } from '../../shared/temporal/bank-consent/contract';
 import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, workerProcesses } from '../support/processes';
@@ -14,19 +14,15 @@ import { uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
  * the "expired" notice is being retried (its table is away). A new worker finishes the run, and the
  * team hears each notice exactly once.
  */
-let tdb: TestDatabase;
 let temporal: TemporalGateway | undefined;
+const tdb = withTestDatabase({
+  tearDown: async () => {
+    await workers.killAll();
+    await temporal?.close();
+  },
+});
 const workers = workerProcesses(() => tdb.url);
 const startWorker = (env: Record<string, string>) => workers.start(env);
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await workers.killAll();
-  await temporal?.close();
-  await tdb?.drop();
-});
 
 describe('BankConsentExpiry survives a killed worker', () => {
   it('warns once and tells of the expiry once', async () => {

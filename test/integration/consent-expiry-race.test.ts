@@ -3,25 +3,24 @@ import { recordConsentExpiry } from '../../shared/domain/bank-connections/consen
 import { bankConsentWorkflowId } from '../../shared/temporal/bank-consent/contract';
 import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let temporal: TemporalGateway;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const config = testConfig();
-  temporal = createTemporalGateway({
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    // No worker polls it: the test reads what the timer was told from its history.
-    taskQueue: uniqueTaskQueue('consent-race'),
-  });
-});
-afterAll(async () => {
-  await temporal?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: () => {
+    const config = testConfig();
+    temporal = createTemporalGateway({
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      // No worker polls it: the test reads what the timer was told from its history.
+      taskQueue: uniqueTaskQueue('consent-race'),
+    });
+  },
+  tearDown: async () => {
+    await temporal?.close();
+  },
 });
 
 /** The same gateway, whose signal-with-start carrying `slowFor` reaches Temporal `ms` late (a slow network, a busy server). */

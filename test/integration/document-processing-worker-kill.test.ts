@@ -12,23 +12,20 @@ import {
 import { receiptIngestionId, stageQuery } from '../../shared/temporal/receipt-ingestion/contract';
 import { pdfReceipt } from '../fixtures/receipts';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let api: TestApi;
 const STORAGE_DIR = `.data/test-storage-documents-kill-${process.pid}`;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
-  await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+const tdb = withTestDatabase({
+  tearDown: async () => {
+    await api?.stop();
+    await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+  },
 });
 
 describe('DocumentProcessing survives a worker killed mid-run', () => {

@@ -1,25 +1,24 @@
 import { startEcbFake } from '../fakes/ecb';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
 import { convert, ratesOn } from '../../shared/domain/exchange-rates/service';
 import { createEcbRatesClient } from '../../shared/providers/exchange-rates';
 import { ensureExchangeRateSchedule } from '../../shared/temporal/schedules';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
 
-let tdb: TestDatabase;
 let worker: TestWorker;
 let ecb: Awaited<ReturnType<typeof startEcbFake>>;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  ecb = await startEcbFake({ '2026-11-19': { USD: 1.05, GBP: 0.83 }, '2026-11-20': { USD: 1.0512, GBP: 0.8321, JPY: 162.3 } });
-  worker = await startTestWorker(testConfig({ FX_RATES_URL: ecb.url, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('fx') }), tdb.db);
-});
-afterAll(async () => {
-  await worker?.stop();
-  await ecb?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    ecb = await startEcbFake({ '2026-11-19': { USD: 1.05, GBP: 0.83 }, '2026-11-20': { USD: 1.0512, GBP: 0.8321, JPY: 162.3 } });
+    worker = await startTestWorker(testConfig({ FX_RATES_URL: ecb.url, TEMPORAL_TASK_QUEUE: uniqueTaskQueue('fx') }), tdb.db);
+  },
+  tearDown: async () => {
+    await worker?.stop();
+    await ecb?.close();
+  },
 });
 
 describe('exchange rates', () => {

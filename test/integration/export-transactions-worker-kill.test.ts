@@ -6,34 +6,33 @@ import { PROJECT_ROOT } from '../../shared/paths';
 import { exportTransactionsProgress, type ExportTransactionsProgress } from '../../shared/temporal/export-transactions/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { postJsonAs, startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner, insertTransactions } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let smtp: SmtpSink;
 let storeFault: InsertFault;
 let api: TestApi | undefined;
 const STORAGE_DIR = `.data/test-storage-export-kill-${process.pid}`;
 const ACCOUNTANT = 'accountant@example.com';
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtpSink();
-  // Storing the ZIP as a document fails, so the writing step keeps being retried (having written every row) until it clears.
-  storeFault = await armInsertFault(tdb.db, 'export_store', {
-    table: 'documents',
-    when: `new.mime_type = 'application/zip'`,
-    message: 'document store unavailable (test fault)',
-  });
-});
-afterAll(async () => {
-  await api?.stop();
-  await smtp?.close();
-  await tdb?.drop();
-  await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+const tdb = withTestDatabase({
+  setUp: async () => {
+    smtp = await startSmtpSink();
+    // Storing the ZIP as a document fails, so the writing step keeps being retried (having written every row) until it clears.
+    storeFault = await armInsertFault(tdb.db, 'export_store', {
+      table: 'documents',
+      when: `new.mime_type = 'application/zip'`,
+      message: 'document store unavailable (test fault)',
+    });
+  },
+  tearDown: async () => {
+    await api?.stop();
+    await smtp?.close();
+    await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+  },
 });
 
 describe('ExportTransactions survives workers killed mid-run', () => {

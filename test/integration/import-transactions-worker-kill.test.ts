@@ -5,24 +5,21 @@ import { PROJECT_ROOT } from '../../shared/paths';
 import { importProgress, importTransactionsId, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
 import { GENERATED_CSV_MAPPING, generatedCsv } from '../fixtures/statements';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let api: TestApi;
 const STORAGE_DIR = `.data/test-storage-import-kill-${process.pid}`;
 const ROWS = 100_000;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
-  await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+const tdb = withTestDatabase({
+  tearDown: async () => {
+    await api?.stop();
+    await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+  },
 });
 
 const countIn = async (bankAccountId: string) =>

@@ -9,17 +9,12 @@ import { PROJECT_ROOT } from '../../shared/paths';
 import type { ImportValidation } from '../../shared/temporal/import-transactions/contract';
 import { GENERATED_CSV_MAPPING, generatedCsv } from '../fixtures/statements';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 
-let tdb: TestDatabase;
 const STORAGE_DIR = `.data/test-storage-import-two-steps-${process.pid}`;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-  await rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true });
+const tdb = withTestDatabase({
+  tearDown: () => rm(path.resolve(PROJECT_ROOT, STORAGE_DIR), { recursive: true, force: true }),
 });
 
 /** An uploaded statement whose import run started before `single-pass-import`: validated, then inserted. */

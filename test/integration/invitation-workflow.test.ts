@@ -4,20 +4,17 @@ import { signSessionToken } from '../../api/auth/session-token';
 import { invitationStage, invitationWorkflowId, type InvitationResult } from '../../shared/temporal/invitation/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { startTestWorker, uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let smtp: SmtpSink;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtpSink();
-});
-afterAll(async () => {
-  await smtp.close();
-  await tdb.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    smtp = await startSmtpSink();
+  },
+  tearDown: () => smtp.close(),
 });
 
 const invite = async (api: TestApi, owner: Awaited<ReturnType<typeof createTeamAndOwner>>, email: string) => {

@@ -2,24 +2,23 @@ import type { ChildProcess } from 'node:child_process';
 import { invoiceLifecycleId, invoiceLifecycleProgress } from '../../shared/temporal/invoice-lifecycle/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { postJsonAs, startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let smtp: SmtpSink;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtpSink();
-});
-afterAll(async () => {
-  await api?.stop();
-  await smtp?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    smtp = await startSmtpSink();
+  },
+  tearDown: async () => {
+    await api?.stop();
+    await smtp?.close();
+  },
 });
 
 describe('InvoiceLifecycle survives a worker killed mid-run', () => {

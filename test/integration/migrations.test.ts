@@ -1,13 +1,9 @@
 import { migrateLatest } from '../../shared/db/knex';
 import { migrationSource } from '../../shared/db/migrations';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(() => tdb.drop());
+const tdb = withTestDatabase();
 
 describe('migrations', () => {
   it('roll back and forward again', async () => {

@@ -12,7 +12,7 @@ import {
 } from '../../shared/temporal/notification-delivery/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { startTestApi, testConfig, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
@@ -22,15 +22,14 @@ import { startTestWorker, uniqueTaskQueue } from '../support/worker';
  * NotificationDelivery end to end: notify() queues the emails members asked for, the API process's
  * relay starts one workflow per notification, the worker mails each recipient once.
  */
-let tdb: TestDatabase;
 let smtp: SmtpSink;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtpSink();
-});
-afterAll(async () => {
-  await smtp?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    smtp = await startSmtpSink();
+  },
+  tearDown: async () => {
+    await smtp?.close();
+  },
 });
 
 type Member = Awaited<ReturnType<typeof createTeamAndOwner>>;

@@ -9,7 +9,7 @@ import { createWebhookEndpoint } from '../../shared/domain/webhook-endpoints/ser
 import { createLogger } from '../../shared/logger';
 import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { notificationDeliveryId } from '../../shared/temporal/notification-delivery/contract';
 import { webhookDeliveryId } from '../../shared/temporal/webhook-delivery/contract';
@@ -21,26 +21,25 @@ import { uniqueTaskQueue } from '../support/worker';
  * start that fails among them puts only its own row back, for the next pass. No worker polls the
  * task queue: what is asserted is the relay's part, the runs started and the rows' states.
  */
-let tdb: TestDatabase;
 let temporal: TemporalGateway;
 let client: Client;
 const BURST = 40;
 const config = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true', TEMPORAL_TASK_QUEUE: uniqueTaskQueue('relay-burst') });
-const deps = () => ({ db: tdb.db, temporal, config, logger: createLogger(config) });
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  temporal = createTemporalGateway({
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-  });
-  client = await temporal.client();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    temporal = createTemporalGateway({
+      address: config.TEMPORAL_ADDRESS,
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+    });
+    client = await temporal.client();
+  },
+  tearDown: async () => {
+    await temporal?.close();
+  },
 });
-afterAll(async () => {
-  await temporal?.close();
-  await tdb?.drop();
-});
+const deps = () => ({ db: tdb.db, temporal, config, logger: createLogger(config) });
 afterEach(() => jest.restoreAllMocks());
 
 /**

@@ -10,7 +10,7 @@ import {
 import { startEcbFake } from '../fakes/ecb';
 import { startMessagingFake } from '../fakes/messaging';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
@@ -19,20 +19,19 @@ import { uniqueTaskQueue } from '../support/worker';
  * The provider a workflow calls is down; the worker process is killed while the workflow retries;
  * the provider and a new worker come back. The work is done, once.
  */
-let tdb: TestDatabase;
 let connection: Connection;
 let client: Client;
 const workers: ChildProcess[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  connection = await Connection.connect({ address: testConfig().TEMPORAL_ADDRESS });
-  client = new Client({ connection });
-});
-afterAll(async () => {
-  await Promise.all(workers.map((w) => killHard(w)));
-  await connection?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    connection = await Connection.connect({ address: testConfig().TEMPORAL_ADDRESS });
+    client = new Client({ connection });
+  },
+  tearDown: async () => {
+    await Promise.all(workers.map((w) => killHard(w)));
+    await connection?.close();
+  },
 });
 
 function spawnWorker(env: Record<string, string>): ChildProcess {

@@ -2,18 +2,15 @@ import { createActivityDeps, closeActivityDeps, type ActivityDeps } from '../../
 import { receiptActivities } from '../../activities/receipts/ingest';
 import { pdfReceipt } from '../fixtures/receipts';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 
-let tdb: TestDatabase;
 let deps: ActivityDeps;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  deps = createActivityDeps(testConfig({ STORAGE_DIR: `.data/test-storage-ingest-${process.pid}` }), tdb.db);
-});
-afterAll(async () => {
-  await closeActivityDeps(deps);
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: () => {
+    deps = createActivityDeps(testConfig({ STORAGE_DIR: `.data/test-storage-ingest-${process.pid}` }), tdb.db);
+  },
+  tearDown: () => closeActivityDeps(deps),
 });
 
 describe('storing a receipt', () => {

@@ -2,24 +2,23 @@ import type { ChildProcess } from 'node:child_process';
 import { pdfReceipt } from '../fixtures/receipts';
 import { signedDelivery, startMessagingFake } from '../fakes/messaging';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 import { receiptIngestionId, type ReceiptIngestionWorkflow } from '../../shared/temporal/receipt-ingestion/contract';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  messaging = await startMessagingFake('tok');
-});
-afterAll(async () => {
-  await api?.stop();
-  await messaging?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    messaging = await startMessagingFake('tok');
+  },
+  tearDown: async () => {
+    await api?.stop();
+    await messaging?.close();
+  },
 });
 
 describe('ReceiptIngestion survives a worker restart during the await', () => {

@@ -2,27 +2,26 @@ import { armInsertFault, type InsertFault } from '../support/insert-fault';
 import type { ChildProcess } from 'node:child_process';
 import { invoiceSeriesScheduleId, recurringInvoiceProgress } from '../../shared/temporal/invoice-series/contract';
 import { postJsonAs, startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let invoiceFault: InsertFault;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  // No series invoice can be written, so issuing keeps being retried until the fault clears.
-  invoiceFault = await armInsertFault(tdb.db, 'series_invoice', {
-    table: 'invoice_line_items',
-    message: 'invoice store unavailable (test fault)',
-  });
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    // No series invoice can be written, so issuing keeps being retried until the fault clears.
+    invoiceFault = await armInsertFault(tdb.db, 'series_invoice', {
+      table: 'invoice_line_items',
+      message: 'invoice store unavailable (test fault)',
+    });
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 describe('RecurringInvoice survives a worker killed mid-run', () => {

@@ -3,17 +3,16 @@ import { createActivityDeps } from '../../activities/deps';
 import { receiptActivities } from '../../activities/receipts/ingest';
 import { startMessagingFake } from '../fakes/messaging';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 
-let tdb: TestDatabase;
 let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  messaging = await startMessagingFake('tok');
-});
-afterAll(async () => {
-  await messaging?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    messaging = await startMessagingFake('tok');
+  },
+  tearDown: async () => {
+    await messaging?.close();
+  },
 });
 
 /** The sendMessage activity against the messaging provider at `url`. */

@@ -9,7 +9,7 @@ import { startBankAFake } from '../fakes/bank-a';
 import { startEcbFake } from '../fakes/ecb';
 import { startMessagingFake } from '../fakes/messaging';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isAlive, killHard, workerProcesses } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
@@ -19,19 +19,15 @@ import { uniqueTaskQueue } from '../support/worker';
  * is killed while the provider is down and the activity is being retried; a restarted worker
  * finishes the run, and the provider sees the work done once.
  */
-let tdb: TestDatabase;
 let temporal: TemporalGateway;
+const tdb = withTestDatabase({
+  tearDown: async () => {
+    await workers.killAll();
+    await temporal?.close();
+  },
+});
 const workers = workerProcesses(() => tdb.url);
 const startWorker = (env: Record<string, string>) => workers.start(env);
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await workers.killAll();
-  await temporal?.close();
-  await tdb?.drop();
-});
 
 async function killWorker(child: ChildProcess) {
   await killHard(child);

@@ -1,24 +1,23 @@
 import type { ChildProcess } from 'node:child_process';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 import { syncConnectionId, type SyncConnectionWorkflow } from '../../shared/temporal/sync-connection/contract';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let bankA: BankAFake;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  bankA = await startBankAFake();
-});
-afterAll(async () => {
-  await api?.stop();
-  await bankA?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    bankA = await startBankAFake();
+  },
+  tearDown: async () => {
+    await api?.stop();
+    await bankA?.close();
+  },
 });
 
 describe('SyncConnection survives a worker crash', () => {

@@ -2,22 +2,21 @@ import type { ChildProcess } from 'node:child_process';
 import { teamDeletionId, teamDeletionProgress, type TeamDeletionProgress } from '../../shared/temporal/team-deletion/contract';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner, insertTransactions } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let smtp: SmtpSink;
 let api: TestApi | undefined;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  smtp = await startSmtpSink();
-});
-afterAll(async () => {
-  await api?.stop();
-  await smtp.close();
-  await tdb.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    smtp = await startSmtpSink();
+  },
+  tearDown: async () => {
+    await api?.stop();
+    await smtp.close();
+  },
 });
 
 describe('TeamDeletion survives a worker crash', () => {

@@ -2,7 +2,7 @@ import { runPrepared } from '../../shared/db/prepared';
 import { listTransactionsQuery } from '../../shared/domain/transactions/schema';
 import { listTransactions } from '../../shared/domain/transactions/service';
 import { acrossTeams, withinTeam } from '../../shared/db/team-wall';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { startTestApi } from '../support/api';
 import { createTeamAndOwner, insertApiKey, insertTransactions } from '../support/fixtures';
 
@@ -10,18 +10,17 @@ import { createTeamAndOwner, insertApiKey, insertTransactions } from '../support
  * The second wall (shared/db/team-wall.ts, migration 0054): inside a team's scope, PostgreSQL itself
  * hides and refuses other teams' rows, so a query that forgot its `where team_id` cannot leak.
  */
-let tdb: TestDatabase;
 let acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
 let other: Awaited<ReturnType<typeof createTeamAndOwner>>;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  acme = await createTeamAndOwner(tdb.db, 'Acme');
-  other = await createTeamAndOwner(tdb.db, 'Other');
-  await insertTransactions(tdb.db, acme.team.id, 3);
-  await insertTransactions(tdb.db, other.team.id, 5);
+const tdb = withTestDatabase({
+  setUp: async () => {
+    acme = await createTeamAndOwner(tdb.db, 'Acme');
+    other = await createTeamAndOwner(tdb.db, 'Other');
+    await insertTransactions(tdb.db, acme.team.id, 3);
+    await insertTransactions(tdb.db, other.team.id, 5);
+  },
 });
-afterAll(() => tdb?.drop());
 
 const teamsOf = (rows: { teamId: string }[]) => [...new Set(rows.map((r) => r.teamId))];
 

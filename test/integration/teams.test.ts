@@ -1,6 +1,6 @@
 import { createTeam } from '../../shared/domain/teams/service';
 import { newInboxId } from '../../shared/domain/teams/inbox-id';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 
 jest.mock('../../shared/domain/teams/inbox-id', () => {
   const actual = jest.requireActual<typeof import('../../shared/domain/teams/inbox-id')>('../../shared/domain/teams/inbox-id');
@@ -8,11 +8,7 @@ jest.mock('../../shared/domain/teams/inbox-id', () => {
 });
 const drawInboxId = newInboxId as jest.MockedFunction<typeof newInboxId>;
 
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(() => tdb.drop());
+const tdb = withTestDatabase();
 
 describe('createTeam', () => {
   it('draws another inbox id when the one drawn is taken', async () => {

@@ -7,7 +7,7 @@ import { emitEvent } from '../../shared/domain/webhook-endpoints/events';
 import { createWebhookEndpoint } from '../../shared/domain/webhook-endpoints/service';
 import { createLogger } from '../../shared/logger';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
@@ -20,19 +20,16 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * attempt is sent again with the same webhook-id, so the receiver can drop the repeat; exactly one
  * attempt is answered and recorded as the success).
  */
-let tdb: TestDatabase;
 let temporal: TemporalGateway;
 const workers: ChildProcess[] = [];
 const receivers: WebhookReceiver[] = [];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  for (const w of workers) await killHard(w);
-  for (const r of receivers) await r.close();
-  await temporal?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  tearDown: async () => {
+    for (const w of workers) await killHard(w);
+    for (const r of receivers) await r.close();
+    await temporal?.close();
+  },
 });
 
 async function setUp(label: string, receiverOpts: Parameters<typeof startWebhookReceiver>[0], extraEnv: Record<string, string>) {

@@ -1,15 +1,9 @@
 import { applyConnectionEvent, type WebhookEffectDeps } from '../../shared/domain/bank-connections/webhook-effects';
 import { claimWebhookEvent, recordWebhookFailure, recordWebhookOutcome } from '../../shared/domain/webhook-events/record';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const tdb = withTestDatabase();
 
 const claimed = async (n: number, prefix: string) => {
   const ids: string[] = [];

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 
 /**
  * Migration 0083 replaced the body of the week trigram index's function without rebuilding the
@@ -7,13 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
  * pg_trgm (words, digits, punctuation, letters outside ASCII, text pg_trgm hashes, empty and
  * missing fields, long text) and dates either side of the weeks' origin.
  */
-let tdb: TestDatabase;
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-});
-afterAll(async () => {
-  await tdb?.drop();
-});
+const tdb = withTestDatabase();
 
 const TEXTS = [
   'Merchant 417',

@@ -7,28 +7,27 @@ import {
   type WeeklyInsightsWorkflow,
 } from '../../shared/temporal/weekly-insights/contract';
 import { startTestApi, type TestApi } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
-let tdb: TestDatabase;
 let api: TestApi;
 let announceFault: InsertFault;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  // Writing the `insight_ready` notice fails, so the announcing step keeps being retried until the fault clears.
-  announceFault = await armInsertFault(tdb.db, 'insight_announce', {
-    table: 'notifications',
-    when: `new.type = 'insight_ready'`,
-    message: 'notification store unavailable (test fault)',
-  });
-});
-afterAll(async () => {
-  await api?.stop();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: async () => {
+    // Writing the `insight_ready` notice fails, so the announcing step keeps being retried until the fault clears.
+    announceFault = await armInsertFault(tdb.db, 'insight_announce', {
+      table: 'notifications',
+      when: `new.type = 'insight_ready'`,
+      message: 'notification store unavailable (test fault)',
+    });
+  },
+  tearDown: async () => {
+    await api?.stop();
+  },
 });
 
 describe('WeeklyInsights survives a worker killed mid-run', () => {

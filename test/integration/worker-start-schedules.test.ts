@@ -3,7 +3,7 @@ import { createTemporalGateway, type TemporalGateway } from '../../shared/tempor
 import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
 import { testConfig } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { spawnTs, killHard } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
@@ -13,17 +13,16 @@ import { uniqueTaskQueue } from '../support/worker';
  * gives each its schedule, several calls at a time, beside its polling: one that Temporal refuses
  * is logged and counted, and the others get theirs all the same.
  */
-let tdb: TestDatabase;
 let temporal: TemporalGateway;
 const taskQueue = uniqueTaskQueue('worker-start');
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  const config = testConfig();
-  temporal = createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue });
-});
-afterAll(async () => {
-  await temporal?.close();
-  await tdb?.drop();
+const tdb = withTestDatabase({
+  setUp: () => {
+    const config = testConfig();
+    temporal = createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue });
+  },
+  tearDown: async () => {
+    await temporal?.close();
+  },
 });
 
 const TEAMS = 60;

@@ -18,11 +18,33 @@ export interface TestApi {
   stop(): Promise<void>;
 }
 
+/** A JSON request as the given bearer, with any extra headers; no body when `body` is undefined. */
+export const sendJson = (
+  api: Pick<TestApi, 'fetch'>,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<TestResponse> =>
+  api.fetch(path, {
+    method,
+    token,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+/** A response's status and JSON body, for asserting on both; a 204 has no body to parse. */
+export const statusAndBody = async (res: TestResponse): Promise<{ status: number; body: UntypedJson }> => ({
+  status: res.status,
+  body: res.status === 204 ? null : await res.json(),
+});
+
 /** POSTs JSON as the bearer and reads the answer: for tests that start their own API (worker-kill tests). */
 export const postJsonAs =
   (api: Pick<TestApi, 'fetch'>, token: string) =>
   async (path: string, body: unknown): Promise<UntypedJson> =>
-    (await api.fetch(path, { method: 'POST', token, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    (await sendJson(api, 'POST', path, token, body)).json();
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...overrides });

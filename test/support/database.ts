@@ -42,3 +42,28 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** What a test reads of its file's database; dropping it is the helper's job. */
+export type FileDatabase = Pick<TestDatabase, 'url' | 'db'>;
+
+/**
+ * A fresh database for the test file. Registers its own beforeAll/afterAll; read the fields inside
+ * tests. `setUp` builds what the file needs over the database once it exists; `tearDown` stops it
+ * before the database is dropped (workers, the API and child processes still hold connections),
+ * and runs even when set-up failed part way, so it must stop only what was started.
+ */
+export function withTestDatabase(extra: { setUp?: () => void | Promise<void>; tearDown?: () => void | Promise<void> } = {}): FileDatabase {
+  const tdb = {} as FileDatabase;
+  let started: TestDatabase | undefined;
+  beforeAll(async () => {
+    started = await createTestDatabase();
+    tdb.url = started.url;
+    tdb.db = started.db;
+    await extra.setUp?.();
+  });
+  afterAll(async () => {
+    await extra.tearDown?.();
+    await started?.drop();
+  });
+  return tdb;
+}

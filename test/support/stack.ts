@@ -2,13 +2,13 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../shared/paths';
 import { startTestApi, testConfig, type TestApi } from './api';
-import { createTestDatabase, type TestDatabase } from './database';
+import { withTestDatabase, type FileDatabase } from './database';
 import { createTeamAndOwner } from './fixtures';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker';
 
 interface Stack {
   env: Record<string, string>;
-  tdb: TestDatabase;
+  tdb: FileDatabase;
   api: TestApi;
   worker: TestWorker;
   acme: Awaited<ReturnType<typeof createTeamAndOwner>>;
@@ -24,18 +24,18 @@ export function withStack(label: string, env: () => Record<string, string> = () 
   const stack = {} as Stack;
   // beforeAll may fail part way: the teardown stops only what was started.
   const started: Partial<Stack> = stack;
-  beforeAll(async () => {
-    stack.env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue(label), STORAGE_DIR: `.data/test-storage-${label}-${process.pid}`, ...env() };
-    stack.tdb = await createTestDatabase();
-    stack.api = await startTestApi(stack.tdb.db, { env: stack.env });
-    stack.worker = await startTestWorker(testConfig(stack.env), stack.tdb.db);
-    stack.acme = await createTeamAndOwner(stack.tdb.db, 'Acme');
-  });
-  afterAll(async () => {
-    await started.worker?.stop();
-    await started.api?.stop();
-    await started.tdb?.drop();
-    if (started.env) await rm(path.resolve(PROJECT_ROOT, started.env.STORAGE_DIR), { recursive: true, force: true });
+  stack.tdb = withTestDatabase({
+    setUp: async () => {
+      stack.env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue(label), STORAGE_DIR: `.data/test-storage-${label}-${process.pid}`, ...env() };
+      stack.api = await startTestApi(stack.tdb.db, { env: stack.env });
+      stack.worker = await startTestWorker(testConfig(stack.env), stack.tdb.db);
+      stack.acme = await createTeamAndOwner(stack.tdb.db, 'Acme');
+    },
+    tearDown: async () => {
+      await started.worker?.stop();
+      await started.api?.stop();
+      if (started.env) await rm(path.resolve(PROJECT_ROOT, started.env.STORAGE_DIR), { recursive: true, force: true });
+    },
   });
   return stack;
 }

@@ -1,5 +1,5 @@
-import { startTestApi, type TestApi } from './api';
-import { createTestDatabase, type TestDatabase } from './database';
+import { sendJson, startTestApi, type TestApi } from './api';
+import { withTestDatabase, type FileDatabase } from './database';
 import { createTeamAndOwner } from './fixtures';
 
 type Owner = Awaited<ReturnType<typeof createTeamAndOwner>>;
@@ -10,26 +10,21 @@ type Owner = Awaited<ReturnType<typeof createTeamAndOwner>>;
  * inside tests.
  */
 export function withTwoTeams(opts: { env?: Record<string, string> | (() => Record<string, string>) } = {}) {
-  const ctx = {} as { tdb: TestDatabase; api: TestApi; acme: Owner; other: Owner };
+  const ctx = {} as { tdb: FileDatabase; api: TestApi; acme: Owner; other: Owner };
   // beforeAll may fail part way: the teardown stops only what was started.
   const started: Partial<typeof ctx> = ctx;
-  beforeAll(async () => {
-    ctx.tdb = await createTestDatabase();
-    ctx.api = await startTestApi(ctx.tdb.db, { env: typeof opts.env === 'function' ? opts.env() : opts.env });
-    ctx.acme = await createTeamAndOwner(ctx.tdb.db, 'Acme');
-    ctx.other = await createTeamAndOwner(ctx.tdb.db, 'Other');
+  ctx.tdb = withTestDatabase({
+    setUp: async () => {
+      ctx.api = await startTestApi(ctx.tdb.db, { env: typeof opts.env === 'function' ? opts.env() : opts.env });
+      ctx.acme = await createTeamAndOwner(ctx.tdb.db, 'Acme');
+      ctx.other = await createTeamAndOwner(ctx.tdb.db, 'Other');
+    },
+    tearDown: async () => {
+      await started.api?.stop();
+    },
   });
-  afterAll(async () => {
-    await started.api?.stop();
-    await started.tdb?.drop();
-  });
-  /** A JSON request as the given bearer. */
-  const send = (method: string, path: string, token: string, body?: unknown) =>
-    ctx.api.fetch(path, {
-      method,
-      token,
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  /** A JSON request as the given bearer, with any extra headers. */
+  const send = (method: string, path: string, token: string, body?: unknown, headers?: Record<string, string>) =>
+    sendJson(ctx.api, method, path, token, body, headers);
   return { ctx, send };
 }
