@@ -16,7 +16,7 @@ import { buildOpenApiDocument } from './openapi';
 import { oauthRouter } from './oauth/router';
 import { mcpRouter } from './mcp/router';
 import { referencePageRouter } from './reference-page';
-import { healthRouter } from './rest/health';
+import { healthRouter } from './health';
 import { trpcMiddleware } from './trpc/mount';
 import { trpcDoor } from './trpc/door';
 import { restDoor } from './rest/door';

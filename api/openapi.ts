@@ -1,11 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { healthSchema } from './rest/health';
+import { healthSchema } from './health';
 import { mountedOf } from './rest/door';
 import { errorResponses } from './openapi-errors';
 import { registerOAuthPaths } from './oauth/openapi';
-import { shapeOf, type AnyOperation } from './operations/declare';
-import { restBodySchema } from './operations/output';
+import type { AnyOperation } from './operations/declare';
 import { scopeTable, tagOf, type ScopeRow } from './scope-table';
 
 export const API_VERSION = '0.0.1';
@@ -59,17 +58,9 @@ const idempotencyHeader = z.object({
   }),
 });
 
-const pick = (shape: Record<string, z.ZodType>, keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, shape[k]])));
-
 function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
-  const { method, path, pathKeys, rest, status } = mountedOf(op);
-  const shape = shapeOf(op.input);
-  const others = Object.keys(shape).filter((k) => !pathKeys.includes(k));
-  // The input itself where it is all one part, so a named schema keeps its name in the document.
-  const whole = pathKeys.length === 0 && op.input ? op.input : pick(shape, others);
-  const body = op.body ? shape[op.body] : whole;
+  const { method, path, params, query, body, status, responseSchema } = mountedOf(op);
   const post = method === 'POST';
-  const schema = restBodySchema(op.output);
   const success: RouteConfig['responses'][string] =
     op.output.kind === 'none'
       ? { description: 'Done; no body.' }
@@ -80,7 +71,7 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
               description: op.output.description,
               content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
             }
-          : { description: 'Success.', content: { 'application/json': { schema: schema ?? z.unknown() } } };
+          : { description: 'Success.', content: { 'application/json': { schema: responseSchema ?? z.unknown() } } };
   registry.registerPath({
     method: method.toLowerCase() as Lowercase<typeof method>,
     path: path.replace(/:(\w+)/g, '{$1}'),
@@ -91,13 +82,11 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
     deprecated: op.deprecated ? true : undefined,
     security: [{ bearerAuth: [...op.scopes] }],
     request: {
-      params: pathKeys.length ? pick(shape, pathKeys) : undefined,
-      query: rest === 'query' ? (whole as z.ZodObject) : undefined,
+      params,
+      query,
       body: op.multipart
         ? { description: op.multipart.description, content: { 'multipart/form-data': { schema: op.multipart.form } }, required: true }
-        : rest === 'body'
-          ? { content: { 'application/json': { schema: body } }, required: true }
-          : undefined,
+        : body && { content: { 'application/json': { schema: body } }, required: true },
       headers: post && !op.multipart ? idempotencyHeader : undefined,
     },
     responses: {

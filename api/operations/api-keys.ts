@@ -1,23 +1,19 @@
 import { apiKeySchema, deleteApiKeyInput, upsertApiKeyInput, upsertApiKeyResultSchema } from '../../shared/domain/api-keys/schema';
 import { notifyApiKeyCreated } from '../../shared/domain/api-keys/notify';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../shared/domain/api-keys/service';
-import { mutation, query } from './declare';
+import { mutation, query, trpcOnly } from './declare';
 import { all, none, one } from './output';
 
-const trpcOnly = 'no REST door yet: the interface spec names these procedures only';
+const noRestDoor = trpcOnly('no REST door yet: the interface spec names these procedures only');
 
 export const apiKeys = [
-  query('apiKeys.get', {
-    trpcOnly,
-    scopes: ['teams.read'],
+  query('apiKeys.get', noRestDoor, ['teams.read'], {
     summary: "List the team's API keys",
     description: 'Newest first; the secrets themselves are never listed, only their last four characters.',
     output: all(apiKeySchema),
     run: ({ principal }, { db }) => listApiKeys(db, principal.teamId),
   }),
-  mutation('apiKeys.upsert', {
-    trpcOnly,
-    scopes: ['teams.write'],
+  mutation('apiKeys.upsert', noRestDoor, ['teams.write'], {
     summary: 'Create an API key, or rename it and change its scopes',
     description:
       'Without `id` it creates a key, whose secret is in this answer only, and emails its creator about it; with `id` only the name and scopes change. Scopes never go beyond your own.',
@@ -37,9 +33,7 @@ export const apiKeys = [
       return created;
     },
   }),
-  mutation('apiKeys.delete', {
-    trpcOnly,
-    scopes: ['teams.write'],
+  mutation('apiKeys.delete', noRestDoor, ['teams.write'], {
     summary: 'Delete an API key',
     description: 'Requests with it fail from then on.',
     input: deleteApiKeyInput,

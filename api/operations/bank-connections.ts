@@ -1,113 +1,81 @@
-import {
-  bankConnectionSchema,
-  createBankConnectionBody,
-  idParams,
-  linkSessionBody,
-  linkSessionSchema,
-  reconnectCompleteBody,
-  syncStartedSchema,
-} from '../../shared/domain/bank-connections/schema';
+import * as schema from '../../shared/domain/bank-connections/schema';
 import { completeReconnect, createLinkSession, createReconnectSession } from '../../shared/domain/bank-connections/link';
-import {
-  createConnection,
-  deleteConnection,
-  getConnection,
-  listConnections,
-  manualSync,
-} from '../../shared/domain/bank-connections/service';
+import * as service from '../../shared/domain/bank-connections/service';
 import { mutation, query } from './declare';
 import { all, none, one } from './output';
 
 export const bankConnections = [
-  query('bankConnections.get', {
-    rest: 'GET /bank-connections',
-    scopes: ['bank-accounts.read'],
+  query('bankConnections.get', 'GET /bank-connections', ['bank-accounts.read'], {
     summary: 'List bank connections',
     description: 'With their accounts (not paginated).',
-    output: all(bankConnectionSchema),
-    run: ({ principal }, { db }) => listConnections(db, principal.teamId),
+    output: all(schema.bankConnectionSchema),
+    run: ({ principal }, { db }) => service.listConnections(db, principal.teamId),
   }),
-  query('bankConnections.getById', {
-    rest: 'GET /bank-connections/:id',
-    scopes: ['bank-accounts.read'],
+  query('bankConnections.getById', 'GET /bank-connections/:id', ['bank-accounts.read'], {
     summary: 'Get a bank connection',
-    input: idParams,
-    output: one(bankConnectionSchema),
-    run: ({ principal, input }, { db }) => getConnection(db, principal.teamId, input.id),
+    input: schema.idParams,
+    output: one(schema.bankConnectionSchema),
+    run: ({ principal, input }, { db }) => service.getConnection(db, principal.teamId, input.id),
   }),
-  mutation('bankConnections.create', {
-    rest: 'POST /bank-connections',
+  mutation('bankConnections.create', 'POST /bank-connections', ['bank-accounts.write'], {
     status: 201,
-    scopes: ['bank-accounts.write'],
     summary: 'Connect a bank',
     description:
       '`{provider: "bank-a", publicToken}` (exchanged with bank-a) or `{provider: "bank-b", accessToken, enrollmentId}`. The access token is stored encrypted. The connection starts `connected` and its first sync starts at once (SyncConnection workflow). 409 when it is already connected.',
-    input: createBankConnectionBody,
-    output: one(bankConnectionSchema),
-    run: ({ principal, input }, deps) => createConnection(deps, principal.teamId, input),
+    input: schema.createBankConnectionBody,
+    output: one(schema.bankConnectionSchema),
+    run: ({ principal, input }, deps) => service.createConnection(deps, principal.teamId, input),
   }),
-  mutation('bankConnections.delete', {
-    rest: 'DELETE /bank-connections/:id',
-    scopes: ['bank-accounts.write'],
+  mutation('bankConnections.delete', 'DELETE /bank-connections/:id', ['bank-accounts.write'], {
     summary: 'Delete a bank connection',
     description: 'Stops future syncs. Its accounts are kept as unlinked accounts and its transactions stay.',
-    input: idParams,
+    input: schema.idParams,
     output: none,
-    run: ({ principal, input }, deps) => deleteConnection(deps, principal.teamId, input.id),
+    run: ({ principal, input }, deps) => service.deleteConnection(deps, principal.teamId, input.id),
   }),
-  mutation('bankConnections.link', {
-    rest: 'POST /bank-connections/link',
+  mutation('bankConnections.link', 'POST /bank-connections/link', ['bank-accounts.write'], {
     status: 201,
-    scopes: ['bank-accounts.write'],
     summary: 'Start linking a bank',
     description:
       "Opens the provider's link session. bank-a: a Link token (`POST /link/token/create`, with our webhook URL `{PUBLIC_URL}/webhook/bank-a` set, or the sandbox's own base address); Link completes with a `public_token`. bank-b: a Connect enrollment URL; Connect completes with an access token and enrollment id. Either goes to `POST /bank-connections/exchange`.",
-    input: linkSessionBody,
-    output: one(linkSessionSchema),
+    input: schema.linkSessionBody,
+    output: one(schema.linkSessionSchema),
     run: ({ principal, input }, deps) => createLinkSession(deps, principal.teamId, input),
   }),
-  mutation('bankConnections.exchange', {
-    rest: 'POST /bank-connections/exchange',
+  mutation('bankConnections.exchange', 'POST /bank-connections/exchange', ['bank-accounts.write'], {
     status: 201,
-    scopes: ['bank-accounts.write'],
     summary: 'Complete linking a bank',
     description:
       '`{provider: "bank-a", publicToken}` (exchanged for the item\'s access token) or `{provider: "bank-b", accessToken, enrollmentId}`. The provider\'s accounts are read with the token (a token it refuses: 400, nothing is created) and stored with the connection, its institution and its consent expiry (`expiresAt`); the access token is stored encrypted. The first sync starts at once (SyncConnection), the regular sync is scheduled, and the team is notified ahead of the consent\'s expiry. 409 when it is already connected.',
-    input: createBankConnectionBody,
-    output: one(bankConnectionSchema),
-    run: ({ principal, input }, deps) => createConnection(deps, principal.teamId, input),
+    input: schema.createBankConnectionBody,
+    output: one(schema.bankConnectionSchema),
+    run: ({ principal, input }, deps) => service.createConnection(deps, principal.teamId, input),
   }),
-  mutation('bankConnections.reconnect', {
-    rest: 'POST /bank-connections/:id/reconnect',
+  mutation('bankConnections.reconnect', 'POST /bank-connections/:id/reconnect', ['bank-accounts.write'], {
     status: 201,
-    scopes: ['bank-accounts.write'],
     summary: 'Start reconnecting a bank connection',
     description:
       "A link session in update mode for a `disconnected` connection: bank-a's Link for the item (it keeps its access token), bank-b's Connect for the enrollment. 409 for a connected connection.",
-    input: idParams,
-    output: one(linkSessionSchema),
+    input: schema.idParams,
+    output: one(schema.linkSessionSchema),
     run: ({ principal, input }, deps) => createReconnectSession(deps, principal.teamId, input.id),
   }),
-  mutation('bankConnections.completeReconnect', {
-    rest: 'POST /bank-connections/:id/reconnect/complete',
+  mutation('bankConnections.completeReconnect', 'POST /bank-connections/:id/reconnect/complete', ['bank-accounts.write'], {
     body: 'data',
-    scopes: ['bank-accounts.write'],
     summary: 'Complete reconnecting a bank connection',
     description:
       "After the provider's update flow: the token is checked by reading the accounts (still refused: 409, nothing changes); the connection becomes `connected`, the team is notified it was repaired, its regular sync resumes, its consent expiry is renewed and a sync catches up. bank-b may pass the new `accessToken` Connect returned.",
-    input: idParams.extend({ data: reconnectCompleteBody }),
-    output: one(bankConnectionSchema),
+    input: schema.idParams.extend({ data: schema.reconnectCompleteBody }),
+    output: one(schema.bankConnectionSchema),
     run: ({ principal, input }, deps) => completeReconnect(deps, principal.teamId, input.id, input.data),
   }),
-  mutation('bankConnections.sync', {
-    rest: 'POST /bank-connections/:id/sync',
+  mutation('bankConnections.sync', 'POST /bank-connections/:id/sync', ['bank-accounts.write'], {
     status: 202,
-    scopes: ['bank-accounts.write'],
     summary: 'Sync now',
     description:
       'Requests a sync (`manualSync: true`). Requests made while one runs coalesce into at most one more pass. 409 for a disconnected connection.',
-    input: idParams,
-    output: one(syncStartedSchema),
-    run: ({ principal, input }, deps) => manualSync(deps, principal.teamId, input.id),
+    input: schema.idParams,
+    output: one(schema.syncStartedSchema),
+    run: ({ principal, input }, deps) => service.manualSync(deps, principal.teamId, input.id),
   }),
 ];

@@ -4,36 +4,28 @@ import { mutation, query } from './declare';
 import { all, none, one } from './output';
 
 export const categories = [
-  query('categories.get', {
-    rest: 'GET /categories',
-    scopes: ['transactions.read'],
+  query('categories.get', 'GET /categories', ['transactions.read'], {
     summary: 'List transaction categories',
     description: 'Every category of the team, by name (not paginated).',
     output: all(categorySchema),
     run: ({ principal }, { db }) => listCategories(db, principal.teamId),
   }),
-  mutation('categories.create', {
-    rest: 'POST /categories',
+  mutation('categories.create', 'POST /categories', ['transactions.write'], {
     status: 201,
-    scopes: ['transactions.write'],
     summary: 'Create a transaction category',
     description: 'Slugs are unique per team (409 otherwise) and never change.',
     input: createCategoryBody,
     output: one(categorySchema),
     run: ({ principal, input }, { db }) => createCategory(db, principal.teamId, input),
   }),
-  mutation('categories.update', {
-    rest: 'PATCH /categories/:id',
+  mutation('categories.update', 'PATCH /categories/:id', ['transactions.write'], {
     body: 'data',
-    scopes: ['transactions.write'],
     summary: 'Update a transaction category',
     input: categoryIdParams.extend({ data: updateCategoryBody }),
     output: one(categorySchema),
     run: ({ principal, input }, { db }) => updateCategory(db, principal.teamId, input.id, input.data),
   }),
-  mutation('categories.delete', {
-    rest: 'DELETE /categories/:id',
-    scopes: ['transactions.write'],
+  mutation('categories.delete', 'DELETE /categories/:id', ['transactions.write'], {
     summary: 'Delete a transaction category',
     description: 'Its transactions become uncategorised; its sub-categories move up to its parent.',
     input: categoryIdParams,

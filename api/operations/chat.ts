@@ -6,9 +6,7 @@ import { events } from './output';
 
 /** The assistant: REST streams the turn as server-sent events, tRPC answers it whole. */
 export const chat = [
-  mutation('chat.send', {
-    rest: 'POST /chat',
-    scopes: ['chat.write'],
+  mutation('chat.send', 'POST /chat', ['chat.write'], {
     summary: 'Ask the assistant',
     description: [
       'Streams the answer as server-sent events: `conversation` (its id and the stored question), `token` (text as it is written), `tool_call` and `tool_result` (each tool run for the answer and what it returned), and last `message`, the stored answer, whose `[n]` markers cite the tool results its figures come from (`citations`).',

@@ -1,56 +1,40 @@
-import {
-  createCustomerBody,
-  customerIdParams,
-  customerSchema,
-  listCustomersQuery,
-  updateCustomerBody,
-} from '../../shared/domain/customers/schema';
+import * as schema from '../../shared/domain/customers/schema';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from '../../shared/domain/customers/service';
 import { mutation, query } from './declare';
 import { none, one, page } from './output';
 
 export const customers = [
-  query('customers.get', {
-    rest: 'GET /customers',
-    scopes: ['customers.read'],
+  query('customers.get', 'GET /customers', ['customers.read'], {
     summary: 'List customers',
     description: 'Newest first, keyset-paginated.',
-    input: listCustomersQuery,
-    output: page(customerSchema),
+    input: schema.listCustomersQuery,
+    output: page(schema.customerSchema),
     run: ({ principal, input }, { db }) => listCustomers(db, principal.teamId, input),
   }),
-  query('customers.getById', {
-    rest: 'GET /customers/:id',
-    scopes: ['customers.read'],
+  query('customers.getById', 'GET /customers/:id', ['customers.read'], {
     summary: 'Get a customer',
-    input: customerIdParams,
-    output: one(customerSchema),
+    input: schema.customerIdParams,
+    output: one(schema.customerSchema),
     run: ({ principal, input }, { db }) => getCustomer(db, principal.teamId, input.id),
   }),
-  mutation('customers.create', {
-    rest: 'POST /customers',
+  mutation('customers.create', 'POST /customers', ['customers.write'], {
     status: 201,
-    scopes: ['customers.write'],
     summary: 'Create a customer',
-    input: createCustomerBody,
-    output: one(customerSchema),
+    input: schema.createCustomerBody,
+    output: one(schema.customerSchema),
     run: ({ principal, input }, { db }) => createCustomer(db, principal.teamId, input),
   }),
-  mutation('customers.update', {
-    rest: 'PATCH /customers/:id',
+  mutation('customers.update', 'PATCH /customers/:id', ['customers.write'], {
     body: 'data',
-    scopes: ['customers.write'],
     summary: 'Update a customer',
-    input: customerIdParams.extend({ data: updateCustomerBody }),
-    output: one(customerSchema),
+    input: schema.customerIdParams.extend({ data: schema.updateCustomerBody }),
+    output: one(schema.customerSchema),
     run: ({ principal, input }, { db }) => updateCustomer(db, principal.teamId, input.id, input.data),
   }),
-  mutation('customers.delete', {
-    rest: 'DELETE /customers/:id',
-    scopes: ['customers.write'],
+  mutation('customers.delete', 'DELETE /customers/:id', ['customers.write'], {
     summary: 'Delete a customer',
     description: 'Invoices and projects keep their history; their link to the customer is cleared.',
-    input: customerIdParams,
+    input: schema.customerIdParams,
     output: none,
     run: ({ principal, input }, { db }) => deleteCustomer(db, principal.teamId, input.id),
   }),

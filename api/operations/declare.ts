@@ -57,8 +57,6 @@ export interface Spec<
   F extends readonly string[],
   X extends string | undefined,
 > {
-  /** Every scope the caller needs; at least one. */
-  scopes: readonly [ResourceScope, ...ResourceScope[]];
   summary: string;
   description?: string;
   /** One object schema for both doors: REST takes the path's `:fields` from the path, the rest from the query (GET) or the body. */
@@ -66,7 +64,6 @@ export interface Spec<
   output: O;
   /** An operation on the caller themselves (their profile, invitations, teams): it also serves a session user in no team yet. */
   forUser?: U;
-  rest?: Door;
   /** For a REST `one` answer: 201 for a creation, 202 for work that goes on in the background. */
   status?: 201 | 202;
   /** The input field that is the whole REST body (tRPC's `{id, data}` is `PATCH /x/:id` with `data` as the body). */
@@ -76,8 +73,6 @@ export interface Spec<
   credential?: (ctx: Context, deps: ApiDeps) => Promise<Caller | null>;
   /** Why this operation has no tRPC door (a file download, a multipart upload, a stream). */
   restOnly?: X;
-  /** Why this operation has no REST door. */
-  trpcOnly?: string;
   /** Where tRPC answers otherwise than REST: the whole answer for what REST streams. */
   trpc?: { output: T; run: (call: CallOf<I, U>, deps: ApiDeps) => Promise<z.input<T>> };
   /** Earlier tRPC names of this operation, still served as deprecated aliases for one release. */
@@ -99,32 +94,27 @@ export interface Operation<
 > extends Spec<I, O, U, T, F, X> {
   name: N;
   kind: K;
+  /** Every scope the caller needs; at least one. */
+  scopes: readonly [ResourceScope, ...ResourceScope[]];
+  rest?: Door;
+  /** Why this operation has no REST door. */
+  trpcOnly?: string;
   /** False for a `restOnly` operation: tRPC does not serve it. */
   trpcDoor: X extends string ? false : true;
 }
 
-/** Any declared operation, as the doors, the reference and the tests walk them. */
-export interface AnyOperation {
-  name: string;
-  kind: Kind;
-  scopes: readonly ResourceScope[];
-  summary: string;
-  description?: string;
-  input?: z.ZodType;
-  output: Output;
-  forUser?: boolean;
-  rest?: Door;
-  status?: 201 | 202;
+/** Any declared operation, as the doors, the reference and the tests walk them (each door calls `run` with the call it built). */
+export type AnyOperation = Omit<Operation, 'run' | 'trpc' | 'body'> & {
   body?: string;
-  multipart?: Multipart;
-  credential?: (ctx: Context, deps: ApiDeps) => Promise<Caller | null>;
-  restOnly?: string;
-  trpcOnly?: string;
-  trpc?: { output: z.ZodType; run: (call: never, deps: ApiDeps) => Promise<unknown> };
-  formerly?: readonly string[];
-  deprecated?: string;
   run: (call: never, deps: ApiDeps) => Promise<unknown>;
+  trpc?: { output: z.ZodType; run: (call: never, deps: ApiDeps) => Promise<unknown> };
+};
+
+/** An operation served over tRPC alone, and why. */
+export interface TrpcOnly {
+  trpcOnly: string;
 }
+export const trpcOnly = (why: string): TrpcOnly => ({ trpcOnly: why });
 
 type Declare<K extends Kind> = <
   const N extends `${string}.${string}`,
@@ -136,18 +126,24 @@ type Declare<K extends Kind> = <
   const X extends string | undefined = undefined,
 >(
   name: N,
+  door: Door | TrpcOnly,
+  scopes: readonly [ResourceScope, ...ResourceScope[]],
   spec: Spec<I, O, U, T, F, X>,
 ) => Operation<N, K, I, O, U, T, F, X>;
 
 const declare =
   <K extends Kind>(kind: K): Declare<K> =>
-  (name, spec) => {
-    const operation = { ...spec, name, kind, trpcDoor: !spec.restOnly };
+  (name, door, scopes, spec) => {
+    const operation = { ...spec, ...(typeof door === 'string' ? { rest: door } : door), scopes, name, kind, trpcDoor: !spec.restOnly };
     checkDoors(operation);
     return operation as never;
   };
 
-/** An operation that reads: tRPC query, REST GET. */
+/**
+ * An operation that reads: tRPC query, REST GET. Declared as `query(name, door, scopes, spec)`: its
+ * tRPC name (`transactions.getById`), its REST door (`'GET /transactions/:id'`, or `trpcOnly(why)`),
+ * every scope a caller needs, and the rest.
+ */
 export const query = declare('query');
 /** An operation that changes something (or costs something): tRPC mutation, REST POST, PUT, PATCH or DELETE. */
 export const mutation = declare('mutation');

@@ -1,68 +1,50 @@
 import { z } from 'zod';
-import {
-  documentIdParams,
-  documentSchema,
-  listDocumentsQuery,
-  updateDocumentBody,
-  uploadedDocumentSchema,
-  uploadFields,
-  uploadUrlSchema,
-} from '../../shared/domain/documents/schema';
+import * as schema from '../../shared/domain/documents/schema';
 import { deleteDocument, getDocument, listDocuments, openDocumentFile, updateDocument } from '../../shared/domain/documents/service';
 import { uploadDocuments } from '../../shared/domain/documents/upload';
 import { SNIFF_BYTES } from '../../shared/domain/documents/file-types';
 import { UPLOAD_TOKEN_PARAM } from '../auth/upload-token';
-import { mutation, query } from './declare';
+import { mutation, query, trpcOnly } from './declare';
 import { all, file, none, one, page } from './output';
 
 const binary = z.string().meta({ format: 'binary' });
 
 /** The team's files: uploaded here, or received as receipts by chat and email. */
 export const documents = [
-  query('documents.get', {
-    rest: 'GET /documents',
-    scopes: ['documents.read'],
+  query('documents.get', 'GET /documents', ['documents.read'], {
     summary: 'List documents',
     description:
       'Newest first, keyset-paginated. `q` searches the name, the text read from the file and the tag names; the other filters narrow by tag, kind, type, processing status and upload date.',
-    input: listDocumentsQuery,
-    output: page(documentSchema),
+    input: schema.listDocumentsQuery,
+    output: page(schema.documentSchema),
     run: ({ principal, input }, { db }) => listDocuments(db, principal.teamId, input),
   }),
-  query('documents.getById', {
-    rest: 'GET /documents/:id',
-    scopes: ['documents.read'],
+  query('documents.getById', 'GET /documents/:id', ['documents.read'], {
     summary: 'Get a document',
-    input: documentIdParams,
-    output: one(documentSchema),
+    input: schema.documentIdParams,
+    output: one(schema.documentSchema),
     run: ({ principal, input }, { db }) => getDocument(db, principal.teamId, input.id),
   }),
-  mutation('documents.update', {
-    rest: 'PATCH /documents/:id',
+  mutation('documents.update', 'PATCH /documents/:id', ['documents.write'], {
     body: 'data',
-    scopes: ['documents.write'],
     summary: 'Rename a document or change its tags',
-    input: documentIdParams.extend({ data: updateDocumentBody }),
-    output: one(documentSchema),
+    input: schema.documentIdParams.extend({ data: schema.updateDocumentBody }),
+    output: one(schema.documentSchema),
     run: ({ principal, input }, { db }) => updateDocument(db, principal.teamId, input.id, input.data),
   }),
-  mutation('documents.delete', {
-    rest: 'DELETE /documents/:id',
-    scopes: ['documents.write'],
+  mutation('documents.delete', 'DELETE /documents/:id', ['documents.write'], {
     summary: 'Delete a document',
     description:
       'Removes the document and its file. An inbox item or a transaction attachment that held it stays, without its file: downloading it from the inbox answers 404 saying the file is gone.',
-    input: documentIdParams,
+    input: schema.documentIdParams,
     output: none,
     run: ({ principal, input }, { db, storage }) => deleteDocument(db, storage, principal.teamId, input.id),
   }),
-  mutation('documents.uploadUrl', {
-    trpcOnly: 'REST clients POST the files to /documents directly',
-    scopes: ['documents.write'],
+  mutation('documents.uploadUrl', trpcOnly('REST clients POST the files to /documents directly'), ['documents.write'], {
     summary: 'A signed URL to upload documents to',
     description:
       'A URL to POST the multipart form of `POST /documents` to, without an Authorization header: good for `DOCUMENT_UPLOAD_URL_TTL`, standing for this caller in this team (tRPC carries no multipart).',
-    output: one(uploadUrlSchema),
+    output: one(schema.uploadUrlSchema),
     run: async ({ principal }, { uploads, config }) => {
       const { token, expiresAt } = await uploads.sign(principal);
       return {
@@ -73,11 +55,9 @@ export const documents = [
       };
     },
   }),
-  mutation('documents.upload', {
-    rest: 'POST /documents',
+  mutation('documents.upload', 'POST /documents', ['documents.write'], {
     restOnly: 'a multipart upload',
     status: 201,
-    scopes: ['documents.write'],
     summary: 'Upload documents',
     description: [
       'One or more files as `multipart/form-data` (any part name), with optional `tags` (tag ids, repeated or comma-separated). Each file is streamed to storage, never held in memory.',
@@ -95,19 +75,17 @@ export const documents = [
       fields: (sent) => ({ tags: sent.tags }),
     },
     credential: (ctx, deps) => deps.uploads.callerOf(ctx),
-    input: uploadFields,
-    output: all(uploadedDocumentSchema),
+    input: schema.uploadFields,
+    output: all(schema.uploadedDocumentSchema),
     run: ({ principal, input, files }, { db, storage, temporal, config }) =>
       uploadDocuments({ db, storage, temporal, decisionTimeoutMs: config.RECEIPT_DECISION_TIMEOUT }, principal, files, input.tags),
   }),
-  query('documents.download', {
-    rest: 'GET /documents/:id/file',
+  query('documents.download', 'GET /documents/:id/file', ['documents.read'], {
     restOnly: 'a file download',
-    scopes: ['documents.read'],
     summary: 'Download a document',
     description:
       'The stored bytes, streamed, with their detected `Content-Type`, `Content-Length` and a `Content-Disposition` naming the file (RFC 6266: an ASCII `filename` and a UTF-8 `filename*`).',
-    input: documentIdParams,
+    input: schema.documentIdParams,
     output: file('The file as it was uploaded.'),
     run: async ({ principal, input }, { db, storage }) => {
       const found = await openDocumentFile(db, storage, principal.teamId, input.id);

@@ -1,11 +1,4 @@
-import {
-  decisionBody,
-  decisionResultSchema,
-  inboxIdParams,
-  inboxItemSchema,
-  listInboxQuery,
-  updateInboxBody,
-} from '../../shared/domain/inbox/schema';
+import * as schema from '../../shared/domain/inbox/schema';
 import { decide, deleteInboxItem, getInboxItem, listInbox, matchManually, updateInboxItem } from '../../shared/domain/inbox/service';
 import { getInboxFile } from '../../shared/domain/inbox/file';
 import { mutation, query } from './declare';
@@ -13,85 +6,69 @@ import { file, none, one, page } from './output';
 
 /** An item and the transaction a decision or a manual match is about. */
 // Strict as the REST body always was: an unknown field is a 400, not silently dropped.
-const decisionInput = inboxIdParams.extend(decisionBody.shape).strict();
+const decisionInput = schema.inboxIdParams.extend(schema.decisionBody.shape).strict();
 
 const DECISION =
   'Takes the same path as the chat buttons: a waiting ReceiptIngestion workflow gets the decision as its `buttonReply` signal. 409 when there is no such pending suggestion.';
 
 export const inbox = [
-  query('inbox.get', {
-    rest: 'GET /inbox',
-    scopes: ['inbox.read'],
+  query('inbox.get', 'GET /inbox', ['inbox.read'], {
     summary: 'List inbox items',
     description: 'Newest first, keyset-paginated.',
-    input: listInboxQuery,
-    output: page(inboxItemSchema),
+    input: schema.listInboxQuery,
+    output: page(schema.inboxItemSchema),
     run: ({ principal, input }, { db }) => listInbox(db, principal.teamId, input),
   }),
-  query('inbox.getById', {
-    rest: 'GET /inbox/:id',
-    scopes: ['inbox.read'],
+  query('inbox.getById', 'GET /inbox/:id', ['inbox.read'], {
     summary: 'Get an inbox item',
-    input: inboxIdParams,
-    output: one(inboxItemSchema),
+    input: schema.inboxIdParams,
+    output: one(schema.inboxItemSchema),
     run: ({ principal, input }, { db }) => getInboxItem(db, principal.teamId, input.id),
   }),
-  mutation('inbox.update', {
-    rest: 'PATCH /inbox/:id',
+  mutation('inbox.update', 'PATCH /inbox/:id', ['inbox.write'], {
     body: 'data',
-    scopes: ['inbox.write'],
     summary: 'Correct or archive an inbox item',
-    input: inboxIdParams.extend({ data: updateInboxBody }),
-    output: one(inboxItemSchema),
+    input: schema.inboxIdParams.extend({ data: schema.updateInboxBody }),
+    output: one(schema.inboxItemSchema),
     run: ({ principal, input }, { db }) => updateInboxItem(db, principal.teamId, input.id, input.data),
   }),
-  mutation('inbox.delete', {
-    rest: 'DELETE /inbox/:id',
-    scopes: ['inbox.write'],
+  mutation('inbox.delete', 'DELETE /inbox/:id', ['inbox.write'], {
     summary: 'Delete an inbox item (soft)',
-    input: inboxIdParams,
+    input: schema.inboxIdParams,
     output: none,
     run: ({ principal, input }, { db }) => deleteInboxItem(db, principal.teamId, input.id),
   }),
-  mutation('inbox.confirmMatch', {
-    rest: 'POST /inbox/:id/confirm',
+  mutation('inbox.confirmMatch', 'POST /inbox/:id/confirm', ['inbox.write'], {
     status: 202,
-    scopes: ['inbox.write'],
     summary: 'Confirm the suggested match',
     description: DECISION,
     input: decisionInput,
-    output: one(decisionResultSchema),
+    output: one(schema.decisionResultSchema),
     run: async ({ principal, input }, { db, temporal }) => ({
       outcome: await decide(db, temporal, principal.teamId, input.id, input.transactionId, 'confirm'),
     }),
   }),
-  mutation('inbox.declineMatch', {
-    rest: 'POST /inbox/:id/decline',
+  mutation('inbox.declineMatch', 'POST /inbox/:id/decline', ['inbox.write'], {
     status: 202,
-    scopes: ['inbox.write'],
     summary: 'Decline the suggested match',
     description: DECISION,
     input: decisionInput,
-    output: one(decisionResultSchema),
+    output: one(schema.decisionResultSchema),
     run: async ({ principal, input }, { db, temporal }) => ({
       outcome: await decide(db, temporal, principal.teamId, input.id, input.transactionId, 'decline'),
     }),
   }),
-  mutation('inbox.matchTransaction', {
-    rest: 'POST /inbox/:id/match',
-    scopes: ['inbox.write'],
+  mutation('inbox.matchTransaction', 'POST /inbox/:id/match', ['inbox.write'], {
     summary: 'Match to a transaction by hand',
     input: decisionInput,
-    output: one(inboxItemSchema),
+    output: one(schema.inboxItemSchema),
     run: ({ principal, input }, { db }) => matchManually(db, principal.teamId, input.id, input.transactionId),
   }),
-  query('inbox.file', {
-    rest: 'GET /inbox/:id/file',
+  query('inbox.file', 'GET /inbox/:id/file', ['inbox.read'], {
     restOnly: 'a file download',
-    scopes: ['inbox.read'],
     summary: 'Download the stored file',
     description: 'The original bytes with their content type (not JSON).',
-    input: inboxIdParams,
+    input: schema.inboxIdParams,
     output: file('The original file, with its content type and name.'),
     run: async ({ principal, input }, { db, storage }) => {
       const found = await getInboxFile(db, storage, principal.teamId, input.id);

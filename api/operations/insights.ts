@@ -5,10 +5,8 @@ import { mutation, query } from './declare';
 import { one, page } from './output';
 
 export const insights = [
-  query('insights.get', {
-    rest: 'GET /insights',
+  query('insights.get', 'GET /insights', ['insights.read'], {
     formerly: ['insights.list'],
-    scopes: ['insights.read'],
     summary: 'List weekly summaries',
     description:
       "Newest week first, keyset-paginated. A summary is made every Monday morning in the team's time zone (and announced as an `insight_ready` notification), or on demand.",
@@ -16,18 +14,14 @@ export const insights = [
     output: page(insightSchema),
     run: ({ principal, input }, { db }) => listInsights(db, principal.teamId, input),
   }),
-  query('insights.getById', {
-    rest: 'GET /insights/:id',
-    scopes: ['insights.read'],
+  query('insights.getById', 'GET /insights/:id', ['insights.read'], {
     summary: 'A weekly summary',
     description: "404 for an id that is not the team's.",
     input: insightIdParams,
     output: one(insightSchema),
     run: ({ principal, input }, { db }) => getInsight(db, principal.teamId, input.id),
   }),
-  mutation('insights.generate', {
-    rest: 'POST /insights',
-    scopes: ['insights.read'],
+  mutation('insights.generate', 'POST /insights', ['insights.read'], {
     summary: 'Summarise a week now',
     description:
       "Computes the week's summary in the request (default: the last complete week in the team's time zone) and answers with it; a week summarised before is recomputed in place, and announced only the first time. Insights are read-only in the scope model: this derives figures from data the caller may read and changes none, so `insights.read` is enough.",

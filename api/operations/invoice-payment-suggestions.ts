@@ -1,46 +1,34 @@
-import {
-  confirmPaymentSuggestion,
-  declinePaymentSuggestion,
-  listPaymentSuggestions,
-  listPaymentSuggestionsQuery,
-  paymentSuggestionIdParams,
-  paymentSuggestionSchema,
-} from '../../shared/domain/invoices/payment-matching';
+import * as paymentMatching from '../../shared/domain/invoices/payment-matching';
 import { mutation, query } from './declare';
 import { one, page } from './output';
 
 export const invoicePaymentSuggestions = [
-  query('invoicePaymentSuggestions.get', {
-    rest: 'GET /invoice-payment-suggestions',
+  query('invoicePaymentSuggestions.get', 'GET /invoice-payment-suggestions', ['invoices.read'], {
     formerly: ['invoices.paymentSuggestions'],
-    scopes: ['invoices.read'],
     summary: 'Bank transactions that may pay open invoices',
     description:
       "After each bank sync, new incoming transactions are matched against open invoices of the same currency. A transfer that names exactly one invoice and pays exactly what is due is recorded as its payment at once (notification `invoice_paid_by_transfer`); less certain matches wait here (`invoice_payment_suggested`): a named invoice paid in part, the customer's name with the amount due, or an amount only one open invoice has. Pending first by default.",
-    input: listPaymentSuggestionsQuery,
-    output: page(paymentSuggestionSchema),
-    run: ({ principal, input }, { db }) => listPaymentSuggestions(db, principal.teamId, input),
+    input: paymentMatching.listPaymentSuggestionsQuery,
+    output: page(paymentMatching.paymentSuggestionSchema),
+    run: ({ principal, input }, { db }) => paymentMatching.listPaymentSuggestions(db, principal.teamId, input),
   }),
-  mutation('invoicePaymentSuggestions.confirm', {
-    rest: 'POST /invoice-payment-suggestions/:id/confirm',
+  mutation('invoicePaymentSuggestions.confirm', 'POST /invoice-payment-suggestions/:id/confirm', ['invoices.write'], {
     formerly: ['invoices.confirmPaymentSuggestion'],
-    scopes: ['invoices.write'],
     summary: 'Confirm a payment suggestion',
     description:
       "Records the transaction as the invoice's payment (in part when it is less than due; paid in full ends the invoice's lifecycle) and declines the transaction's other suggestions. 409 once decided or when the invoice is no longer open.",
-    input: paymentSuggestionIdParams,
-    output: one(paymentSuggestionSchema),
+    input: paymentMatching.paymentSuggestionIdParams,
+    output: one(paymentMatching.paymentSuggestionSchema),
     run: ({ principal, input }, { db, temporal }) =>
-      confirmPaymentSuggestion(db, temporal, { teamId: principal.teamId, userId: principal.userId }, input.id),
+      paymentMatching.confirmPaymentSuggestion(db, temporal, { teamId: principal.teamId, userId: principal.userId }, input.id),
   }),
-  mutation('invoicePaymentSuggestions.decline', {
-    rest: 'POST /invoice-payment-suggestions/:id/decline',
+  mutation('invoicePaymentSuggestions.decline', 'POST /invoice-payment-suggestions/:id/decline', ['invoices.write'], {
     formerly: ['invoices.declinePaymentSuggestion'],
-    scopes: ['invoices.write'],
     summary: 'Decline a payment suggestion',
     description: 'The transaction is not suggested for that invoice again. 409 once decided.',
-    input: paymentSuggestionIdParams,
-    output: one(paymentSuggestionSchema),
-    run: ({ principal, input }, { db }) => declinePaymentSuggestion(db, { teamId: principal.teamId, userId: principal.userId }, input.id),
+    input: paymentMatching.paymentSuggestionIdParams,
+    output: one(paymentMatching.paymentSuggestionSchema),
+    run: ({ principal, input }, { db }) =>
+      paymentMatching.declinePaymentSuggestion(db, { teamId: principal.teamId, userId: principal.userId }, input.id),
   }),
 ];

@@ -1,58 +1,42 @@
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../../shared/domain/invoice-products/service';
-import {
-  createProductBody,
-  listProductsQuery,
-  productIdParams,
-  productSchema,
-  updateProductBody,
-} from '../../shared/domain/invoice-products/schema';
+import * as schema from '../../shared/domain/invoice-products/schema';
 import { mutation, query } from './declare';
 import { none, one, page } from './output';
 
 export const invoiceProducts = [
-  query('invoiceProducts.get', {
-    rest: 'GET /invoice-products',
+  query('invoiceProducts.get', 'GET /invoice-products', ['invoices.read'], {
     formerly: ['invoiceProducts.list'],
-    scopes: ['invoices.read'],
     summary: 'List products',
     description: 'Saved line items, newest first, keyset-paginated; `q` searches the name.',
-    input: listProductsQuery,
-    output: page(productSchema),
+    input: schema.listProductsQuery,
+    output: page(schema.productSchema),
     run: ({ principal, input }, { db }) => listProducts(db, principal.teamId, input),
   }),
-  query('invoiceProducts.getById', {
-    rest: 'GET /invoice-products/:id',
-    scopes: ['invoices.read'],
+  query('invoiceProducts.getById', 'GET /invoice-products/:id', ['invoices.read'], {
     summary: 'Get a product',
-    input: productIdParams,
-    output: one(productSchema),
+    input: schema.productIdParams,
+    output: one(schema.productSchema),
     run: ({ principal, input }, { db }) => getProduct(db, principal.teamId, input.id),
   }),
-  mutation('invoiceProducts.create', {
-    rest: 'POST /invoice-products',
+  mutation('invoiceProducts.create', 'POST /invoice-products', ['invoices.write'], {
     status: 201,
-    scopes: ['invoices.write'],
     summary: 'Save a product',
     description: 'A line item to reuse: name, price, unit, VAT and tax rates. A name the team already uses (any case) is 409.',
-    input: createProductBody,
-    output: one(productSchema),
+    input: schema.createProductBody,
+    output: one(schema.productSchema),
     run: ({ principal, input }, { db }) => createProduct(db, principal.teamId, input),
   }),
-  mutation('invoiceProducts.update', {
-    rest: 'PATCH /invoice-products/:id',
+  mutation('invoiceProducts.update', 'PATCH /invoice-products/:id', ['invoices.write'], {
     body: 'data',
-    scopes: ['invoices.write'],
     summary: 'Edit a product',
     description: 'Invoices already made keep their own copies of the lines.',
-    input: productIdParams.extend({ data: updateProductBody }),
-    output: one(productSchema),
+    input: schema.productIdParams.extend({ data: schema.updateProductBody }),
+    output: one(schema.productSchema),
     run: ({ principal, input }, { db }) => updateProduct(db, principal.teamId, input.id, input.data),
   }),
-  mutation('invoiceProducts.delete', {
-    rest: 'DELETE /invoice-products/:id',
-    scopes: ['invoices.write'],
+  mutation('invoiceProducts.delete', 'DELETE /invoice-products/:id', ['invoices.write'], {
     summary: 'Delete a product',
-    input: productIdParams,
+    input: schema.productIdParams,
     output: none,
     run: ({ principal, input }, { db }) => deleteProduct(db, principal.teamId, input.id),
   }),

@@ -4,36 +4,28 @@ import { mutation, query } from './declare';
 import { all, none, one } from './output';
 
 export const tags = [
-  query('tags.get', {
-    rest: 'GET /tags',
-    scopes: ['tags.read'],
+  query('tags.get', 'GET /tags', ['tags.read'], {
     summary: 'List tags',
     description: 'Every tag of the team, by name (not paginated).',
     output: all(tagSchema),
     run: ({ principal }, { db }) => listTags(db, principal.teamId),
   }),
-  mutation('tags.create', {
-    rest: 'POST /tags',
+  mutation('tags.create', 'POST /tags', ['tags.write'], {
     status: 201,
-    scopes: ['tags.write'],
     summary: 'Create a tag',
     description: 'Names are unique per team (409 otherwise).',
     input: createTagBody,
     output: one(tagSchema),
     run: ({ principal, input }, { db }) => createTag(db, principal.teamId, input),
   }),
-  mutation('tags.update', {
-    rest: 'PATCH /tags/:id',
+  mutation('tags.update', 'PATCH /tags/:id', ['tags.write'], {
     body: 'data',
-    scopes: ['tags.write'],
     summary: 'Update a tag',
     input: tagIdParams.extend({ data: updateTagBody }),
     output: one(tagSchema),
     run: ({ principal, input }, { db }) => updateTag(db, principal.teamId, input.id, input.data),
   }),
-  mutation('tags.delete', {
-    rest: 'DELETE /tags/:id',
-    scopes: ['tags.write'],
+  mutation('tags.delete', 'DELETE /tags/:id', ['tags.write'], {
     summary: 'Delete a tag',
     description: 'Removes it from everything it labels.',
     input: tagIdParams,

@@ -4,44 +4,34 @@ import { mutation, query } from './declare';
 import { none, one, page } from './output';
 
 export const trackerProjects = [
-  query('trackerProjects.get', {
-    rest: 'GET /tracker-projects',
-    scopes: ['tracker-projects.read'],
+  query('trackerProjects.get', 'GET /tracker-projects', ['tracker-projects.read'], {
     summary: 'List projects',
     description: 'Newest first, keyset-paginated, with tracked totals.',
     input: listProjectsQuery,
     output: page(projectSchema),
     run: ({ principal, input }, { db }) => listProjects(db, principal.teamId, input),
   }),
-  query('trackerProjects.getById', {
-    rest: 'GET /tracker-projects/:id',
-    scopes: ['tracker-projects.read'],
+  query('trackerProjects.getById', 'GET /tracker-projects/:id', ['tracker-projects.read'], {
     summary: 'Get a project',
     input: idParams,
     output: one(projectSchema),
     run: ({ principal, input }, { db }) => getProject(db, principal.teamId, input.id),
   }),
-  mutation('trackerProjects.create', {
-    rest: 'POST /tracker-projects',
+  mutation('trackerProjects.create', 'POST /tracker-projects', ['tracker-projects.write'], {
     status: 201,
-    scopes: ['tracker-projects.write'],
     summary: 'Create a project',
     input: createProjectBody,
     output: one(projectSchema),
     run: ({ principal, input }, { db }) => createProject(db, principal.teamId, input),
   }),
-  mutation('trackerProjects.update', {
-    rest: 'PATCH /tracker-projects/:id',
+  mutation('trackerProjects.update', 'PATCH /tracker-projects/:id', ['tracker-projects.write'], {
     body: 'data',
-    scopes: ['tracker-projects.write'],
     summary: 'Update a project',
     input: idParams.extend({ data: updateProjectBody }),
     output: one(projectSchema),
     run: ({ principal, input }, { db }) => updateProject(db, principal.teamId, input.id, input.data),
   }),
-  mutation('trackerProjects.delete', {
-    rest: 'DELETE /tracker-projects/:id',
-    scopes: ['tracker-projects.write'],
+  mutation('trackerProjects.delete', 'DELETE /tracker-projects/:id', ['tracker-projects.write'], {
     summary: 'Delete a project and its entries',
     input: idParams,
     output: none,

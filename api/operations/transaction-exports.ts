@@ -5,33 +5,31 @@ import { one, page } from './output';
 
 /** Exports of transactions for an accountant: requested here, written by the ExportTransactions workflow. */
 export const transactionExports = [
-  mutation('transactionExports.create', {
-    rest: 'POST /transactions/export',
+  mutation('transactionExports.create', 'POST /transactions/export', ['transactions.read'], {
     status: 202,
     formerly: ['transactions.export'],
-    scopes: ['transactions.read'],
     summary: 'Export transactions (CSV, Excel and receipts as one ZIP)',
     description:
       "Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx`, the files attached to them go under `receipts/`, and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.",
     input: requestExportBody,
     output: one(exportSchema),
     run: ({ principal, input }, { db, temporal, config }) =>
-      requestTransactionExport({ db, temporal, publicUrl: config.PUBLIC_URL }, { teamId: principal.teamId, userId: principal.userId }, input),
+      requestTransactionExport(
+        { db, temporal, publicUrl: config.PUBLIC_URL },
+        { teamId: principal.teamId, userId: principal.userId },
+        input,
+      ),
   }),
-  query('transactionExports.get', {
-    rest: 'GET /transactions/exports',
+  query('transactionExports.get', 'GET /transactions/exports', ['transactions.read'], {
     formerly: ['transactions.listExports'],
-    scopes: ['transactions.read'],
     summary: 'List exports',
     description: 'Newest first, keyset-paginated; `status` narrows the list.',
     input: listExportsQuery,
     output: page(exportSchema),
     run: ({ principal, input }, { db, config }) => listTransactionExports(db, principal.teamId, input, config.PUBLIC_URL),
   }),
-  query('transactionExports.getById', {
-    rest: 'GET /transactions/exports/:id',
+  query('transactionExports.getById', 'GET /transactions/exports/:id', ['transactions.read'], {
     formerly: ['transactions.getExport'],
-    scopes: ['transactions.read'],
     summary: 'An export and its progress',
     description:
       "`status`, `rowsWritten` so far and, once `completed`, the `documentId` of the ZIP and where it downloads. 404 for an id that is not the team's.",

@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { FORMAT_SNIFF_BYTES } from '../../shared/domain/imports/formats';
 import { previewImportFile } from '../../shared/domain/imports/preview';
-import {
-  DATE_FORMATS,
-  importFields,
-  importIdParams,
-  importPreviewSchema,
-  importSchema,
-  listImportsQuery,
-} from '../../shared/domain/imports/schema';
+import * as schema from '../../shared/domain/imports/schema';
 import { getImport, listImports, startImport } from '../../shared/domain/imports/service';
 import type { ApiDeps } from '../deps';
 import { mutation, query } from './declare';
@@ -19,30 +12,24 @@ const limits = (config: ApiDeps['config']) => ({ maxFileBytes: config.IMPORT_MAX
 
 /** Statement imports: a file goes to disk as it arrives (never whole in memory), then to storage for the ImportTransactions run. */
 export const transactionImports = [
-  query('transactionImports.get', {
-    rest: 'GET /transactions/imports',
+  query('transactionImports.get', 'GET /transactions/imports', ['transactions.read'], {
     formerly: ['transactionImports.list'],
-    scopes: ['transactions.read'],
     summary: 'List statement imports',
     description: 'Newest first, keyset-paginated; `status` narrows the list.',
-    input: listImportsQuery,
-    output: page(importSchema),
+    input: schema.listImportsQuery,
+    output: page(schema.importSchema),
     run: ({ principal, input }, { db }) => listImports(db, principal.teamId, input),
   }),
-  query('transactionImports.getById', {
-    rest: 'GET /transactions/imports/:id',
-    scopes: ['transactions.read'],
+  query('transactionImports.getById', 'GET /transactions/imports/:id', ['transactions.read'], {
     summary: 'Get a statement import',
     description: 'Its status, progress (rows read, created, skipped as duplicates) and, when it failed, the bad rows by line.',
-    input: importIdParams,
-    output: one(importSchema),
+    input: schema.importIdParams,
+    output: one(schema.importSchema),
     run: ({ principal, input }, { db }) => getImport(db, principal.teamId, input.id),
   }),
-  mutation('transactionImports.create', {
-    rest: 'POST /transactions/import',
+  mutation('transactionImports.create', 'POST /transactions/import', ['transactions.write'], {
     restOnly: 'a multipart upload',
     status: 202,
-    scopes: ['transactions.write'],
     summary: 'Import a statement file into a bank account',
     description: [
       "A CSV (any bank's layout, described by `mapping`), OFX, or CAMT.053 XML file as `multipart/form-data` (part `file`), with `bankAccountId` (an account of your team; another team's is 404) and, for CSV, `mapping` as JSON (see the `ImportMapping` schema and the preview). The format is detected from the content.",
@@ -58,22 +45,20 @@ export const transactionImports = [
       }),
       limits,
     },
-    input: importFields,
-    output: one(importSchema),
+    input: schema.importFields,
+    output: one(schema.importSchema),
     run: ({ principal, input, files }, deps) => startImport(deps, principal, files[0], input),
   }),
-  mutation('transactionImports.preview', {
-    rest: 'POST /transactions/import/preview',
+  mutation('transactionImports.preview', 'POST /transactions/import/preview', ['transactions.write'], {
     restOnly: 'a multipart upload',
-    scopes: ['transactions.write'],
     summary: 'Preview a statement file before importing it',
     description: [
       'The file as `multipart/form-data` (part `file`). Changes nothing: answers what the importer sees.',
-      `For CSV: the delimiter, whether the first row is a header, the columns recognised by their names (date, description, amount or debit/credit, currency, reference — in English, German, French, Dutch or Spanish), the date format (one of ${DATE_FORMATS.join(', ')}) and decimal separator the values fit, the first rows as they are, and as they would import. Only the first 64 KB are read. For OFX and CAMT.053: the format and the first transactions (for a statement up to 2 MB).`,
+      `For CSV: the delimiter, whether the first row is a header, the columns recognised by their names (date, description, amount or debit/credit, currency, reference — in English, German, French, Dutch or Spanish), the date format (one of ${schema.DATE_FORMATS.join(', ')}) and decimal separator the values fit, the first rows as they are, and as they would import. Only the first 64 KB are read. For OFX and CAMT.053: the format and the first transactions (for a statement up to 2 MB).`,
       'Send the detected mapping back, corrected where needed, as `mapping` to POST /transactions/import.',
     ].join('\n\n'),
     multipart: { description: 'The statement file.', form: z.object({ file: binary }), limits },
-    output: one(importPreviewSchema),
+    output: one(schema.importPreviewSchema),
     run: ({ files }) => previewImportFile(files[0]),
   }),
 ];

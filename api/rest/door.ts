@@ -22,23 +22,42 @@ export interface RestDoorOptions {
 }
 
 /** An operation's REST door with everything a request needs worked out once, at start-up. */
-interface Mounted {
+export interface Mounted {
   op: AnyOperation;
   method: Method;
   path: string;
   pathKeys: string[];
   /** Where the fields other than the path's come from. */
   rest: 'query' | 'body' | 'form' | 'none';
+  /** The input part by part, as a REST client sends it (for the OpenAPI document, and tests that probe every door). */
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
   status: number;
   responseSchema: z.ZodType | undefined;
 }
 
+const pick = (shape: Record<string, z.ZodType>, keys: string[]) => z.object(Object.fromEntries(keys.map((k) => [k, shape[k]])));
+
 export function mountedOf(op: AnyOperation): Mounted {
   const { method, path, pathKeys } = doorOf(op.rest ?? fail(op));
-  const others = Object.keys(shapeOf(op.input)).filter((k) => !pathKeys.includes(k));
+  const shape = shapeOf(op.input);
+  const others = Object.keys(shape).filter((k) => !pathKeys.includes(k));
   const rest = op.multipart ? 'form' : others.length === 0 ? 'none' : method === 'GET' ? 'query' : 'body';
-  const status = op.output.kind === 'none' ? 204 : (op.status ?? 200);
-  return { op, method, path, pathKeys, rest, status, responseSchema: restBodySchema(op.output) };
+  // The input itself where it is all one part, so a named schema keeps its name in the document.
+  const whole = pathKeys.length === 0 && op.input ? op.input : pick(shape, others);
+  return {
+    op,
+    method,
+    path,
+    pathKeys,
+    rest,
+    params: pathKeys.length ? pick(shape, pathKeys) : undefined,
+    query: rest === 'query' ? (whole as z.ZodObject) : undefined,
+    body: rest !== 'body' ? undefined : op.body ? shape[op.body] : whole,
+    status: op.output.kind === 'none' ? 204 : (op.status ?? 200),
+    responseSchema: restBodySchema(op.output),
+  };
 }
 
 const fail = (op: AnyOperation): never => {

@@ -11,13 +11,9 @@ type Declared = (typeof OPERATIONS)[number];
 type WithTrpc = Extract<Declared, { trpcDoor: true }>;
 type NamesOf<Op> = Op extends { name: infer N extends string; formerly?: infer F extends readonly string[] } ? N | F[number] : never;
 type Names = NamesOf<WithTrpc>;
-type OpsNamed<Op, Name> = Op extends { name: Name }
-  ? Op
-  : Op extends { formerly?: infer F extends readonly string[] }
-    ? Name extends F[number]
-      ? Op
-      : never
-    : never;
+type FormerlyNamed<Op, Name> = Op extends { formerly?: infer F extends readonly string[] } ? (Name extends F[number] ? Op : never) : never;
+/** The operation a procedure name serves; a former name now taken by another operation is typed as that one (its old form is deprecated). */
+type OpsNamed<Ops, Name> = [Extract<Ops, { name: Name }>] extends [never] ? FormerlyNamed<Ops, Name> : Extract<Ops, { name: Name }>;
 type InputOf<Op> = Op extends { input?: infer I extends z.ZodType }
   ? [I] extends [z.ZodUndefined]
     ? undefined
@@ -62,10 +58,12 @@ export function trpcDoor(operations: readonly AnyOperation[], deps: ApiDeps): Ap
     add(op.name, op, true);
     for (const old of op.formerly ?? []) add(old, op, false);
   }
+  // One procedure per operation, served under each of its names.
+  const procedures = new Map(operations.filter((op) => !op.restOnly).map((op) => [op, procedureOf(op, deps)]));
   const record: Record<string, Record<string, AnyTRPCProcedure>> = {};
   for (const [name, ops] of byName) {
     const [resource, procedure] = name.split('.');
-    (record[resource] ??= {})[procedure] = ops.length === 1 ? procedureOf(ops[0], deps) : formerReadOf(name, ops, deps);
+    (record[resource] ??= {})[procedure] = ops.length === 1 ? (procedures.get(ops[0]) as AnyTRPCProcedure) : formerReadOf(name, ops, deps);
   }
   return router(record) as unknown as AppRouter;
 }
@@ -93,7 +91,13 @@ function procedureOf(op: AnyOperation, deps: ApiDeps): AnyTRPCProcedure {
 }
 
 function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps: ApiDeps): AnyTRPCProcedure {
-  if (more.length || own.name !== name || own.kind !== former.kind || own.forUser !== former.forUser || own.scopes.join() !== former.scopes.join())
+  if (
+    more.length ||
+    own.name !== name ||
+    own.kind !== former.kind ||
+    own.forUser !== former.forUser ||
+    own.scopes.join() !== former.scopes.join()
+  )
     throw new Error(`tRPC name ${name}: its operation and the one it formerly named must be alike (kind, caller, scopes)`);
   const rowKeys = Object.keys(shapeOf(former.input));
   const typed = baseOf(own)

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { pingDb } from '../../shared/db/knex';
-import type { ApiDeps } from '../deps';
-import type { AppState } from '../http/state';
+import { pingDb } from '../shared/db/knex';
+import type { ApiDeps } from './deps';
+import type { AppState } from './http/state';
 
 const dependency = z.object({
   status: z.enum(['up', 'down']),
