@@ -198,14 +198,14 @@ describe('POST /chat offline (the intent parser, no model)', () => {
     const trpc = trpcAs(ctx.api, ctx.other.sessionToken);
     const sent = await trpc.chat.send.mutate({ message: 'How much did we spend on software last month?', timezone: 'UTC' });
     expect(sent.answer.content).toBe(`You spent 777.00 EUR on Software from ${lastMonth.from} to ${lastMonth.to} [1].`);
-    const list = await trpc.chat.conversations.query({ pageSize: 10 });
+    const list = await trpc.chatConversations.get.query({ pageSize: 10 });
     expect(list.data.map((c) => c.id)).toEqual([sent.conversationId]);
-    expect((await trpc.chat.get.query({ id: sent.conversationId })).messages).toHaveLength(2);
-    expect(await trpcError(trpcAs(ctx.api, ctx.acme.sessionToken).chat.delete.mutate({ id: sent.conversationId }))).toMatchObject({
+    expect((await trpc.chatConversations.getById.query({ id: sent.conversationId })).messages).toHaveLength(2);
+    expect(await trpcError(trpcAs(ctx.api, ctx.acme.sessionToken).chatConversations.delete.mutate({ id: sent.conversationId }))).toMatchObject({
       httpStatus: 404,
     });
-    await trpc.chat.delete.mutate({ id: sent.conversationId });
-    expect(await trpcError(trpc.chat.get.query({ id: sent.conversationId }))).toMatchObject({ httpStatus: 404 });
+    await trpc.chatConversations.delete.mutate({ id: sent.conversationId });
+    expect(await trpcError(trpc.chatConversations.getById.query({ id: sent.conversationId }))).toMatchObject({ httpStatus: 404 });
     expect(await ctx.tdb.db('chat_messages').where({ chatId: sent.conversationId })).toEqual([]);
   });
 

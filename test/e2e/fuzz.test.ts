@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { AnyRouter } from '@trpc/server';
 import { z } from 'zod';
-import { restRoutes } from '../../api/app';
-import type { ApiDeps } from '../../api/deps';
-import { createAppRouter } from '../../api/trpc/app-router';
 import { webhooks } from '../../api/webhooks';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startBankBFake, type BankBFake } from '../fakes/bank-b';
 import { dbFingerprint } from '../support/db-fingerprint';
+import { restDoors, trpcProcedures } from '../support/doors';
 import { hostileBody } from '../support/fuzz';
 import { withTwoTeams } from '../support/two-teams';
 import { signedDelivery, WEBHOOK_SECRETS } from '../support/webhook-signers';
@@ -36,8 +33,6 @@ afterAll(async () => {
 });
 const env = { ...WEBHOOK_SECRETS, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' };
 const { ctx } = withTwoTeams({ env: () => ({ ...env, BANK_A_API_URL: bankA.url, BANK_B_API_URL: bankB.url }) });
-
-const fakeDeps = {} as ApiDeps;
 
 /** Real ids of the caller's team by the first path segment, so the fuzz reaches handlers, not only 404s. */
 const realIds = new Map<string, string>();
@@ -103,15 +98,15 @@ describe('fuzzing every write operation', () => {
   });
 
   it.each(
-    restRoutes(fakeDeps)
+    restDoors()
       .filter((r) => r.body)
-      .map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const),
+      .map((r) => [`${r.method} ${r.path}`, r] as const),
   )('REST %s', async (_name, route) => {
     await fc.assert(
       fc.asyncProperty(hostileBody(route.body!), pathFor(route.path), async (body, path) => {
-        await probe(`${route.method.toUpperCase()} ${path} ${short(body)}`, () =>
+        await probe(`${route.method} ${path} ${short(body)}`, () =>
           ctx.api.fetch(path, {
-            method: route.method.toUpperCase(),
+            method: route.method,
             token: ctx.acme.sessionToken,
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(body),
@@ -122,10 +117,7 @@ describe('fuzzing every write operation', () => {
     );
   });
 
-  const router: AnyRouter = createAppRouter(fakeDeps);
-  const mutations = Object.entries(router._def.procedures as Record<string, { _def: { type: string; inputs: z.ZodType[] } }>).filter(
-    ([, p]) => p._def.type === 'mutation' && p._def.inputs[0],
-  );
+  const mutations = trpcProcedures().filter(([, p]) => p._def.type === 'mutation' && p._def.inputs[0]);
 
   it.each(mutations.map(([path, p]) => [path, p._def.inputs[0]] as const))('tRPC %s', async (path, input) => {
     await fc.assert(

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { restRoutes } from '../../api/app';
-import type { ApiDeps } from '../../api/deps';
+import { restDoors } from '../support/doors';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
 const { ctx } = withTwoTeams();
 
 // Every REST operation that takes a JSON body, with any path parameter filled with a fresh id.
-const writes = restRoutes({} as ApiDeps)
+const writes = restDoors()
   .filter((r) => r.body)
-  .map((r) => ({ method: r.method.toUpperCase(), path: r.path.replace(/:(\w+)/g, () => randomUUID()) }));
+  .map((r) => ({ method: r.method, path: r.path.replace(/:(\w+)/g, () => randomUUID()) }));
 
 const raw = (method: string, path: string, body: string, headers: Record<string, string>) =>
   ctx.api.fetch(path, { method, body, headers: { 'content-type': 'application/json', ...headers } });

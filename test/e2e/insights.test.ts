@@ -119,12 +119,12 @@ describe('weekly insights', () => {
 
   it('answers the same over tRPC', async () => {
     const trpc = trpcAs(stack.api, stack.acme.sessionToken);
-    const listed = await trpc.insights.list.query({ pageSize: 1 });
+    const listed = await trpc.insights.get.query({ pageSize: 1 });
     expect({ data: listed }).toEqual({ data: (await json('GET', '/insights?pageSize=1')).body });
     expect(await trpc.insights.getById.query({ id: listed.data[0].id })).toEqual(listed.data[0]);
     expect((await trpc.insights.generate.mutate({ weekStart: WEEK })).id).toBe(listed.data[0].id);
     const key = await insertApiKey(stack.tdb.db, { teamId: stack.acme.team.id, userId: stack.acme.user.id }, ['reports.read']);
-    expect(await trpcError(trpcAs(stack.api, key).insights.list.query({}))).toMatchObject({ httpStatus: 403 });
+    expect(await trpcError(trpcAs(stack.api, key).insights.get.query({}))).toMatchObject({ httpStatus: 403 });
   });
 
   it("schedules Monday morning in the team's time zone, follows a change of zone, and a scheduled run summarises the last week there", async () => {

@@ -219,7 +219,7 @@ describe('InvoiceLifecycle', () => {
       scheduledAt: sendAt,
     });
     expect(await trpc.invoices.unschedule.mutate({ id: invoice.id })).toMatchObject({ status: 'draft' });
-    expect(await trpc.invoices.transition.mutate({ id: invoice.id, action: 'send' })).toMatchObject({ status: 'unpaid' });
+    expect(await trpc.invoices.send.mutate({ id: invoice.id })).toMatchObject({ status: 'unpaid' });
     await smtp.waitFor((m: CapturedMail) => m.to.includes(email), 30_000);
     expect(await trpc.invoices.recordPayment.mutate({ id: invoice.id, data: { amount: 119 } })).toMatchObject({
       status: 'paid',

@@ -88,9 +88,9 @@ describe('incoming bank transactions as invoice payments', () => {
 
     const part = pending.find((s) => s.invoice.id === partly.id)!;
     const trpc = trpcAs(stack.api, stack.acme.sessionToken);
-    expect(await trpc.invoices.confirmPaymentSuggestion.mutate({ id: part.id })).toMatchObject({ status: 'confirmed' });
+    expect(await trpc.invoicePaymentSuggestions.confirm.mutate({ id: part.id })).toMatchObject({ status: 'confirmed' });
     expect((await json('GET', `/invoices/${partly.id}`)).body.data).toMatchObject({ status: 'unpaid', amountPaid: 150, amountDue: 250 });
-    expect((await trpc.invoices.paymentSuggestions.query({ status: 'pending' })).data).toHaveLength(0);
+    expect((await trpc.invoicePaymentSuggestions.get.query({ status: 'pending' })).data).toHaveLength(0);
 
     // A transaction pays one invoice once: syncing again suggests nothing new.
     await requestSync(stack.api.deps.temporal, { connectionId: connection.id, teamId: stack.acme.team.id, manualSync: true });
@@ -110,7 +110,7 @@ describe('incoming bank transactions as invoice payments', () => {
     const id = (row as { id: string }).id;
     expect((await json('POST', `/invoice-payment-suggestions/${id}/decline`)).body.data).toMatchObject({ status: 'declined' });
     expect((await json('POST', `/invoice-payment-suggestions/${id}/decline`)).status).toBe(409);
-    expect(await trpcError(trpcAs(stack.api, stack.acme.sessionToken).invoices.declinePaymentSuggestion.mutate({ id }))).toMatchObject({
+    expect(await trpcError(trpcAs(stack.api, stack.acme.sessionToken).invoicePaymentSuggestions.decline.mutate({ id }))).toMatchObject({
       httpStatus: 409,
     });
     expect((await json('GET', `/invoices/${invoice.id}`)).body.data.status).toBe('unpaid');

@@ -53,7 +53,7 @@ describe('products', () => {
     const p = await trpc.invoiceProducts.create.mutate({ name: 'Licence', price: 300, taxRate: 5 });
     expect((await trpc.invoiceProducts.getById.query({ id: p.id })).price).toBe(300);
     expect(await trpc.invoiceProducts.update.mutate({ id: p.id, data: { unit: 'seat' } })).toMatchObject({ unit: 'seat' });
-    expect((await trpc.invoiceProducts.list.query({ q: 'Licence' })).data).toHaveLength(1);
+    expect((await trpc.invoiceProducts.get.query({ q: 'Licence' })).data).toHaveLength(1);
     await trpc.invoiceProducts.delete.mutate({ id: p.id });
     expect(await trpcError(trpc.invoiceProducts.getById.query({ id: p.id }))).toMatchObject({ httpStatus: 404 });
   });

@@ -63,10 +63,10 @@ describe('OAuth applications', () => {
     expect(app.client_id).toMatch(/^svc_client_/);
     const row = await tdb.db('oauth_applications').where({ id: app.id }).first();
     expect(JSON.stringify(row)).not.toContain(app.client_secret);
-    const got = await apps().get.query({ id: app.id });
+    const got = await apps().getById.query({ id: app.id });
     expect(got).toEqual({ ...app, client_secret: undefined });
     expect('client_secret' in got).toBe(false);
-    expect((await apps().list.query()).map((a) => a.id)).toContain(app.id);
+    expect((await apps().get.query()).map((a) => a.id)).toContain(app.id);
 
     const pub = await registerApp({ isPublic: true, name: 'SPA' });
     expect(pub.client_secret).toBeNull();
@@ -89,9 +89,9 @@ describe('OAuth applications', () => {
     expect(updated).toMatchObject({ id: app.id, name: 'Edited', website: 'https://client.example.com', scopes: app.scopes });
 
     const foreign = apps(other.sessionToken);
-    expect(await foreign.list.query()).toEqual([]);
+    expect(await foreign.get.query()).toEqual([]);
     for (const call of [
-      foreign.get.query({ id: app.id }),
+      foreign.getById.query({ id: app.id }),
       foreign.update.mutate({ id: app.id, name: 'Stolen' }),
       foreign.regenerateSecret.mutate({ id: app.id }),
       foreign.delete.mutate({ id: app.id }),
@@ -104,7 +104,7 @@ describe('OAuth applications', () => {
     });
 
     await apps().delete.mutate({ id: app.id });
-    expect(await trpcError(apps().get.query({ id: app.id }))).toMatchObject({ httpStatus: 404 });
+    expect(await trpcError(apps().getById.query({ id: app.id }))).toMatchObject({ httpStatus: 404 });
   });
 });
 

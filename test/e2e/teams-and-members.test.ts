@@ -46,7 +46,7 @@ describe('several teams per user', () => {
     for (let i = 0; i < 100 && (await trpc.teams.deletion.query({ teamId: team.id }).catch(() => null))?.stage !== 'done'; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect((await trpc.teams.list.query()).map((t) => t.id)).not.toContain(team.id);
+    expect((await trpc.teams.get.query()).map((t) => t.id)).not.toContain(team.id);
   });
 
   it('creates a team owned by its creator, lists my teams with roles, and lets a session pick its team per request or persistently', async () => {
@@ -66,7 +66,7 @@ describe('several teams per user', () => {
     });
     const side = created.body.data.id;
 
-    const mine = await trpcAs(stack.api, owner.sessionToken).teams.list.query();
+    const mine = await trpcAs(stack.api, owner.sessionToken).teams.get.query();
     expect(mine.map((t) => [t.name, t.role, t.current])).toEqual([
       ['Home', 'owner', true],
       ['Side Project', 'owner', false],
@@ -84,7 +84,7 @@ describe('several teams per user', () => {
     expect((await send('GET', `/teams/${stranger.team.id}`, owner.sessionToken)).status).toBe(404);
 
     // Persistently: the current team, which must be one of mine.
-    const switched = await trpcAs(stack.api, owner.sessionToken).user.switchTeam.mutate({ teamId: side });
+    const switched = await trpcAs(stack.api, owner.sessionToken).users.switchTeam.mutate({ teamId: side });
     expect(switched.teamId).toBe(side);
     expect((await send('GET', '/teams/current', owner.sessionToken)).body.data.id).toBe(side);
     expect((await send('PATCH', '/users/me', owner.sessionToken, { teamId: stranger.team.id })).status).toBe(404);
@@ -114,7 +114,7 @@ describe('several teams per user', () => {
       countryCode: 'GB',
       name: 'Settings Ltd',
     });
-    expect(await trpc.teams.get.query({ teamId: owner.team.id })).toEqual(updated);
+    expect(await trpc.teams.getById.query({ teamId: owner.team.id })).toEqual(updated);
     expect(
       await trpcError(trpc.teams.update.mutate({ teamId: owner.team.id, changes: { fiscalYearStartMonth: 13, timezone: 'Mars/Base' } })),
     ).toMatchObject({ httpStatus: 400, details: [{ field: 'changes.fiscalYearStartMonth' }, { field: 'changes.timezone' }] });
@@ -237,11 +237,11 @@ describe('invitations', () => {
     });
     const me = await send('GET', '/users/me', session);
     expect(me.body.data).toMatchObject({ id: sub, email: invitee.toLowerCase(), fullName: 'Ivy Invitee' });
-    expect((await trpcAs(stack.api, session).user.invitations.query()).map((i) => i.id)).toEqual([invitation.id]);
+    expect((await trpcAs(stack.api, session).users.invitations.query()).map((i) => i.id)).toEqual([invitation.id]);
 
     const trpc = trpcAs(stack.api, session);
     const [first, second] = await Promise.all([
-      trpc.user.acceptInvitation.mutate({ invitationId: invitation.id }),
+      trpc.users.acceptInvitation.mutate({ invitationId: invitation.id }),
       send('POST', `/users/me/invitations/${invitation.id}/accept`, session),
     ]);
     expect(first.team).toMatchObject({ id: owner.team.id, role: 'member' });
@@ -252,7 +252,7 @@ describe('invitations', () => {
 
     const client = await stack.api.deps.temporal.client();
     expect(await client.workflow.getHandle(`invitation:${invitation.id}`).result()).toEqual({ outcome: 'accepted', reminded: false });
-    expect(await trpcError(trpc.user.declineInvitation.mutate({ invitationId: invitation.id }))).toMatchObject({
+    expect(await trpcError(trpc.users.declineInvitation.mutate({ invitationId: invitation.id }))).toMatchObject({
       httpStatus: 409,
       description: 'This invitation was accepted',
     });
@@ -296,7 +296,7 @@ describe('the signed-in user', () => {
   it('reads and updates the profile, validating each field', async () => {
     const owner = await createTeamAndOwner(stack.tdb.db, 'Profile');
     const trpc = trpcAs(stack.api, owner.sessionToken);
-    const updated = await trpc.user.update.mutate({
+    const updated = await trpc.users.update.mutate({
       fullName: 'Olive O.',
       locale: 'de-AT',
       timezone: 'Europe/Vienna',
@@ -312,7 +312,7 @@ describe('the signed-in user', () => {
       timeFormat: 24,
       teamId: owner.team.id,
     });
-    expect(await trpc.user.me.query()).toEqual(updated);
+    expect(await trpc.users.me.query()).toEqual(updated);
     const bad = await send('PATCH', '/users/me', owner.sessionToken, {
       timezone: 'Nowhere',
       timeFormat: 13,
@@ -362,7 +362,7 @@ describe('the signed-in user', () => {
       status: 403,
       body: { error: 'Forbidden', description: 'User does not belong to any team' },
     });
-    await trpcAs(stack.api, member.sessionToken).user.delete.mutate();
+    await trpcAs(stack.api, member.sessionToken).users.delete.mutate();
     expect((await send('GET', '/users/me', member.sessionToken)).status).toBe(401);
   });
 });

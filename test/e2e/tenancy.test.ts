@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
-import { restRoutes } from '../../api/app';
-import type { ApiDeps } from '../../api/deps';
-import type { Route } from '../../api/rest/define';
-import { createAppRouter } from '../../api/trpc/app-router';
+import type { Mounted } from '../../api/rest/door';
 import { encrypt } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
@@ -13,6 +9,7 @@ import { startBankBFake, type BankBFake } from '../fakes/bank-b';
 import { plausibleFor } from '../support/fuzz';
 import { insertApiKey } from '../support/fixtures';
 import { trpcAs } from '../support/trpc';
+import { restDoors, trpcProcedures } from '../support/doors';
 import { withTwoTeams } from '../support/two-teams';
 
 /**
@@ -344,8 +341,8 @@ function aimAtA(value: unknown, owner: string, where: string, missing: Set<strin
 const sample = (schema: z.ZodType | undefined): unknown =>
   schema ? fc.sample(plausibleFor(schema), { numRuns: 1, seed: 7 })[0] : undefined;
 
-function restProbe(route: Route, missing: Set<string>) {
-  const name = `${route.method.toUpperCase()} ${route.path}`;
+function restProbe(route: Mounted, missing: Set<string>) {
+  const name = `${route.method} ${route.path}`;
   const [, segment, nested] = route.path.split('/');
   const owner = RESOURCE_BY_PATH[route.path] ?? RESOURCE_BY_SEGMENT[`${segment}/${nested}`] ?? RESOURCE_BY_SEGMENT[segment] ?? '';
   const path = route.path.replace(/:(\w+)/g, (_m, param: string) => {
@@ -364,9 +361,8 @@ function restProbe(route: Route, missing: Set<string>) {
 }
 
 describe('tenancy: team B aims every operation at team A', () => {
-  const routes = restRoutes({} as ApiDeps);
-  const router: AnyRouter = createAppRouter({} as ApiDeps);
-  const procedures = Object.entries(router._def.procedures as Record<string, { _def: { type: string; inputs: z.ZodType[] } }>);
+  const routes = restDoors();
+  const procedures = trpcProcedures();
 
   it('knows how to aim every route and procedure at A', () => {
     const missing = new Set<string>();

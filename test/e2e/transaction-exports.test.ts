@@ -242,11 +242,11 @@ describe('transaction exports', () => {
 
   it('over tRPC: transactions.export with chosen formats, followed with transactions.getExport', async () => {
     const trpc = trpcAs(stack.api, stack.acme.sessionToken);
-    const started = await trpc.transactions.export.mutate({ filter: { categories: ['travel'] }, formats: ['xlsx'] });
+    const started = await trpc.transactionExports.create.mutate({ filter: { categories: ['travel'] }, formats: ['xlsx'] });
     expect(started.status).toBe('pending');
     const done = await eventuallyValue(
       async () => {
-        const e = await trpc.transactions.getExport.query({ id: started.id });
+        const e = await trpc.transactionExports.getById.query({ id: started.id });
         return e.status === 'completed' ? e : undefined;
       },
       60_000,
@@ -255,14 +255,14 @@ describe('transaction exports', () => {
     expect(done).toMatchObject({ rowsWritten: 1, receiptsWritten: 0 });
     const zip = await downloadZip(done.documentId!, stack.acme.sessionToken);
     expect(Object.keys(zip.files)).toEqual(['transactions.xlsx']);
-    expect((await trpcError(trpc.transactions.getExport.query({ id: '00000000-0000-4000-8000-000000000000' }))).httpStatus).toBe(404);
-    const first = await trpc.transactions.listExports.query({ pageSize: 1 });
+    expect((await trpcError(trpc.transactionExports.getById.query({ id: '00000000-0000-4000-8000-000000000000' }))).httpStatus).toBe(404);
+    const first = await trpc.transactionExports.get.query({ pageSize: 1 });
     expect(first.data.map((e) => e.id)).toEqual([started.id]);
     expect(first.meta.hasNextPage).toBe(true);
-    const second = await trpc.transactions.listExports.query({ pageSize: 1, cursor: first.meta.cursor! });
+    const second = await trpc.transactionExports.get.query({ pageSize: 1, cursor: first.meta.cursor! });
     expect(second.data).toHaveLength(1);
     expect(second.data[0].createdAt <= first.data[0].createdAt).toBe(true);
-    expect(await trpcError(trpc.transactions.export.mutate({ filter: { from: '2026-04-01', to: '2026-03-01' } }))).toMatchObject({
+    expect(await trpcError(trpc.transactionExports.create.mutate({ filter: { from: '2026-04-01', to: '2026-03-01' } }))).toMatchObject({
       httpStatus: 400,
       details: [expect.objectContaining({ field: 'filter.from' })],
     });

@@ -257,14 +257,14 @@ describe('statement imports', () => {
 
   it('lists and gets imports through tRPC as over REST', async () => {
     const trpc = trpcAs(stack.api, stack.acme.sessionToken);
-    const page = await trpc.transactionImports.list.query({ pageSize: 2 });
+    const page = await trpc.transactionImports.get.query({ pageSize: 2 });
     expect(page.data).toHaveLength(2);
     expect(page.meta.hasNextPage).toBe(true);
     const rest = (await (await stack.api.fetch('/transactions/imports?pageSize=2', { token: stack.acme.sessionToken })).json()) as {
       data: ImportReply[];
     };
     expect(page.data.map((i) => i.id)).toEqual(rest.data.map((i) => i.id));
-    const failed = await trpc.transactionImports.list.query({ status: 'failed' });
+    const failed = await trpc.transactionImports.get.query({ status: 'failed' });
     expect(failed.data.map((i) => i.errors[0]?.line)).toEqual([4]);
     const one = await trpc.transactionImports.getById.query({ id: page.data[0].id });
     expect(one).toEqual(page.data[0]);

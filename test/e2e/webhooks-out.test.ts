@@ -503,7 +503,7 @@ describe('tRPC webhookEndpoints', () => {
     const created = await trpc.webhookEndpoints.create.mutate({ url: r.url, eventTypes: ['document.processed'] });
     expect(created.secret).toMatch(/^whsec_/);
     expect((await trpc.webhookEndpoints.getById.query({ id: created.id })).url).toBe(r.url);
-    expect((await trpc.webhookEndpoints.list.query({})).data.map((e) => e.id)).toContain(created.id);
+    expect((await trpc.webhookEndpoints.get.query({})).data.map((e) => e.id)).toContain(created.id);
     const updated = await trpc.webhookEndpoints.update.mutate({
       id: created.id,
       data: { eventTypes: ['document.processed', 'invoice.paid'] },

@@ -21,7 +21,7 @@ describe('api/ holds no SQL', () => {
       "const token = ctx.query['upload_token'];",
       'const member = await isTeamMember(opts.db, teamId, userId);',
       "const ok = createHmac('sha256', secret).update(req.raw).digest('hex');",
-      'return trpc.invoices.paymentSuggestions.query({ status });',
+      'return trpc.invoicePaymentSuggestions.get.query({ status });',
     ];
     expect(flagged.filter((line) => !SQL_IN_ADAPTER.test(line))).toEqual([]);
     expect(passed.filter((line) => SQL_IN_ADAPTER.test(line))).toEqual([]);

@@ -1,44 +1,128 @@
-import type { AnyRouter } from '@trpc/server';
-import { restRoutes } from '../../api/app';
-import type { ApiDeps } from '../../api/deps';
+import type Router from '@koa/router';
+import { createApp } from '../../api/app';
+import { createApiDeps } from '../../api/deps';
+import { buildOpenApiDocument } from '../../api/openapi';
+import { operations } from '../../api/operations';
 import { scopeTable } from '../../api/scope-table';
-import { createAppRouter } from '../../api/trpc/app-router';
 import { RESOURCE_SCOPES } from '../../shared/domain/auth/scopes';
+import { createDb } from '../../shared/db/knex';
+import { createLogger } from '../../shared/logger';
+import { createTemporalGateway } from '../../shared/temporal/client';
+import { testConfig } from '../support/api';
+import { restDoors, trpcProcedures } from '../support/doors';
 
-// Route factories only capture their deps; nothing is called while listing them.
-const deps = {} as ApiDeps;
+/**
+ * The routes the gateway serves besides the declared operations, each with a pipeline of its own: probes
+ * and the reference, the provider webhooks, public invoice links, OAuth and the browser session, MCP.
+ */
+const OWN_PIPELINES = [
+  /^\/health$/,
+  /^\/openapi\.json$/,
+  /^\/$/,
+  /^\/reference\//,
+  /^\/webhook\//,
+  /^\/i\/:token/,
+  /^\/\.well-known\//,
+  /^\/oauth\//,
+  /^\/auth\/session$/,
+  /^\/mcp$/,
+];
 
-describe('scopes, declared next to each operation', () => {
-  const rows = scopeTable(restRoutes(deps), createAppRouter(deps));
-
-  it('lists every REST route and tRPC procedure once', () => {
-    const names = rows.map((r) => `${r.interface} ${r.operation}`);
-    expect(new Set(names).size).toBe(names.length);
-    expect(rows.filter((r) => r.interface === 'REST').length).toBeGreaterThan(40);
-    expect(rows.filter((r) => r.interface === 'tRPC').length).toBeGreaterThan(50);
+/** Every route of every koa router in the built gateway: what it really answers, whoever mounted it. */
+function mountedRoutes(): string[] {
+  const config = testConfig();
+  // Neither PostgreSQL nor Temporal is reached while the app is only built.
+  const deps = createApiDeps({
+    config,
+    db: createDb({ url: 'postgres://nobody@127.0.0.1:1/none' }),
+    temporal: createTemporalGateway({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'none' }),
+    logger: createLogger(config),
   });
+  const app = createApp(deps);
+  return app.middleware.flatMap((mw) => {
+    const router = (mw as { router?: Router }).router;
+    return router ? router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)) : [];
+  });
+}
+
+describe('one declaration per operation', () => {
+  const doors = restDoors().map((d) => `${d.method} ${d.path}`);
+
+  it('is the only source of REST routes: each declared door is mounted once, and nothing else is but the own pipelines', () => {
+    const mounted = mountedRoutes();
+    expect(doors.filter((d) => mounted.filter((m) => m === d).length !== 1)).toEqual([]);
+    const undeclared = mounted.filter((m) => !doors.includes(m) && !OWN_PIPELINES.some((p) => p.test(m.split(' ')[1])));
+    expect(undeclared).toEqual([]);
+  });
+
+  it('is the only source of tRPC procedures: each operation with a tRPC door under its name and former names, nothing else', () => {
+    const served = trpcProcedures()
+      .map(([name]) => name)
+      .sort();
+    const declared = operations.filter((op) => !op.restOnly).flatMap((op) => [op.name, ...(op.formerly ?? [])]);
+    expect(served).toEqual([...new Set(declared)].sort());
+  });
+
+  it("serves a former name with its operation's own procedure, unless another operation now has that name", () => {
+    const procedures = new Map(trpcProcedures());
+    // `teams.get` (one team before, the list now) answers both forms: deprecated-names.test.ts shows it.
+    const shared = new Set(operations.map((op) => op.name).filter((name) => operations.some((op) => op.formerly?.includes(name))));
+    const aliases = operations
+      .filter((op) => !shared.has(op.name))
+      .flatMap((op) => (op.formerly ?? []).filter((old) => !shared.has(old)).map((old) => [old, op.name]));
+    expect(aliases.length).toBeGreaterThan(20);
+    expect(aliases.filter(([old, name]) => procedures.get(old) !== procedures.get(name))).toEqual([]);
+  });
+
+  it('names each operation once, and each REST door once', () => {
+    const names = operations.map((op) => op.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    const shapes = doors.map((d) => d.replace(/:\w+/g, ':'));
+    expect(shapes.filter((s, i) => shapes.indexOf(s) !== i)).toEqual([]);
+  });
+
+  it('gives every OpenAPI operation its name as a unique operationId', () => {
+    const doc = buildOpenApiDocument(operations) as unknown as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const ids = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId));
+    expect(ids.filter((id) => id !== undefined && ids.indexOf(id) !== ids.lastIndexOf(id))).toEqual([]);
+    // Health is not an operation; every declared door is, under its own name.
+    expect(ids.filter((id) => id !== undefined).sort()).toEqual(
+      operations
+        .filter((op) => op.rest)
+        .map((op) => op.name)
+        .sort(),
+    );
+  });
+
+  it('lists every deprecated tRPC name in the reference, with the name that replaced it', () => {
+    const doc = buildOpenApiDocument(operations) as unknown as { info: { description: string } };
+    for (const op of operations) for (const old of op.formerly ?? []) expect(doc.info.description).toContain(`| \`${old}\` | ${op.kind} |`);
+    for (const old of operations.flatMap((op) => op.formerly ?? []))
+      expect(doc.info.description).toMatch(new RegExp(`\`${old}\` .*deprecated`));
+  });
+});
+
+describe('scopes, declared with each operation', () => {
+  const rows = scopeTable(operations);
 
   it('gives each operation at least one real scope', () => {
     const known = new Set<string>(RESOURCE_SCOPES);
-    const bad = rows.filter((r) => r.scopes.length === 0 || !r.scopes.every((s) => known.has(s)));
-    expect(bad).toEqual([]);
+    expect(operations.filter((op) => op.scopes.length === 0 || !op.scopes.every((s) => known.has(s))).map((op) => op.name)).toEqual([]);
   });
 
-  it('never lets a write operation through with a read scope alone', () => {
+  it('never lets a write through with a read scope alone, over either door', () => {
     // Computes a summary from what the caller may read and changes none of the team's data; the spec
-    // gives insights a read scope only. An export (#13) copies what the caller may read into a ZIP in the
+    // gives insights a read scope only. An export copies what the caller may read into a ZIP in the
     // team's documents and changes no transaction: reading is what it needs.
-    const derivedOnly = new Set(['POST /insights', 'POST /transactions/export']);
-    const writes = rows.filter((r) => (r.interface === 'REST' ? !r.operation.startsWith('GET ') && !derivedOnly.has(r.operation) : false));
-    expect(writes.filter((r) => r.scopes.some((s) => s.endsWith('.read')))).toEqual([]);
+    const derivedOnly = new Set(['insights.generate', 'transactionExports.create']);
+    const writes = rows.filter((r) => r.kind === 'mutation' && !derivedOnly.has(r.name));
+    expect(writes.filter((r) => r.interface === 'tRPC').length).toBeGreaterThan(60);
+    expect(writes.filter((r) => r.scopes.some((s) => s.endsWith('.read'))).map((r) => `${r.interface} ${r.operation}`)).toEqual([]);
   });
 });
 
 describe('tRPC procedures', () => {
-  const router: AnyRouter = createAppRouter(deps);
-  const procedures = router._def.procedures as Record<string, { _def: { output?: unknown } }>;
-
   it('each declare the schema of what they return', () => {
-    expect(Object.keys(procedures).filter((path) => !procedures[path]._def.output)).toEqual([]);
+    expect(trpcProcedures().filter(([, p]) => !(p._def as { output?: unknown }).output)).toEqual([]);
   });
 });

@@ -5,34 +5,30 @@ import { z } from 'zod';
 import { errorEnvelope } from '../../api/http/error-envelope';
 import { requestId } from '../../api/http/request-id';
 import type { AppState } from '../../api/http/state';
-import { defineRoute, mountRoutes } from '../../api/rest/define';
-import { one } from '../../api/rest/replies';
-import type { Db } from '../../shared/db/knex';
+import type { ApiDeps } from '../../api/deps';
+import { query } from '../../api/operations/declare';
+import { one } from '../../api/operations/output';
+import { restDoor } from '../../api/rest/door';
 import type { Principal } from '../../shared/domain/auth/principal';
 import { createLogger } from '../../shared/logger';
 
 const widget = z.object({ id: z.string(), name: z.string() });
 
-// What a service that drifted from the route's schema hands back: a renamed field, which only a cast lets through tsc.
-const drifted = defineRoute({
-  method: 'get',
-  path: '/widgets/drifted',
-  scopes: ['transactions.read'],
-  summary: 'A route whose handler no longer matches its reply',
-  tag: 'Test',
-  reply: one(widget),
-  handler: () => Promise.resolve({ id: 'w1', title: 'Widget' } as unknown as z.input<typeof widget>),
+// What a service that drifted from the operation's schema hands back: a renamed field, which only a cast lets through tsc.
+const drifted = query('widgets.drifted', 'GET /widgets/drifted', ['transactions.read'], {
+  summary: 'An operation whose service no longer matches its output',
+  output: one(widget),
+  run: () => Promise.resolve({ id: 'w1', title: 'Widget' } as unknown as z.input<typeof widget>),
 });
 
 const principal: Principal = { kind: 'api_key', userId: 'u1', teamId: 't1', scopes: ['transactions.read'] };
 
-/** The REST adapter alone (request id, error envelope, the mounted route), with response checking on or off. */
+/** The REST door alone (request id, error envelope, the mounted operation), with response checking on or off. */
 async function serve(validateResponses: boolean): Promise<{ url: string; close: () => Promise<void> }> {
   const app = new Koa<AppState>();
   const log = createLogger({ LOG_LEVEL: 'silent', LOG_FORMAT: 'json' });
-  const router = new Router<AppState>();
-  // A GET never reaches the Idempotency-Key store, the only use of the database here.
-  mountRoutes(router, [drifted], () => Promise.resolve(principal), { validateResponses, db: undefined as unknown as Db });
+  // A GET never reaches the Idempotency-Key store, the only use of the deps here.
+  const router = restDoor([drifted], {} as ApiDeps, () => Promise.resolve(principal), { validateResponses });
   app
     .use(async (ctx, next) => {
       ctx.state.log = log;
