@@ -1,8 +1,8 @@
 import { ParentClosePolicy, proxyActivities, setHandler, startChild, upsertSearchAttributes } from '@temporalio/workflow';
 import type { DocumentActivities } from '../activities/documents/process';
-import { MATCHABLE_KINDS } from '../shared/domain/documents/kinds';
 import {
   documentProcessingProgress,
+  MATCHABLE_KINDS,
   type DocumentProcessingProgress,
   type DocumentProcessingStage,
   type DocumentProcessingWorkflow,

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { OAuthApplication } from '../../shared/db/models';
 import { ALL_SCOPES } from '../../shared/domain/auth/scopes';
 import { OAuthError, type OAuthErrorCode } from '../../shared/domain/oauth/errors';
 import {
@@ -14,6 +13,7 @@ import {
   trustRedirect,
   validateAuthorization,
   type ClientCredentials,
+  type OAuthClient,
 } from '../../shared/domain/oauth/flow';
 import {
   authorizeClientParams,
@@ -194,14 +194,14 @@ export function oauthRouter(deps: ApiDeps) {
   async function asClient(
     ctx: Context,
     counted: readonly OAuthErrorCode[],
-    handle: (app: OAuthApplication, params: Record<string, string>) => Promise<object>,
+    handle: (app: OAuthClient, params: Record<string, string>) => Promise<object>,
   ): Promise<void> {
     let clientId: string | undefined;
     try {
       const params = oauthParams(bodyOf(ctx));
       const creds = clientCredentials(ctx, params);
       clientId = creds.clientId;
-      let app: OAuthApplication;
+      let app: OAuthClient;
       try {
         app = await authenticateClient(db, creds);
       } catch (err) {

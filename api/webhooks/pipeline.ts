@@ -2,13 +2,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
-import type { WebhookProvider } from '../../shared/db/models';
 import {
   claimWebhookEvent,
   type PendingWebhookEvent,
   recordWebhookFailure,
   recordWebhookOutcome,
   type WebhookOutcome,
+  type WebhookProvider,
 } from '../../shared/domain/webhook-events/record';
 import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';

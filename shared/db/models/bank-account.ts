@@ -1,5 +1,6 @@
-import type { ACCOUNT_TYPES } from '../../domain/bank-connections/schema';
 import { TeamScopedModel } from './base';
+
+export const ACCOUNT_TYPES = ['depository', 'credit', 'loan', 'other_asset', 'other_liability'] as const;
 
 export class BankAccount extends TeamScopedModel {
   static override tableName = 'bank_accounts';

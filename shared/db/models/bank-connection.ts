@@ -1,7 +1,9 @@
 import { Model, type RelationMappings } from 'objection';
-import type { BANK_PROVIDERS, CONNECTION_STATUSES } from '../../domain/bank-connections/schema';
 import { BankAccount } from './bank-account';
 import { TeamScopedModel } from './base';
+
+export const BANK_PROVIDERS = ['bank-a', 'bank-b'] as const;
+export const CONNECTION_STATUSES = ['connected', 'disconnected'] as const;
 
 export class BankConnection extends TeamScopedModel {
   static override tableName = 'bank_connections';

@@ -1,6 +1,9 @@
-import type { DOCUMENT_KINDS } from '../../domain/documents/kinds';
-import type { DOCUMENT_STATUSES } from '../../domain/inbox/schema';
 import { TeamScopedModel } from './base';
+
+/** Reading a stored document: `failed` means it could not be read at all. */
+export const DOCUMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+/** What processing decides a document is; receipts and supplier invoices go on to matching. */
+export const DOCUMENT_KINDS = ['receipt', 'invoice', 'contract', 'other'] as const;
 
 export class Document extends TeamScopedModel {
   static override tableName = 'documents';

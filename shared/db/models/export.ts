@@ -1,6 +1,11 @@
-import type { ExportFormat, ExportStatus } from '../../domain/transaction-exports/schema';
-import type { TransactionFilterBody } from '../../domain/transactions/schema';
 import { TeamScopedModel } from './base';
+
+/** What an export can hold: the rows as CSV, the rows as an Excel workbook, the files attached to them. */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'receipts'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 /** A transaction export request and what its ExportTransactions run made (migration 0073). */
 export class TransactionExport extends TeamScopedModel {
@@ -8,7 +13,8 @@ export class TransactionExport extends TeamScopedModel {
   static override jsonAttributes = ['filters'];
   requestedBy!: string | null;
   status!: ExportStatus;
-  filters!: TransactionFilterBody;
+  /** The transaction list's filters as the request gave them; the domain reads them back as its filter type. */
+  filters!: object;
   formats!: ExportFormat[];
   email!: string | null;
   rowsWritten!: number;

@@ -1,5 +1,11 @@
-import type { EXTRACTION_METHODS, INBOX_ITEM_STATUSES, INBOX_SOURCES } from '../../domain/inbox/schema';
 import { TeamScopedModel } from './base';
+
+/** The statuses an item is listed under. */
+export const INBOX_STATUSES = ['new', 'processing', 'analyzing', 'pending', 'suggested_match', 'no_match', 'done', 'archived'] as const;
+/** Every status an item can have: a deleted one is kept but never listed. */
+export const INBOX_ITEM_STATUSES = [...INBOX_STATUSES, 'deleted'] as const;
+export const INBOX_SOURCES = ['messaging', 'email', 'upload'] as const;
+export const EXTRACTION_METHODS = ['pdf_text', 'ocr', 'llm'] as const;
 
 export class InboxItem extends TeamScopedModel {
   static override tableName = 'inbox_items';

@@ -1,5 +1,19 @@
-import type { InsightSummary } from '../../domain/insights/schema';
 import { TeamScopedModel } from './base';
+
+/** A week of the team's money (insightSummarySchema describes each figure). Amounts in `currency`, rounded to cents. */
+export interface InsightSummary {
+  currency: string | null;
+  income: number;
+  spending: number;
+  profit: number;
+  previousWeek: { income: number; spending: number };
+  largestChanges: { slug: string | null; name: string; amount: number; weeklyAverage: number; change: number }[];
+  uncategorisedTransactions: number;
+  receiptsWaiting: number;
+  overdueInvoices: { count: number; totals: { currency: string; amount: number }[] };
+  runway: { balance: number; monthlyBurn: number; runwayMonths: number | null };
+  unconvertedTransactions: number;
+}
 
 export class Insight extends TeamScopedModel {
   static override tableName = 'insights';

@@ -1,5 +1,6 @@
-import type { PAYMENT_SUGGESTION_STATUSES } from '../../domain/invoices/payment-matching';
 import { TeamScopedModel } from './base';
+
+export const PAYMENT_SUGGESTION_STATUSES = ['pending', 'confirmed', 'declined'] as const;
 
 /** A bank transaction that may pay an invoice, waiting for a person to confirm or decline it. */
 export class InvoicePaymentSuggestion extends TeamScopedModel {

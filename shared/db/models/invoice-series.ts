@@ -1,5 +1,18 @@
-import type { SeriesFrequency, SeriesLineItem } from '../../domain/invoices/series-schema';
 import { TeamScopedModel } from './base';
+
+export const SERIES_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
+export type SeriesFrequency = (typeof SERIES_FREQUENCIES)[number];
+export const SERIES_STATUSES = ['active', 'paused', 'ended'] as const;
+
+/** A line of the template, as each invoice of the series is issued with it. */
+export interface SeriesLineItem {
+  name: string;
+  quantity: number;
+  unit?: string | null;
+  price: number;
+  vatRate?: number | null;
+  taxRate?: number | null;
+}
 
 export class InvoiceSeries extends TeamScopedModel {
   static override tableName = 'invoice_series';
@@ -16,7 +29,7 @@ export class InvoiceSeries extends TeamScopedModel {
   endDate!: string | null;
   dueInDays!: number;
   delivery!: 'email' | 'finalize';
-  status!: 'active' | 'paused' | 'ended';
+  status!: (typeof SERIES_STATUSES)[number];
   issuedCount!: number;
   lastIssuedAt!: Date | null;
   createdBy!: string | null;

@@ -1,5 +1,6 @@
-import type { INVOICE_STATUSES } from '../../domain/invoices/schema';
 import { TeamScopedModel } from './base';
+
+export const INVOICE_STATUSES = ['draft', 'scheduled', 'unpaid', 'overdue', 'paid', 'canceled', 'refunded'] as const;
 
 export class Invoice extends TeamScopedModel {
   static override tableName = 'invoices';

@@ -1,6 +1,7 @@
-import type { MATCH_TYPES, SUGGESTION_STATUSES } from '../../domain/inbox/schema';
-import type { DecisionVia } from '../../temporal/receipt-ingestion/contract';
 import { TeamScopedModel } from './base';
+
+export const SUGGESTION_STATUSES = ['pending', 'confirmed', 'declined', 'expired'] as const;
+export const MATCH_TYPES = ['auto_matched', 'suggested', 'manual'] as const;
 
 export class MatchSuggestion extends TeamScopedModel {
   static override tableName = 'match_suggestions';
@@ -15,5 +16,6 @@ export class MatchSuggestion extends TeamScopedModel {
   nameScore!: number | null;
   decidedAt!: Date | null;
   decidedBy!: string | null;
-  decidedVia!: DecisionVia | null;
+  /** Where the decision came from: a chat button, the API, the wait running out, or the team's auto-match. */
+  decidedVia!: 'chat' | 'api' | 'timeout' | 'auto' | null;
 }

@@ -1,5 +1,7 @@
-import type { SUBSCRIPTION_STATUSES, TEAM_PLANS } from '../../domain/teams/current';
 import { BaseModel } from './base';
+
+export const TEAM_PLANS = ['trial', 'starter', 'pro'] as const;
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'revoked'] as const;
 
 export class Team extends BaseModel {
   static override tableName = 'teams';

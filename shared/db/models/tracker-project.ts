@@ -1,5 +1,6 @@
-import type { PROJECT_STATUSES } from '../../domain/tracker/schema';
 import { TeamScopedModel } from './base';
+
+export const PROJECT_STATUSES = ['in_progress', 'completed'] as const;
 
 export class TrackerProject extends TeamScopedModel {
   static override tableName = 'tracker_projects';

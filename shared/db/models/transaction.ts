@@ -1,5 +1,20 @@
-import type { TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../domain/transactions/schema';
 import { TeamScopedModel } from './base';
+
+export const TRANSACTION_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived'] as const;
+export const TRANSACTION_METHODS = [
+  'payment',
+  'card_purchase',
+  'card_atm',
+  'transfer',
+  'ach',
+  'wire',
+  'deposit',
+  'interest',
+  'fee',
+  'other',
+  'unknown',
+] as const;
+export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
 
 export class Transaction extends TeamScopedModel {
   static override tableName = 'transactions';

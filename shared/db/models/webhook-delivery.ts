@@ -1,5 +1,6 @@
-import type { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-endpoints/schema';
 import { TeamScopedModel } from './base';
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'starting', 'running', 'delivered', 'failed'] as const;
 
 /** One event for one subscribed endpoint: the outbox row the relay starts a WebhookDelivery run for. */
 export class WebhookDelivery extends TeamScopedModel {

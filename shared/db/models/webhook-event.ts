@@ -1,5 +1,9 @@
 import { Model } from 'objection';
-import type { WEBHOOK_EVENT_OUTCOMES, WEBHOOK_PROVIDERS } from '../../domain/webhook-events/record';
+
+/** Who sends us webhooks: each has its own route, verifier and event keys. */
+export const WEBHOOK_PROVIDERS = ['bank-a', 'bank-b', 'messaging', 'inbox', 'payments', 'subscriptions'] as const;
+/** `received` until acted on; `failed` is claimed again by a redelivery. */
+export const WEBHOOK_EVENT_OUTCOMES = ['received', 'processed', 'ignored', 'failed'] as const;
 
 export type WebhookProvider = (typeof WEBHOOK_PROVIDERS)[number];
 

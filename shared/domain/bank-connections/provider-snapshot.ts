@@ -1,8 +1,8 @@
+import type { BANK_PROVIDERS } from '../../db/models';
 import { AppError, badRequest } from '../../errors';
 import type { BankAClient } from '../../providers/bank-a';
 import type { BankBClient } from '../../providers/bank-b';
 import { BankAuthError, BankUnavailableError } from '../../providers/bank-errors';
-import type { BANK_PROVIDERS } from './schema';
 import { bankAAccount, bankBAccounts, type ProviderAccount } from './provider-accounts';
 
 /** What the provider says about a connection when it is linked or repaired. */

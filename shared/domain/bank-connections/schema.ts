@@ -1,11 +1,8 @@
 import { z } from 'zod';
+import { ACCOUNT_TYPES, BANK_PROVIDERS, CONNECTION_STATUSES } from '../../db/models';
 import { currencyCode } from '../common/currency';
 import { moneyAmount } from '../common/money';
 import { isoDate } from '../common/query';
-
-export const BANK_PROVIDERS = ['bank-a', 'bank-b'] as const;
-export const CONNECTION_STATUSES = ['connected', 'disconnected'] as const;
-export const ACCOUNT_TYPES = ['depository', 'credit', 'loan', 'other_asset', 'other_liability'] as const;
 
 export const bankAccountSchema = z
   .object({

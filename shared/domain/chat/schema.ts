@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { ChatCitation as CitationColumn, ChatToolCall as ToolCallColumn } from '../../db/models';
 import { pageSize } from '../common/query';
+import type { Assert, SameType } from '../common/same-type';
 import { timeZone } from '../common/time-zone';
 
 export const chatToolCallSchema = z
@@ -13,6 +15,8 @@ export const chatToolCallSchema = z
   })
   .meta({ id: 'ChatToolCall', description: 'A tool the assistant ran to answer, with its result: the source of the figures it cites.' });
 export type ChatToolCall = z.infer<typeof chatToolCallSchema>;
+// chat_messages keeps the calls and citations as the API returns them.
+type _ToolCallIsTheColumn = Assert<SameType<ChatToolCall, ToolCallColumn>>;
 
 export const chatCitationSchema = z
   .object({
@@ -22,6 +26,7 @@ export const chatCitationSchema = z
   })
   .meta({ id: 'ChatCitation', description: 'A `[ref]` marker in the answer and the tool call its figure came from.' });
 export type ChatCitation = z.infer<typeof chatCitationSchema>;
+type _CitationIsTheColumn = Assert<SameType<ChatCitation, CitationColumn>>;
 
 export const chatMessageSchema = z
   .object({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { DOCUMENT_KINDS, DOCUMENT_STATUSES } from '../../db/models';
 import { isoDate, multi, pageSize, searchText } from '../common/query';
-import { DOCUMENT_STATUSES } from '../inbox/schema';
-import { DOCUMENT_KINDS } from './kinds';
 
 export const documentSchema = z
   .object({

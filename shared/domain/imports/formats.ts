@@ -1,5 +1,5 @@
+import type { ImportFormat } from '../../db/models';
 import { AppError } from '../../errors';
-import type { ImportFormat } from './schema';
 
 /** Enough of a file to tell CSV, OFX and CAMT.053 apart: the header and the root element sit at the start. */
 export const FORMAT_SNIFF_BYTES = 4096;

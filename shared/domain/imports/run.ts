@@ -7,17 +7,23 @@ import { BankAccount, TransactionImport } from '../../db/models';
 import type { ImportCounts, ImportOutcome } from '../../temporal/import-transactions/contract';
 import { hasSubscribers, queueTransactionEvents } from '../webhook-endpoints/events';
 import type { StagedRow } from './rows';
-import type { ImportError } from './schema';
+import type { ImportError, ImportMapping } from './schema';
 
 /** Rows per insert statement: large enough that 100,000 rows are 20 round trips, small enough for the parameter arrays. */
 const INSERT_BATCH = 5000;
 
-/** An import as its run reads it. */
-export type ImportToRun = TransactionImport;
+/** An import as its run reads it: the row, with its CSV mapping in its type. */
+export type ImportToRun = TransactionImport & { mapping: ImportMapping | null };
 
-/** The import to run; undefined when the team or the account was deleted (the import with it). */
+/**
+ * The import to run; undefined when the team or the account was deleted (the import with it). The
+ * run is what reads the jsonb `mapping`, so its type is given here: startImport is the column's only
+ * writer and writes a mapping csvMappingSchema accepted (the delimiter filled in), so the value is
+ * that type. It is not parsed again, since a schema tightened later would then fail imports it had
+ * already accepted.
+ */
 export async function importToRun(db: Db, teamId: string, importId: string): Promise<ImportToRun | undefined> {
-  return TransactionImport.query(db).findOne({ teamId, id: importId });
+  return (await TransactionImport.query(db).findOne({ teamId, id: importId })) as ImportToRun | undefined;
 }
 
 /** The account an import goes into; undefined once it was deleted (its imports with it). */

@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { IMPORT_FORMATS, IMPORT_STATUSES, type ImportError as ErrorColumn } from '../../db/models';
+import type { ImportError as RunError } from '../../temporal/import-transactions/contract';
 import { pageSize } from '../common/query';
-
-export const IMPORT_FORMATS = ['csv', 'ofx', 'camt053'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-export const IMPORT_STATUSES = ['pending', 'validating', 'importing', 'completed', 'failed'] as const;
-export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+import type { Assert, SameType } from '../common/same-type';
 
 /** The day-month-year orders banks write; D and M may be one digit where a separator follows them. */
 export const DATE_FORMATS = [
@@ -85,6 +83,9 @@ export const importErrorSchema = z.object({
   message: z.string(),
 });
 export type ImportError = z.infer<typeof importErrorSchema>;
+// imports.errors and the ImportTransactions contract each state this shape on their own.
+type _ErrorIsTheColumn = Assert<SameType<ImportError, ErrorColumn>>;
+type _ErrorIsTheRuns = Assert<SameType<ImportError, RunError>>;
 
 export const importSchema = z
   .object({

@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { DOCUMENT_STATUSES, EXTRACTION_METHODS, INBOX_ITEM_STATUSES, INBOX_SOURCES, INBOX_STATUSES } from '../../db/models';
 import { isoDate, multi, pageSize, searchText } from '../common/query';
 import { moneyAmount } from '../common/money';
 import { currencyCode } from '../common/currency';
-
-export const INBOX_STATUSES = ['new', 'processing', 'analyzing', 'pending', 'suggested_match', 'no_match', 'done', 'archived'] as const;
-/** Every status an item can have: a deleted one is kept but never listed. */
-export const INBOX_ITEM_STATUSES = [...INBOX_STATUSES, 'deleted'] as const;
-export const INBOX_SOURCES = ['messaging', 'email', 'upload'] as const;
-export const EXTRACTION_METHODS = ['pdf_text', 'ocr', 'llm'] as const;
-/** Reading a stored document: `failed` means it could not be read at all. */
-export const DOCUMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
-export const SUGGESTION_STATUSES = ['pending', 'confirmed', 'declined', 'expired'] as const;
-export const MATCH_TYPES = ['auto_matched', 'suggested', 'manual'] as const;
 
 export const inboxItemSchema = z
   .object({

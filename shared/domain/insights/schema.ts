@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { InsightSummary as SummaryColumn } from '../../db/models';
 import { isoDate, pageSize } from '../common/query';
+import type { Assert, SameType } from '../common/same-type';
 
 const money = z.number().meta({ description: "In the summary's currency, rounded to cents." });
 
@@ -36,6 +38,8 @@ export const insightSummarySchema = z
   })
   .meta({ id: 'InsightSummary' });
 export type InsightSummary = z.infer<typeof insightSummarySchema>;
+// The insights.summary column is typed in the model on its own: the API's shape is what is stored.
+type _SummaryIsTheColumn = Assert<SameType<InsightSummary, SummaryColumn>>;
 
 export const insightSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { InvoicePaymentSuggestion, Transaction } from '../../db/models';
+import { InvoicePaymentSuggestion, PAYMENT_SUGGESTION_STATUSES, Transaction } from '../../db/models';
 import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
@@ -130,8 +130,6 @@ export async function matchInvoicePayments(db: Db, temporal: TemporalGateway, te
   }
   return outcome;
 }
-
-export const PAYMENT_SUGGESTION_STATUSES = ['pending', 'confirmed', 'declined'] as const;
 
 export const paymentSuggestionSchema = z
   .object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { INVOICE_STATUSES } from '../../db/models';
 import { isoDate, isoTimestamp, multi, pageSize } from '../common/query';
 import { currencyCode } from '../common/currency';
 
-export const INVOICE_STATUSES = ['draft', 'scheduled', 'unpaid', 'overdue', 'paid', 'canceled', 'refunded'] as const;
 const currency = currencyCode;
 
 export const lineItemSchema = z.object({

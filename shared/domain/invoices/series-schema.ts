@@ -1,13 +1,12 @@
 import { z } from 'zod';
+import { SERIES_FREQUENCIES, SERIES_STATUSES, type SeriesLineItem } from '../../db/models';
 import { currencyCode } from '../common/currency';
 import { isoDate, pageSize } from '../common/query';
+import type { Assert, SameType } from '../common/same-type';
 import { lineItemSchema } from './schema';
 
-export const SERIES_FREQUENCIES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
-export type SeriesFrequency = (typeof SERIES_FREQUENCIES)[number];
-export const SERIES_STATUSES = ['active', 'paused', 'ended'] as const;
-
-export type SeriesLineItem = z.output<typeof lineItemSchema>;
+// The line_items column keeps the template's lines as the schema accepted them.
+type _LineItemIsTheColumn = Assert<SameType<z.output<typeof lineItemSchema>, SeriesLineItem>>;
 
 export const invoiceSeriesSchema = z
   .object({

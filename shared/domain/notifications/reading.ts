@@ -1,10 +1,11 @@
 import type { Db } from '../../db/knex';
+import type { NOTIFICATION_STATUSES } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
 import { messageOf } from './messages';
 import type { BulkNotificationStatusBody, ListNotificationsQuery, NotificationDto } from './schema';
-import type { NOTIFICATION_STATUSES, NotificationMetadata, NotificationType } from './types';
+import type { NotificationMetadata, NotificationType } from './types';
 
 /** Whose notifications: a member of a team. Team-wide ones are everyone's; each member reads and archives them for themself. */
 export interface Reader {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { NOTIFICATION_STATUSES } from '../../db/models';
 import { multi, pageSize } from '../common/query';
-import { NOTIFICATION_STATUSES, NOTIFICATION_TYPES } from './types';
+import { NOTIFICATION_TYPES } from './types';
 
 const status = z.enum(NOTIFICATION_STATUSES);
 const type = z.enum(NOTIFICATION_TYPES);

@@ -1,3 +1,6 @@
+import type { NotificationType as NotificationTypeColumn } from '../../db/models';
+import type { Assert, SameType } from '../common/same-type';
+
 /** Ids that tie a payment provider's event to the invoice it names. */
 // A type, not an interface: metadata must be assignable to the jsonb column's Record<string, unknown>.
 type InvoicePaymentRef = {
@@ -58,6 +61,8 @@ export interface NotificationMetadata {
 }
 
 export type NotificationType = keyof NotificationMetadata;
+// notifications.type is typed in the model on its own: a type added here needs its line there.
+type _TypesAreTheColumn = Assert<SameType<NotificationType, NotificationTypeColumn>>;
 
 /**
  * What each type is about, as the settings list shows it, in that order. A Record: a type added to
@@ -87,6 +92,3 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   webhook_endpoint_disabled: 'A webhook endpoint kept failing and was disabled.',
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];
-
-export const NOTIFICATION_STATUSES = ['unread', 'read', 'archived'] as const;
-export const NOTIFICATION_SOURCES = ['system', 'user'] as const;

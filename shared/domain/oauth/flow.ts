@@ -101,13 +101,16 @@ export async function issueCode(db: Db, v: ValidAuthorization, userId: string, t
   return code;
 }
 
+/** An application as the token and revoke endpoints know it once authenticateClient has let it in. */
+export type OAuthClient = OAuthApplication;
+
 export interface ClientCredentials {
   clientId?: string;
   clientSecret?: string;
 }
 
 /** Authenticates the client: confidential clients by secret (constant time), public ones by id alone. */
-export async function authenticateClient(db: Db, c: ClientCredentials): Promise<OAuthApplication> {
+export async function authenticateClient(db: Db, c: ClientCredentials): Promise<OAuthClient> {
   if (!c.clientId) throw new OAuthError('invalid_client', 'Client authentication failed: client_id missing');
   const app = await OAuthApplication.query(db).findOne({ clientId: c.clientId });
   if (!app?.active) throw new OAuthError('invalid_client', 'Client authentication failed');
@@ -159,7 +162,7 @@ type CodeGrant = Extract<TokenGrant, { grant_type: 'authorization_code' }>;
 type RefreshGrant = Extract<TokenGrant, { grant_type: 'refresh_token' }>;
 
 /** authorization_code grant: the code is spent atomically; a second use revokes what the first one issued. */
-export async function exchangeCode(db: Db, app: OAuthApplication, p: CodeGrant): Promise<TokenResponse> {
+export async function exchangeCode(db: Db, app: OAuthClient, p: CodeGrant): Promise<TokenResponse> {
   const hash = sha256Hex(p.code);
   const code = (
     await OAuthAuthorizationCode.query(db).patch({ usedAt: new Date() }).where({ codeHash: hash }).whereNull('usedAt').returning('*')
@@ -191,7 +194,7 @@ export async function exchangeCode(db: Db, app: OAuthApplication, p: CodeGrant):
 }
 
 /** refresh_token grant with rotation: an already-rotated refresh token is a theft signal and ends the family. */
-export async function refreshTokens(db: Db, app: OAuthApplication, p: RefreshGrant): Promise<TokenResponse> {
+export async function refreshTokens(db: Db, app: OAuthClient, p: RefreshGrant): Promise<TokenResponse> {
   const row = await OAuthToken.query(db).findOne({ refreshTokenHash: sha256Hex(p.refresh_token) });
   if (!row || row.applicationId !== app.id) throw new OAuthError('invalid_grant', 'Invalid refresh token');
   const endFamily = async () => {
@@ -224,7 +227,7 @@ export async function refreshTokens(db: Db, app: OAuthApplication, p: RefreshGra
 }
 
 /** RFC 7009: revokes an access token (that token) or a refresh token (its whole grant). Unknown tokens are fine. */
-export async function revokeToken(db: Db, app: OAuthApplication, token: string, hint?: string): Promise<void> {
+export async function revokeToken(db: Db, app: OAuthClient, token: string, hint?: string): Promise<void> {
   const hash = sha256Hex(token);
   const byRefresh = () => OAuthToken.query(db).findOne({ refreshTokenHash: hash, applicationId: app.id });
   const byAccess = () => OAuthToken.query(db).findOne({ accessTokenHash: hash, applicationId: app.id });

@@ -3,6 +3,10 @@ import { Document, InboxItem, MatchSuggestion, TransactionAttachment } from '../
 import { emitEvent } from '../webhook-endpoints/events';
 import { notify } from '../notifications/service';
 import type { Decision, DecisionOutcome, DecisionVia } from '../../temporal/receipt-ingestion/contract';
+import type { Assert, SameType } from '../common/same-type';
+
+// The contract and match_suggestions.decided_via state the same list, each on its own.
+type _DecidedViaIsTheColumn = Assert<SameType<DecisionVia, NonNullable<MatchSuggestion['decidedVia']>>>;
 
 const DECIDED = { confirm: 'confirmed', decline: 'declined', expire: 'expired' } as const satisfies Record<Decision, DecisionOutcome>;
 

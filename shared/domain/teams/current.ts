@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { Document, Team } from '../../db/models';
+import { Document, TEAM_PLANS, Team } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
 import { currencyCode } from '../common/currency';
 import { timeZone } from '../common/time-zone';
-
-export const TEAM_PLANS = ['trial', 'starter', 'pro'] as const;
-export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'revoked'] as const;
 
 export const teamSchema = z
   .object({

@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { PROJECT_STATUSES } from '../../db/models';
 import { isoDate, isoTimestamp, pageSize } from '../common/query';
 import { currencyCode } from '../common/currency';
 
 const currency = currencyCode;
-
-export const PROJECT_STATUSES = ['in_progress', 'completed'] as const;
 
 export const projectSchema = z
   .object({

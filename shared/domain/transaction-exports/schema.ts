@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../db/models';
 import { pageSize } from '../common/query';
 import { transactionFilterBody } from '../transactions/schema';
-
-/** What an export can hold: the rows as CSV, the rows as an Excel workbook, the files attached to them. */
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'receipts'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 export const requestExportBody = z
   .object({

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { TransactionExport } from '../../db/models';
+import { EXPORT_FORMATS, TransactionExport } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { notFound, workflowServiceUnreachable } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
@@ -7,13 +7,25 @@ import { startTransactionExport } from '../../temporal/export-transactions/calls
 import { exportTransactionsId } from '../../temporal/export-transactions/contract';
 import { notify } from '../notifications/service';
 import { newestFirstPage, type Page } from '../common/cursor';
-import { EXPORT_FORMATS, type ExportDto, type ListExportsQuery, type RequestExportBody } from './schema';
+import type { TransactionFilterBody } from '../transactions/schema';
+import type { ExportDto, ListExportsQuery, RequestExportBody } from './schema';
 
 /** Where a stored document downloads, absolute when the public address is known. */
 export const documentDownloadUrl = (publicUrl: string | undefined, documentId: string) =>
   `${(publicUrl ?? '').replace(/\/$/, '')}/documents/${documentId}/file`;
 
-const toDto = (e: TransactionExport, publicUrl: string | undefined): ExportDto => ({
+/** An export row with its filters in their type. */
+export type ExportRow = TransactionExport & { filters: TransactionFilterBody };
+
+/**
+ * Every exports row the domain reads comes through here, which gives the jsonb `filters` its type.
+ * requestTransactionExport is the column's only writer and writes a body transactionFilterBody
+ * accepted, so the value is that type; it is not parsed again, since a schema tightened later would
+ * then fail exports it had already accepted.
+ */
+const readExport = <R extends TransactionExport>(row: R) => row as R & ExportRow;
+
+const toDto = (e: ExportRow, publicUrl: string | undefined): ExportDto => ({
   id: e.id,
   status: e.status,
   filter: e.filters,
@@ -63,7 +75,7 @@ export async function requestTransactionExport(
 export async function getTransactionExport(db: Db, teamId: string, id: string, publicUrl?: string): Promise<ExportDto> {
   const row = await TransactionExport.query(db).findOne({ teamId, id });
   if (!row) throw notFound(`Export ${id} not found`);
-  return toDto(row, publicUrl);
+  return toDto(readExport(row), publicUrl);
 }
 
 /** The team's exports, newest first: what an accountant was sent and when. */
@@ -72,14 +84,15 @@ export function listTransactionExports(db: Db, teamId: string, query: ListExport
     .where('e.team_id', teamId)
     .select<(TransactionExport & { cursorCreatedAt: string })[]>('e.*', db.raw('e.created_at::text as cursor_created_at'));
   if (query.status) q.where('e.status', query.status);
-  return newestFirstPage(q, 'e', query, (row) => toDto(row, publicUrl));
+  return newestFirstPage(q, 'e', query, (row) => toDto(readExport(row), publicUrl));
 }
 
 // ── The run's steps (activities call these) ────────────────────────────────────────────────────
 
 /** The export as its run reads it; a missing row is the run's own bug or a deleted team, never retried into existence. */
-export async function exportForRun(db: Db, teamId: string, exportId: string): Promise<TransactionExport | undefined> {
-  return TransactionExport.query(db).findOne({ teamId, id: exportId });
+export async function exportForRun(db: Db, teamId: string, exportId: string): Promise<ExportRow | undefined> {
+  const row = await TransactionExport.query(db).findOne({ teamId, id: exportId });
+  return row && readExport(row);
 }
 
 export async function markExportRunning(db: Db, exportId: string): Promise<void> {

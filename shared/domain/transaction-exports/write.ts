@@ -7,13 +7,13 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/knex';
+import type { ExportFormat } from '../../db/models';
 import { withinTeam } from '../../db/team-wall';
 import { StorageNotFoundError, type Storage } from '../../providers/storage';
 import type { TransactionDto, TransactionFilterBody } from '../transactions/schema';
 import { listTransactions } from '../transactions/service';
 import { EXPORT_COLUMNS, receiptPath } from './columns';
 import { csvHeader, csvLine } from './csv';
-import type { ExportFormat } from './schema';
 import { openZip, type ZipFile } from './zip';
 
 /** Rows per keyset page: what one export holds in memory at a time, whatever its size. */

@@ -1,22 +1,8 @@
 import { z } from 'zod';
+import { TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../db/models';
 import { isoDate, multi, pageSize, queryBoolean, searchText } from '../common/query';
 import { currencyCode } from '../common/currency';
 import { moneyAmount } from '../common/money';
-
-export const TRANSACTION_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived'] as const;
-export const TRANSACTION_METHODS = [
-  'payment',
-  'card_purchase',
-  'card_atm',
-  'transfer',
-  'ach',
-  'wire',
-  'deposit',
-  'interest',
-  'fee',
-  'other',
-  'unknown',
-] as const;
 
 const money = z.number().meta({ description: 'Signed amount: negative is an expense, positive is income.', example: -42.5 });
 const currency = currencyCode;
@@ -117,8 +103,6 @@ export const transactionFilterBody = z
 export type TransactionFilterBody = z.infer<typeof transactionFilterBody>;
 
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
-
-export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
 
 /** Fields a user may set on any transaction, bank-synced or manual. */
 const annotations = {

@@ -1,3 +1,6 @@
+import type { SubscribableEventType as EventTypeColumn } from '../../db/models';
+import type { Assert, SameType } from '../common/same-type';
+
 /**
  * The events webhooks out can send, and what each one's `data` holds. Endpoints subscribe to a list
  * of these; `webhook.test` is sent only on request (POST /webhook-endpoints/{id}/test).
@@ -38,6 +41,8 @@ type InvoiceEventData = { invoiceId: string; invoiceNumber: string | null; statu
 export type WebhookEventType = keyof WebhookEventData;
 
 export type SubscribableEventType = Exclude<WebhookEventType, 'webhook.test'>;
+// webhook_endpoints.event_types is typed in the model on its own: an event added here needs its line there.
+type _SubscribableAreTheColumn = Assert<SameType<SubscribableEventType, EventTypeColumn>>;
 
 /** Every event an endpoint can subscribe to (a Record: an event added above without a line here fails to compile). */
 const SUBSCRIBABLE: Record<SubscribableEventType, string> = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_DELIVERY_STATUSES } from '../../db/models';
 import { pageSize } from '../common/query';
 import { WEBHOOK_EVENT_TYPES } from './event-types';
 
@@ -63,8 +64,6 @@ export type ListWebhookEndpointsQuery = z.infer<typeof listWebhookEndpointsQuery
 
 export const webhookEndpointIdParams = z.object({ id: z.uuid() });
 export const webhookDeliveryIdParams = z.object({ id: z.uuid(), deliveryId: z.uuid() });
-
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'starting', 'running', 'delivered', 'failed'] as const;
 
 export const webhookAttemptSchema = z
   .object({

@@ -1,6 +1,14 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { DocumentKind } from '../../domain/documents/kinds';
 import { workflowContract } from '../contract';
+
+/** What processing decides a document is (the documents.kind column; shared/domain/documents/kinds.ts checks they agree). */
+export type DocumentKind = 'receipt' | 'invoice' | 'contract' | 'other';
+
+/**
+ * The kinds that the receipt matching takes: an uploaded one lands in the inbox as an emailed one does.
+ * An invoice the team issued itself is not taken (DocumentProcessing asks issuedByTeam).
+ */
+export const MATCHABLE_KINDS: readonly DocumentKind[] = ['receipt', 'invoice'];
 
 export interface DocumentProcessingInput {
   documentId: string;

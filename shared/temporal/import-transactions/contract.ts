@@ -1,6 +1,11 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { ImportError } from '../../domain/imports/schema';
 import { workflowContract } from '../contract';
+
+/** A bad row: its line in the file (for OFX and CAMT.053, the transaction's number) and what is wrong with it. */
+export interface ImportError {
+  line: number;
+  message: string;
+}
 
 export interface ImportTransactionsInput {
   importId: string;

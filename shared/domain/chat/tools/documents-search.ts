@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOCUMENT_KINDS } from '../../documents/kinds';
+import { DOCUMENT_KINDS } from '../../../db/models';
 import { listDocumentsQuery } from '../../documents/schema';
 import { listDocuments } from '../../documents/service';
 import { defineTool, periodArgs, periodInput } from './define';
