@@ -13,12 +13,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Door = `${Method} /${string}`;
 
 /** What both doors know of the request an operation serves. */
-export interface RequestInfo {
-  requestId: string;
-  ip: string;
-  userAgent: string | undefined;
-  log: Logger;
-}
+export type RequestInfo = { requestId: string; ip: string; userAgent: string | undefined; log: Logger };
 
 interface CallBase<I extends z.ZodType> {
   input: z.output<I>;
@@ -27,13 +22,9 @@ interface CallBase<I extends z.ZodType> {
   files: readonly SpooledFile[];
 }
 /** A call acting in a team: every service it makes is scoped to `principal.teamId`. */
-export interface TeamCall<I extends z.ZodType> extends CallBase<I> {
-  principal: Principal;
-}
+export type TeamCall<I extends z.ZodType> = CallBase<I> & { principal: Principal };
 /** A call on the caller themselves (`forUser`), who may belong to no team yet. */
-export interface UserCall<I extends z.ZodType> extends CallBase<I> {
-  caller: Caller;
-}
+export type UserCall<I extends z.ZodType> = CallBase<I> & { caller: Caller };
 export type CallOf<I extends z.ZodType, U extends boolean> = U extends true ? UserCall<I> : TeamCall<I>;
 
 /** A `none` output sends no body, so its `run` may hand back any service promise as it is. */

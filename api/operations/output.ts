@@ -20,37 +20,15 @@ export type Output =
   | FileOutput
   | EventsOutput<z.ZodType<{ event: string; data: unknown }>>;
 
-export interface OneOutput<S extends z.ZodType> {
-  kind: 'one';
-  item: S;
-}
-export interface AllOutput<S extends z.ZodType> {
-  kind: 'all';
-  item: S;
-}
-export interface PageOutput<S extends z.ZodType> {
-  kind: 'page';
-  item: S;
-}
+export type OneOutput<S extends z.ZodType> = { kind: 'one'; item: S };
+export type AllOutput<S extends z.ZodType> = { kind: 'all'; item: S };
+export type PageOutput<S extends z.ZodType> = { kind: 'page'; item: S };
 /** A list whose `meta` carries something other than a cursor (totals of an unpaginated range). */
-export interface ListOutput<S extends z.ZodType, M extends z.ZodType> {
-  kind: 'list';
-  item: S;
-  meta: M;
-}
-export interface NoneOutput {
-  kind: 'none';
-}
-export interface FileOutput {
-  kind: 'file';
-  description: string;
-}
+export type ListOutput<S extends z.ZodType, M extends z.ZodType> = { kind: 'list'; item: S; meta: M };
+export type NoneOutput = { kind: 'none' };
+export type FileOutput = { kind: 'file'; description: string };
 /** Server-sent events (`text/event-stream`), each `{event, data}` of the schema, as the operation's iterable yields them. */
-export interface EventsOutput<S extends z.ZodType<{ event: string; data: unknown }>> {
-  kind: 'events';
-  event: S;
-  description: string;
-}
+export type EventsOutput<S extends z.ZodType<{ event: string; data: unknown }>> = { kind: 'events'; event: S; description: string };
 
 export const one = <S extends z.ZodType>(item: S): OneOutput<S> => ({ kind: 'one', item });
 export const all = <S extends z.ZodType>(item: S): AllOutput<S> => ({ kind: 'all', item });

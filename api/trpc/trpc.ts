@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import type { Caller, Principal } from '../../shared/domain/auth/principal';
+import type { Caller } from '../../shared/domain/auth/principal';
 import { AppError, validationError } from '../../shared/errors';
 import { assertScopes, requireTeam } from '../auth/guard';
 import { assertStorableText } from '../http/json-body';
@@ -58,7 +58,7 @@ const t = initTRPC
 
 export const router = t.router;
 
-// AppErrors thrown by services become TRPCErrors with the matching HTTP status.
+// AppErrors thrown by services, the guard or authentication become TRPCErrors with the matching HTTP status.
 const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) {
@@ -68,33 +68,18 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-const asTrpcError = (err: unknown) =>
-  err instanceof AppError
-    ? new TRPCError({ code: CODES[err.status] ?? 'INTERNAL_SERVER_ERROR', message: err.description, cause: err })
-    : err;
-
 /** Authentication, then the scope check against the procedure's own meta; a procedure without scopes is refused. */
 async function authenticate(ctx: TrpcContext, meta: ProcedureMeta | undefined, getRawInput: () => Promise<unknown>): Promise<Caller> {
-  try {
-    const caller = await ctx.authenticate();
-    if (!meta?.scopes.length) throw new Error('tRPC procedure without scopes');
-    assertScopes(caller, meta.scopes);
-    // As over REST: PostgreSQL cannot store NUL, so no input carrying one gets past the gateway.
-    assertStorableText(await getRawInput(), 'input');
-    return caller;
-  } catch (err) {
-    throw asTrpcError(err);
-  }
+  const caller = await ctx.authenticate();
+  if (!meta?.scopes.length) throw new Error('tRPC procedure without scopes');
+  assertScopes(caller, meta.scopes);
+  // As over REST: PostgreSQL cannot store NUL, so no input carrying one gets past the gateway.
+  assertStorableText(await getRawInput(), 'input');
+  return caller;
 }
 
 const inTeam = t.procedure.use(appErrors).use(async ({ ctx, meta, next, getRawInput }) => {
-  const caller = await authenticate(ctx, meta, getRawInput);
-  let principal: Principal;
-  try {
-    principal = requireTeam(caller);
-  } catch (err) {
-    throw asTrpcError(err);
-  }
+  const principal = requireTeam(await authenticate(ctx, meta, getRawInput));
   return withinTeam(principal.teamId, () => next({ ctx: { ...ctx, principal } }));
 });
 
