@@ -15,7 +15,10 @@ const SQL_IN_PLACE = [
   { selector: "CallExpression[callee.type='Identifier'][callee.name=/^(db|trx|knex)$/]", message: 'SQL belongs in shared/domain.' },
   { selector: "CallExpression[callee.property.name='raw']", message: 'SQL belongs in shared/domain.' },
   { selector: "CallExpression[callee.property.name='transaction']", message: 'Transactions belong in shared/domain.' },
-  { selector: "CallExpression[callee.property.name='query'][callee.object.name=/^[A-Z]/]", message: 'Model queries belong in shared/domain.' },
+  {
+    selector: "CallExpression[callee.property.name='query'][callee.object.name=/^[A-Z]/]",
+    message: 'Model queries belong in shared/domain.',
+  },
 ];
 
 /**
@@ -34,7 +37,11 @@ const layers = {
           except: ['./knex.ts', './team-wall.ts'],
           message: 'Models and SQL live in shared/domain: call a service function (the Db handle and the team wall are the exceptions).',
         },
-        { target: './api', from: ['./activities', './workflows', './worker'], message: 'The gateway starts workflows through shared/temporal.' },
+        {
+          target: './api',
+          from: ['./activities', './workflows', './worker'],
+          message: 'The gateway starts workflows through shared/temporal.',
+        },
         { target: './activities', from: ['./api', './workflows', './worker'], message: 'Activities call shared/ only.' },
         {
           target: './shared',
@@ -97,7 +104,11 @@ export default tseslint.config(
         {
           patterns: [
             { regex: '^(?!@temporalio/workflow$)[^.]', message: 'Workflows import only @temporalio/workflow of the packages.' },
-            { regex: '^\\.\\./activities/', allowTypeImports: true, message: 'Workflows call activities through proxyActivities: import their types only.' },
+            {
+              regex: '^\\.\\./activities/',
+              allowTypeImports: true,
+              message: 'Workflows call activities through proxyActivities: import their types only.',
+            },
             {
               regex: '^\\.\\./(?!activities/|shared/temporal/(contract|search-attribute-keys|[\\w-]+/contract)$)',
               message: 'Workflows import only the contracts in shared/temporal (and activity types).',

@@ -28,5 +28,7 @@ export const budgetHeaders = (r: BudgetRefusal) => ({
 export async function takeChatBudget(assistant: ApiDeps['assistant'], p: Principal): Promise<void> {
   const refused = await takeAssistantBudget(assistant, p);
   if (!refused) return;
-  throw tooManyRequests(`Chat limit of ${refused.limit} messages reached; retry in ${refused.retryAfter} s`).withHeaders(budgetHeaders(refused));
+  throw tooManyRequests(`Chat limit of ${refused.limit} messages reached; retry in ${refused.retryAfter} s`).withHeaders(
+    budgetHeaders(refused),
+  );
 }

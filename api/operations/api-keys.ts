@@ -1,8 +1,7 @@
 import { apiKeySchema, deleteApiKeyInput, upsertApiKeyInput, upsertApiKeyResultSchema } from '../../shared/domain/api-keys/schema';
 import { notifyApiKeyCreated } from '../../shared/domain/api-keys/notify';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../shared/domain/api-keys/service';
-import { mutation, query, trpcOnly } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query, trpcOnly } from './declare';
 
 const noRestDoor = trpcOnly('no REST door yet: the interface spec names these procedures only');
 

@@ -1,7 +1,6 @@
 import { bankAccountSchema, createBankAccountBody, idParams, updateBankAccountBody } from '../../shared/domain/bank-connections/schema';
 import * as service from '../../shared/domain/bank-connections/service';
-import { mutation, query } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query } from './declare';
 
 export const bankAccounts = [
   query('bankAccounts.get', 'GET /bank-accounts', ['bank-accounts.read'], {

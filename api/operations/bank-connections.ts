@@ -1,8 +1,7 @@
 import * as schema from '../../shared/domain/bank-connections/schema';
 import { completeReconnect, createLinkSession, createReconnectSession } from '../../shared/domain/bank-connections/link';
 import * as service from '../../shared/domain/bank-connections/service';
-import { mutation, query } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query } from './declare';
 
 export const bankConnections = [
   query('bankConnections.get', 'GET /bank-connections', ['bank-accounts.read'], {

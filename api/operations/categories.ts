@@ -1,7 +1,6 @@
 import { categoryIdParams, categorySchema, createCategoryBody, updateCategoryBody } from '../../shared/domain/categories/schema';
 import { createCategory, deleteCategory, listCategories, updateCategory } from '../../shared/domain/categories/service';
-import { mutation, query } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query } from './declare';
 
 export const categories = [
   query('categories.get', 'GET /categories', ['transactions.read'], {

@@ -1,7 +1,6 @@
 import { deleteConversation, getConversation, listConversations } from '../../shared/domain/chat/conversations';
 import * as schema from '../../shared/domain/chat/schema';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 export const chatConversations = [
   query('chatConversations.get', 'GET /chat/conversations', ['chat.read'], {

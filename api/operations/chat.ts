@@ -1,8 +1,7 @@
 import { ask, askAndWait } from '../../shared/domain/chat/assistant';
 import { chatAnswerSchema, chatEventSchema, sendChatBody } from '../../shared/domain/chat/schema';
 import { takeChatBudget } from '../chat-budget';
-import { mutation } from './declare';
-import { events } from './output';
+import { events, mutation } from './declare';
 
 /** The assistant: REST streams the turn as server-sent events, tRPC answers it whole. */
 export const chat = [

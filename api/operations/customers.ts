@@ -1,7 +1,6 @@
 import * as schema from '../../shared/domain/customers/schema';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from '../../shared/domain/customers/service';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 export const customers = [
   query('customers.get', 'GET /customers', ['customers.read'], {

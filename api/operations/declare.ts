@@ -7,6 +7,9 @@ import type { ApiDeps } from '../deps';
 import type { SpooledFile, SpoolLimits } from '../http/multipart';
 import type { NoneOutput, Output, ResultOf } from './output';
 
+// A declaration's whole vocabulary comes from this module: the outputs too.
+export { all, events, file, list, none, one, page } from './output';
+
 export type Kind = 'query' | 'mutation';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** An operation's REST door: method and koa-style path, e.g. `PATCH /transactions/:id`; each `:name` is a field of the input. */

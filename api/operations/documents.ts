@@ -4,8 +4,7 @@ import { deleteDocument, getDocument, listDocuments, openDocumentFile, updateDoc
 import { uploadDocuments } from '../../shared/domain/documents/upload';
 import { SNIFF_BYTES } from '../../shared/domain/documents/file-types';
 import { UPLOAD_TOKEN_PARAM } from '../auth/upload-token';
-import { mutation, query, trpcOnly } from './declare';
-import { all, file, none, one, page } from './output';
+import { all, file, mutation, none, one, page, query, trpcOnly } from './declare';
 
 const binary = z.string().meta({ format: 'binary' });
 

@@ -1,8 +1,7 @@
 import * as schema from '../../shared/domain/inbox/schema';
 import { decide, deleteInboxItem, getInboxItem, listInbox, matchManually, updateInboxItem } from '../../shared/domain/inbox/service';
 import { getInboxFile } from '../../shared/domain/inbox/file';
-import { mutation, query } from './declare';
-import { file, none, one, page } from './output';
+import { file, mutation, none, one, page, query } from './declare';
 
 /** An item and the transaction a decision or a manual match is about. */
 // Strict as the REST body always was: an unknown field is a 400, not silently dropped.

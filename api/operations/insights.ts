@@ -1,8 +1,7 @@
 import { generateInsight } from '../../shared/domain/insights/generate';
 import { generateInsightBody, insightIdParams, insightSchema, listInsightsQuery } from '../../shared/domain/insights/schema';
 import { getInsight, listInsights } from '../../shared/domain/insights/service';
-import { mutation, query } from './declare';
-import { one, page } from './output';
+import { mutation, one, page, query } from './declare';
 
 export const insights = [
   query('insights.get', 'GET /insights', ['insights.read'], {

@@ -1,6 +1,5 @@
 import * as paymentMatching from '../../shared/domain/invoices/payment-matching';
-import { mutation, query } from './declare';
-import { one, page } from './output';
+import { mutation, one, page, query } from './declare';
 
 export const invoicePaymentSuggestions = [
   query('invoicePaymentSuggestions.get', 'GET /invoice-payment-suggestions', ['invoices.read'], {

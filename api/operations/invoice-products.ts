@@ -1,7 +1,6 @@
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../../shared/domain/invoice-products/service';
 import * as schema from '../../shared/domain/invoice-products/schema';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 export const invoiceProducts = [
   query('invoiceProducts.get', 'GET /invoice-products', ['invoices.read'], {

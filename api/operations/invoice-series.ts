@@ -2,8 +2,7 @@ import { z } from 'zod';
 import * as series from '../../shared/domain/invoices/series';
 import * as seriesSchema from '../../shared/domain/invoices/series-schema';
 import type { ApiDeps } from '../deps';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 const idParams = z.object({ id: z.uuid() });
 const scheduling = ({ temporal, config }: ApiDeps) => ({ temporal, intervalMs: config.INVOICE_SERIES_INTERVAL });

@@ -6,8 +6,7 @@ import { createInvoiceFromTracker } from '../../shared/domain/invoices/from-trac
 import { invoicePdfFile } from '../../shared/domain/invoices/pdf';
 import { invoiceSummary } from '../../shared/domain/invoices/summary';
 import { createPublicLink, revokePublicLink } from '../../shared/domain/invoices/public-link';
-import { mutation, query, trpcOnly } from './declare';
-import { file, none, one, page } from './output';
+import { file, mutation, none, one, page, query, trpcOnly } from './declare';
 
 type InvoiceAction = (typeof schema.INVOICE_ACTIONS)[number];
 

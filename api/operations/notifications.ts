@@ -1,8 +1,7 @@
 import * as reading from '../../shared/domain/notifications/reading';
 import * as schema from '../../shared/domain/notifications/schema';
 import { notificationSettings, updateNotificationSetting } from '../../shared/domain/notifications/settings';
-import { mutation, query } from './declare';
-import { all, one, page } from './output';
+import { all, mutation, one, page, query } from './declare';
 
 /** The caller's notifications in the team: their own and the team's, each read or archived per member. */
 export const notifications = [

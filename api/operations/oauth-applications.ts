@@ -1,7 +1,6 @@
 import * as applications from '../../shared/domain/oauth/applications';
 import * as schema from '../../shared/domain/oauth/schema';
-import { mutation, query, trpcOnly } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query, trpcOnly } from './declare';
 
 const noRestDoor = trpcOnly('no REST door yet: registered from the dashboard over tRPC');
 

@@ -1,7 +1,6 @@
 import * as schema from '../../shared/domain/reports/schema';
 import { burnRate, cashFlow, expenses, profitAndLoss, revenue, runway, spending } from '../../shared/domain/reports/service';
-import { query } from './declare';
-import { one } from './output';
+import { one, query } from './declare';
 
 const IN_BASE_CURRENCY =
   " Everything is in the team's base currency (or `currency`): a transaction in another currency is converted at the stored ECB rate of its date, and `conversion` counts those converted and those left out for want of a rate, listing the left-out ones by day. `previous` is the period of the same length just before, with its own `conversion`.";

@@ -1,7 +1,6 @@
 import { searchHitSchema, searchQuery } from '../../shared/domain/search/schema';
 import { search as searchEverything } from '../../shared/domain/search/service';
-import { query } from './declare';
-import { all } from './output';
+import { all, query } from './declare';
 
 export const search = [
   query('search.query', 'GET /search', ['search.read'], {

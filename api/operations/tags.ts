@@ -1,7 +1,6 @@
 import { createTagBody, tagIdParams, tagSchema, updateTagBody } from '../../shared/domain/tags/schema';
 import { createTag, deleteTag, listTags, updateTag } from '../../shared/domain/tags/service';
-import { mutation, query } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query } from './declare';
 
 export const tags = [
   query('tags.get', 'GET /tags', ['tags.read'], {

@@ -6,8 +6,7 @@ import { changeRole, listMembers, removeMember } from '../../shared/domain/teams
 import * as schema from '../../shared/domain/teams/schema';
 import { createTeamFor, getTeamFor, listMyTeams, regenerateInboxId, updateTeamFor } from '../../shared/domain/teams/teams';
 import { keepWeeklyInsightsScheduled } from '../../shared/domain/insights/schedule';
-import { mutation, query, trpcOnly } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query, trpcOnly } from './declare';
 
 const BY_ID = 'A session reaches every team its user belongs to; an API key or OAuth token only its own. Any other id is 404.';
 

@@ -1,7 +1,6 @@
 import * as schema from '../../shared/domain/tracker/schema';
 import { createEntry, deleteEntry, listEntries, updateEntry } from '../../shared/domain/tracker/service';
-import { mutation, query } from './declare';
-import { list, none, one } from './output';
+import { list, mutation, none, one, query } from './declare';
 
 export const trackerEntries = [
   query('trackerEntries.get', 'GET /tracker-entries', ['tracker-entries.read'], {

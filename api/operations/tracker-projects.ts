@@ -1,7 +1,6 @@
 import { createProjectBody, idParams, listProjectsQuery, projectSchema, updateProjectBody } from '../../shared/domain/tracker/schema';
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../shared/domain/tracker/service';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 export const trackerProjects = [
   query('trackerProjects.get', 'GET /tracker-projects', ['tracker-projects.read'], {

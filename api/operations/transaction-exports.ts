@@ -1,7 +1,6 @@
 import { exportIdParams, exportSchema, listExportsQuery, requestExportBody } from '../../shared/domain/transaction-exports/schema';
 import { getTransactionExport, listTransactionExports, requestTransactionExport } from '../../shared/domain/transaction-exports/service';
-import { mutation, query } from './declare';
-import { one, page } from './output';
+import { mutation, one, page, query } from './declare';
 
 /** Exports of transactions for an accountant: requested here, written by the ExportTransactions workflow. */
 export const transactionExports = [

@@ -4,8 +4,7 @@ import { previewImportFile } from '../../shared/domain/imports/preview';
 import * as schema from '../../shared/domain/imports/schema';
 import { getImport, listImports, startImport } from '../../shared/domain/imports/service';
 import type { ApiDeps } from '../deps';
-import { mutation, query } from './declare';
-import { one, page } from './output';
+import { mutation, one, page, query } from './declare';
 
 const binary = z.string().meta({ format: 'binary' });
 const limits = (config: ApiDeps['config']) => ({ maxFileBytes: config.IMPORT_MAX_BYTES, maxFiles: 1, headBytes: FORMAT_SNIFF_BYTES });

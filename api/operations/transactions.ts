@@ -1,8 +1,7 @@
 import * as schema from '../../shared/domain/transactions/schema';
 import * as service from '../../shared/domain/transactions/service';
 import * as bulk from '../../shared/domain/transactions/bulk';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 export const transactions = [
   query('transactions.get', 'GET /transactions', ['transactions.read'], {

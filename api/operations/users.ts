@@ -3,8 +3,7 @@ import { acceptInvitation, declineInvitation, listMyInvitations } from '../../sh
 import { acceptedInvitationSchema, invitationSchema } from '../../shared/domain/teams/schema';
 import { deleteMe, getMe, switchCurrentTeam, updateMe } from '../../shared/domain/users/profile';
 import { switchTeamBody, updateUserBody, userSchema } from '../../shared/domain/users/schema';
-import { mutation, query, trpcOnly } from './declare';
-import { all, none, one } from './output';
+import { all, mutation, none, one, query, trpcOnly } from './declare';
 
 const invitationId = z.object({ invitationId: z.uuid().meta({ description: 'Invitation id.' }) });
 

@@ -1,8 +1,7 @@
 import * as service from '../../shared/domain/webhook-endpoints/service';
 import * as schema from '../../shared/domain/webhook-endpoints/schema';
 import { WEBHOOK_EVENT_DESCRIPTIONS } from '../../shared/domain/webhook-endpoints/event-types';
-import { mutation, query } from './declare';
-import { none, one, page } from './output';
+import { mutation, none, one, page, query } from './declare';
 
 const SIGNING =
   'Each delivery is a POST of `{type, timestamp, data}` signed with Standard Webhooks: `webhook-id` (the delivery id, the same on every retry and replay), `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret). Any 2xx answer is success; anything else is retried with exponential backoff for 3 days. An endpoint failing for 5 days is disabled and the team notified.';

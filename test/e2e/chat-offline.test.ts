@@ -201,7 +201,9 @@ describe('POST /chat offline (the intent parser, no model)', () => {
     const list = await trpc.chatConversations.get.query({ pageSize: 10 });
     expect(list.data.map((c) => c.id)).toEqual([sent.conversationId]);
     expect((await trpc.chatConversations.getById.query({ id: sent.conversationId })).messages).toHaveLength(2);
-    expect(await trpcError(trpcAs(ctx.api, ctx.acme.sessionToken).chatConversations.delete.mutate({ id: sent.conversationId }))).toMatchObject({
+    expect(
+      await trpcError(trpcAs(ctx.api, ctx.acme.sessionToken).chatConversations.delete.mutate({ id: sent.conversationId })),
+    ).toMatchObject({
       httpStatus: 404,
     });
     await trpc.chatConversations.delete.mutate({ id: sent.conversationId });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { z } from 'zod';
 import { webhooks } from '../../api/webhooks';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startBankBFake, type BankBFake } from '../fakes/bank-b';

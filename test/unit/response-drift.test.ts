@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import Koa from 'koa';
-import Router from '@koa/router';
 import { z } from 'zod';
 import { errorEnvelope } from '../../api/http/error-envelope';
 import { requestId } from '../../api/http/request-id';
