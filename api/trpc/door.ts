@@ -105,7 +105,7 @@ function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps
     throw new Error(`tRPC name ${name}: its operation and the one it formerly named must be alike (kind, caller, scopes)`);
   const rowKeys = Object.keys(shapeOf(former.input));
   const typed = baseOf(own)
-    .input((raw: unknown) => raw)
+    .input(z.unknown())
     .output(z.union([outputOf(own), outputOf(former)]));
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => {
     const named = typeof input === 'object' && input !== null && rowKeys.some((k) => k in input);
