@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ApplicationFailure, heartbeat } from '@temporalio/activity';
-import { csvRows } from '../../shared/domain/imports/csv';
-import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/imports/rows';
+import { csvRows } from '../../shared/domain/transaction-imports/csv';
+import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/transaction-imports/rows';
 import {
   importAccount,
   importInOneTransaction,
@@ -16,8 +16,8 @@ import {
   updateImport,
   type ImportToRun,
   type RowWalk,
-} from '../../shared/domain/imports/run';
-import { camtRows, ofxRows } from '../../shared/domain/imports/statements';
+} from '../../shared/domain/transaction-imports/run';
+import { camtRows, ofxRows } from '../../shared/domain/transaction-imports/statements';
 import type {
   ImportCounts,
   ImportOutcome,

@@ -1,5 +1,5 @@
 import { planInvoiceStep, performInvoiceStep, type StepOutcome } from '../../shared/domain/invoices/lifecycle';
-import { matchInvoicePayments, type MatchOutcome } from '../../shared/domain/invoices/payment-matching';
+import { matchInvoicePayments, type MatchOutcome } from '../../shared/domain/invoice-payment-suggestions/matching';
 import type { InvoiceNextAction, InvoiceStepPlan } from '../../shared/temporal/invoice-lifecycle/contract';
 import type { ActivityDeps } from '../deps';
 

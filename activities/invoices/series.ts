@@ -1,4 +1,4 @@
-import { deliverSeriesInvoice, issueSeriesInvoice } from '../../shared/domain/invoices/series';
+import { deliverSeriesInvoice, issueSeriesInvoice } from '../../shared/domain/invoice-series/service';
 import { removeInvoiceSeriesSchedule } from '../../shared/temporal/invoice-series/calls';
 import type { SeriesIssue } from '../../shared/temporal/invoice-series/contract';
 import type { ActivityDeps } from '../deps';

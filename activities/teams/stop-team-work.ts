@@ -1,7 +1,7 @@
 import { ScheduleNotFoundError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Db } from '../../shared/db/knex';
 import { teamConnectionIds } from '../../shared/domain/bank-connections/scheduled-sync';
-import { unendedSeriesIds } from '../../shared/domain/invoices/series';
+import { unendedSeriesIds } from '../../shared/domain/invoice-series/service';
 import { revokePendingInvitations } from '../../shared/domain/teams/invitations';
 import { invoiceSeriesScheduleId } from '../../shared/temporal/invoice-series/contract';
 import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';

@@ -1,5 +1,5 @@
-import { bankAccountSchema, createBankAccountBody, idParams, updateBankAccountBody } from '../../shared/domain/bank-connections/schema';
-import * as service from '../../shared/domain/bank-connections/service';
+import { bankAccountSchema, createBankAccountBody, idParams, updateBankAccountBody } from '../../shared/domain/bank-accounts/schema';
+import * as service from '../../shared/domain/bank-accounts/service';
 import { all, mutation, none, one, query } from './declare';
 
 export const bankAccounts = [

@@ -1,5 +1,5 @@
-import { deleteConversation, getConversation, listConversations } from '../../shared/domain/chat/conversations';
-import * as schema from '../../shared/domain/chat/schema';
+import { deleteConversation, getConversation, listConversations } from '../../shared/domain/chat-conversations/service';
+import * as schema from '../../shared/domain/chat-conversations/schema';
 import { mutation, none, one, page, query } from './declare';
 
 export const chatConversations = [

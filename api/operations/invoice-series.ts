@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import * as series from '../../shared/domain/invoices/series';
-import * as seriesSchema from '../../shared/domain/invoices/series-schema';
+import * as series from '../../shared/domain/invoice-series/service';
+import * as seriesSchema from '../../shared/domain/invoice-series/schema';
 import type { ApiDeps } from '../deps';
 import { mutation, none, one, page, query } from './declare';
 

@@ -1,5 +1,5 @@
-import * as applications from '../../shared/domain/oauth/applications';
-import * as schema from '../../shared/domain/oauth/schema';
+import * as applications from '../../shared/domain/oauth-applications/service';
+import * as schema from '../../shared/domain/oauth-applications/schema';
 import { all, mutation, none, one, query, trpcOnly } from './declare';
 
 const noRestDoor = trpcOnly('no REST door yet: registered from the dashboard over tRPC');

@@ -1,5 +1,5 @@
-import * as schema from '../../shared/domain/tracker/schema';
-import { createEntry, deleteEntry, listEntries, updateEntry } from '../../shared/domain/tracker/service';
+import * as schema from '../../shared/domain/tracker-entries/schema';
+import { createEntry, deleteEntry, listEntries, updateEntry } from '../../shared/domain/tracker-entries/service';
 import { list, mutation, none, one, query } from './declare';
 
 export const trackerEntries = [

@@ -1,5 +1,11 @@
-import { createProjectBody, idParams, listProjectsQuery, projectSchema, updateProjectBody } from '../../shared/domain/tracker/schema';
-import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../shared/domain/tracker/service';
+import {
+  createProjectBody,
+  idParams,
+  listProjectsQuery,
+  projectSchema,
+  updateProjectBody,
+} from '../../shared/domain/tracker-projects/schema';
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../shared/domain/tracker-projects/service';
 import { mutation, none, one, page, query } from './declare';
 
 export const trackerProjects = [

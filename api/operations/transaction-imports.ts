@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FORMAT_SNIFF_BYTES } from '../../shared/domain/imports/formats';
-import { previewImportFile } from '../../shared/domain/imports/preview';
-import * as schema from '../../shared/domain/imports/schema';
-import { getImport, listImports, startImport } from '../../shared/domain/imports/service';
+import { FORMAT_SNIFF_BYTES } from '../../shared/domain/transaction-imports/formats';
+import { previewImportFile } from '../../shared/domain/transaction-imports/preview';
+import * as schema from '../../shared/domain/transaction-imports/schema';
+import { getImport, listImports, startImport } from '../../shared/domain/transaction-imports/service';
 import type { ApiDeps } from '../deps';
 import { mutation, one, page, query } from './declare';
 

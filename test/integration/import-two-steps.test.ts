@@ -4,7 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivityDeps } from '../../activities/deps';
 import { importActivities } from '../../activities/imports/import';
 import { TransactionImport } from '../../shared/db/models';
-import { csvMappingSchema } from '../../shared/domain/imports/schema';
+import { csvMappingSchema } from '../../shared/domain/transaction-imports/schema';
 import { PROJECT_ROOT } from '../../shared/paths';
 import type { ImportValidation } from '../../shared/temporal/import-transactions/contract';
 import { GENERATED_CSV_MAPPING, generatedCsv } from '../fixtures/statements';

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { csvRows, detectDelimiter } from '../../shared/domain/imports/csv';
-import { detectImportFormat } from '../../shared/domain/imports/formats';
-import { rowHasher, type ParsedRow, type RowResult } from '../../shared/domain/imports/rows';
-import { csvMappingSchema } from '../../shared/domain/imports/schema';
-import { decimalSeparatorOf, formatAmount, parseAmount, parseDate } from '../../shared/domain/imports/values';
+import { csvRows, detectDelimiter } from '../../shared/domain/transaction-imports/csv';
+import { detectImportFormat } from '../../shared/domain/transaction-imports/formats';
+import { rowHasher, type ParsedRow, type RowResult } from '../../shared/domain/transaction-imports/rows';
+import { csvMappingSchema } from '../../shared/domain/transaction-imports/schema';
+import { decimalSeparatorOf, formatAmount, parseAmount, parseDate } from '../../shared/domain/transaction-imports/values';
 
 /** How statement values are read: banks write amounts and dates every which way, and a wrong reading imports wrong money. */
 describe('statement values', () => {

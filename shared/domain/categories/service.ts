@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { isUniqueViolation } from '../../db/constraint-errors';
-import { Transaction, TransactionCategory } from '../../db/models';
+import { Category, Transaction } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CategoryDto, createCategoryBody, updateCategoryBody } from './schema';
 
-const toDto = (c: TransactionCategory): CategoryDto => ({
+const toDto = (c: Category): CategoryDto => ({
   id: c.id,
   name: c.name,
   slug: c.slug,
@@ -28,14 +28,14 @@ export const slugify = (name: string) =>
     .replace(/^-+|-+$/g, '') || 'category';
 
 export async function listCategories(db: Db, teamId: string): Promise<CategoryDto[]> {
-  return (await TransactionCategory.query(db).where({ teamId }).orderBy('name')).map(toDto);
+  return (await Category.query(db).where({ teamId }).orderBy('name')).map(toDto);
 }
 
 async function assertParent(db: Db, teamId: string, parentId: string | null | undefined, selfId?: string) {
   if (!parentId) return;
   if (parentId === selfId)
     throw badRequest('A category cannot be its own parent', [{ field: 'parentId', message: 'is the category itself' }]);
-  const parent = await TransactionCategory.query(db).findOne({ teamId, id: parentId }).select('id');
+  const parent = await Category.query(db).findOne({ teamId, id: parentId }).select('id');
   if (!parent) throw badRequest('Invalid parent', [{ field: 'parentId', message: 'no such category in your team' }]);
 }
 
@@ -44,7 +44,7 @@ export async function createCategory(db: Db, teamId: string, body: z.infer<typeo
   const slug = body.slug ?? slugify(body.name);
   try {
     return toDto(
-      await TransactionCategory.query(db)
+      await Category.query(db)
         .insert({ ...body, slug, teamId })
         .returning('*'),
     );
@@ -57,7 +57,7 @@ export async function createCategory(db: Db, teamId: string, body: z.infer<typeo
 /** The slug never changes: transactions refer to it. */
 export async function updateCategory(db: Db, teamId: string, id: string, body: z.infer<typeof updateCategoryBody>): Promise<CategoryDto> {
   await assertParent(db, teamId, body.parentId, id);
-  const row = (await TransactionCategory.query(db).patch(body).where({ teamId, id }).returning('*')).at(0);
+  const row = (await Category.query(db).patch(body).where({ teamId, id }).returning('*')).at(0);
   if (!row) throw notFound(`Category ${id} not found`);
   return toDto(row);
 }
@@ -65,10 +65,10 @@ export async function updateCategory(db: Db, teamId: string, id: string, body: z
 /** Its transactions become uncategorised; its children move up to its parent. */
 export async function deleteCategory(db: Db, teamId: string, id: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row = await TransactionCategory.query(trx).findOne({ teamId, id });
+    const row = await Category.query(trx).findOne({ teamId, id });
     if (!row) throw notFound(`Category ${id} not found`);
     await Transaction.query(trx).patch({ categorySlug: null }).where({ teamId, categorySlug: row.slug });
-    await TransactionCategory.query(trx).patch({ parentId: row.parentId }).where({ teamId, parentId: id });
-    await TransactionCategory.query(trx).delete().where({ teamId, id });
+    await Category.query(trx).patch({ parentId: row.parentId }).where({ teamId, parentId: id });
+    await Category.query(trx).delete().where({ teamId, id });
   });
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../../logger';
 import { LlmError, type LlmChatClient } from '../../providers/llm';
 import type { Principal } from '../auth/principal';
 import { todayIn } from '../common/time-zone';
-import { saveAnswer, startTurn } from './conversations';
+import { saveAnswer, startTurn } from '../chat-conversations/service';
 import { citationsOf, type EngineAnswer, type EngineEvent } from './engine';
 import { answerWithModel } from './model';
 import { answerOffline } from './offline';

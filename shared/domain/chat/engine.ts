@@ -1,6 +1,7 @@
 import { AppError } from '../../errors';
+import type { ChatCitation, ChatToolCall } from '../chat-conversations/schema';
 import type { ChatTool, ToolContext } from './tools';
-import type { ChatCitation, ChatEvent, ChatToolCall } from './schema';
+import type { ChatEvent } from './schema';
 
 /** What an answering engine (the model, or the offline parser) streams before the answer is stored. */
 export type EngineEvent = Extract<ChatEvent, { event: 'token' | 'tool_call' | 'tool_result' }>;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { LlmChatClient, LlmChatMessage, LlmToolCall, LlmToolSpec } from '../../providers/llm';
+import type { ChatToolCall } from '../chat-conversations/schema';
+import type { HistoryMessage } from '../chat-conversations/service';
 import type { ChatTool, ToolContext } from './tools';
-import type { HistoryMessage } from './conversations';
 import { runToolCall, type EngineAnswer, type EngineEvent } from './engine';
-import type { ChatToolCall } from './schema';
 
 // Enough for "compare revenue and spending", not enough for a model stuck in a loop.
 const MAX_ROUNDS = 5;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
-import { accountsWithBalances } from '../bank-connections/service';
+import { accountsWithBalances } from '../bank-accounts/service';
 import { Team } from '../../db/models';
 import { roundMoney } from '../common/currency';
 import { convert, ratesOn } from '../exchange-rates/service';

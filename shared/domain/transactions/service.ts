@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ROWS_AS_SELECTED, type Db } from '../../db/knex';
 import { outsideTheWall } from '../../db/team-wall';
-import { BankAccount, TeamMember, Tag, Transaction, TransactionCategory, TransactionTag } from '../../db/models';
+import { BankAccount, Category, TeamMember, Tag, Transaction, TransactionTag } from '../../db/models';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../errors';
 import { decodeCursor, encodeCursor } from '../common/cursor';
 import type { Page } from '../common/page';
@@ -126,7 +126,7 @@ export async function assertReferences(
   if (body.bankAccountId && !(await BankAccount.query(db).findOne({ teamId, id: body.bankAccountId }).select('id'))) {
     problems.push({ field: 'bankAccountId', message: 'no such bank account in your team' });
   }
-  if (body.categorySlug && !(await TransactionCategory.query(db).findOne({ teamId, slug: body.categorySlug }).select('id'))) {
+  if (body.categorySlug && !(await Category.query(db).findOne({ teamId, slug: body.categorySlug }).select('id'))) {
     problems.push({ field: 'categorySlug', message: 'no such category in your team' });
   }
   if (body.assignedId && !(await TeamMember.query(db).findOne({ teamId, userId: body.assignedId }).select('id'))) {

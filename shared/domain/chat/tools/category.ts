@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/knex';
-import { TransactionCategory } from '../../../db/models';
+import { Category } from '../../../db/models';
 import type { Question } from './define';
 
 /** The optional category the report tools take. */
@@ -20,7 +20,7 @@ export const sameCategory = (asked: string, c: { slug: string | null; name: stri
 
 /** The team's categories a question's word names, as `sameCategory` reads it. */
 export async function categoriesLike(db: Db, teamId: string, asked: string): Promise<{ slug: string; name: string }[]> {
-  const all = await TransactionCategory.query(db).where({ teamId }).select('slug', 'name').orderBy('name');
+  const all = await Category.query(db).where({ teamId }).select('slug', 'name').orderBy('name');
   return all.filter((c) => sameCategory(asked, c)).map((c) => ({ slug: c.slug, name: c.name }));
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { validationError } from '../../../errors';
-import { listEntriesQuery } from '../../tracker/schema';
-import { listEntries, listProjects } from '../../tracker/service';
+import { listEntriesQuery } from '../../tracker-entries/schema';
+import { listEntries } from '../../tracker-entries/service';
+import { listProjects } from '../../tracker-projects/service';
 import { defineTool, periodArgs, periodInput, periodOf, span } from './define';
 
 const hours = (seconds: number) => Math.round((seconds / 3600) * 10) / 10;

@@ -1,6 +1,7 @@
 import { TeamScopedModel } from './base';
 
-export class TransactionCategory extends TeamScopedModel {
+/** A transaction category of the team: the `categories` resource (its table keeps the name `transaction_categories`). */
+export class Category extends TeamScopedModel {
   static override tableName = 'transaction_categories';
   parentId!: string | null;
   name!: string;

@@ -12,12 +12,12 @@ import {
 import type { SeriesIssue } from '../../temporal/invoice-series/contract';
 import { newestFirstPage, type Page } from '../common/cursor';
 import { startOfDayIn, todayIn } from '../common/time-zone';
+import { changeInvoiceStatus, sendInvoice } from '../invoices/lifecycle';
+import { createInvoice } from '../invoices/service';
+import { invoiceTotals } from '../invoices/totals';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
-import { changeInvoiceStatus, sendInvoice } from './lifecycle';
-import type { CreateInvoiceSeriesBody, InvoiceSeriesDto, ListInvoiceSeriesQuery, UpdateInvoiceSeriesBody } from './series-schema';
-import { createInvoice } from './service';
-import { invoiceTotals } from './totals';
+import type { CreateInvoiceSeriesBody, InvoiceSeriesDto, ListInvoiceSeriesQuery, UpdateInvoiceSeriesBody } from './schema';
 
 /** The team's series that have not ended: each has a schedule that may still issue an invoice. */
 export async function unendedSeriesIds(db: Db, teamId: string): Promise<string[]> {

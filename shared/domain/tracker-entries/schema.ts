@@ -1,48 +1,11 @@
 import { z } from 'zod';
-import { PROJECT_STATUSES } from '../../db/models';
-import { isoDate, isoTimestamp, pageSize } from '../common/query';
+import { isoDate, isoTimestamp } from '../common/query';
 import { currencyCode } from '../common/currency';
 
+/** Entries are addressed by id as projects are: one path schema for both. */
+export { idParams } from '../tracker-projects/schema';
+
 const currency = currencyCode;
-
-export const projectSchema = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    description: z.string().nullable(),
-    status: z.enum(PROJECT_STATUSES),
-    billable: z.boolean(),
-    rate: z.number().nullable().meta({ description: 'Hourly rate.' }),
-    currency: z.string().nullable(),
-    estimateHours: z.number().nullable(),
-    customer: z.object({ id: z.uuid(), name: z.string() }).nullable(),
-    totalDuration: z.number().meta({ description: 'Seconds tracked on finished entries.' }),
-    totalAmount: z.number().meta({ description: "Billable value of the tracked time at each entry's rate (or the project rate)." }),
-    createdAt: z.iso.datetime(),
-  })
-  .meta({ id: 'TrackerProject', description: 'A project time is tracked against.' });
-
-export type ProjectDto = z.infer<typeof projectSchema>;
-
-const projectFields = {
-  description: z.string().max(5000).nullable().optional(),
-  status: z.enum(PROJECT_STATUSES).optional(),
-  billable: z.boolean().optional(),
-  rate: z.number().min(0).max(1e9).nullable().optional(),
-  currency: currency.nullable().optional(),
-  estimateHours: z.number().int().min(0).max(1e6).nullable().optional(),
-  customerId: z.uuid().nullable().optional(),
-};
-
-export const createProjectBody = z
-  .object({ name: z.string().trim().min(1).max(200), ...projectFields })
-  .strict()
-  .meta({ id: 'CreateTrackerProject' });
-export const updateProjectBody = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), ...projectFields })
-  .strict()
-  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
-  .meta({ id: 'UpdateTrackerProject' });
 
 /** One entry spans at most a year: longer spans are typing mistakes (and would not fit the stored seconds). */
 export const MAX_ENTRY_DAYS = 366;
@@ -104,14 +67,6 @@ export const listEntriesQuery = z
   })
   .refine((q) => q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })
   .refine((q) => new Date(q.to).getTime() - new Date(q.from).getTime() <= 366 * 86_400_000, { message: 'at most 366 days', path: ['to'] });
-
-export const listProjectsQuery = z.object({
-  cursor: z.string().optional(),
-  pageSize,
-  status: z.enum(PROJECT_STATUSES).optional(),
-});
-
-export const idParams = z.object({ id: z.uuid() });
 
 /** An unpaginated range of entries carries its range and the sum of the finished entries' durations. */
 export const entryRangeMetaSchema = z.object({

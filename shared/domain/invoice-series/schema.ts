@@ -3,7 +3,7 @@ import { SERIES_FREQUENCIES, SERIES_STATUSES, type SeriesLineItem } from '../../
 import { currencyCode } from '../common/currency';
 import { isoDate, pageSize } from '../common/query';
 import type { Assert, SameType } from '../common/same-type';
-import { lineItemSchema } from './schema';
+import { lineItemSchema } from '../invoices/schema';
 
 // The line_items column keeps the template's lines as the schema accepted them.
 type _LineItemIsTheColumn = Assert<SameType<z.output<typeof lineItemSchema>, SeriesLineItem>>;
