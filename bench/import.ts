@@ -1,5 +1,5 @@
 /**
- * Statement import end to end (DESIGN §8: CSV import > 20,000 rows/s): a 100,000-row CSV uploaded
+ * Statement import end to end (goal: a CSV imports at over 20,000 rows/s): a 100,000-row CSV uploaded
  * to the real gateway (multipart, streamed to disk), the ImportTransactions workflow on a real
  * Temporal dev server and worker, every row validated and then inserted in one transaction. Timed
  * from the first byte of the upload to the finished workflow. Seeds nothing but a team and an

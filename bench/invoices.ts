@@ -1,5 +1,5 @@
 /**
- * Invoices (issue #11): how long the PDF takes to render, and how long an invoice takes to reach the
+ * Invoices: how long the PDF takes to render, and how long an invoice takes to reach the
  * customer's mailbox once it is due to go.
  *
  * 1. PDF: one invoice of 10 lines and one of 60 lines (two pages) rendered 200 times each, beside the

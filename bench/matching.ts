@@ -1,5 +1,5 @@
 /**
- * The matcher on a labelled set (DESIGN §6, issue 5): receipts generated from known transactions
+ * The matcher on a labelled set: receipts generated from known transactions
  * (amount, date shifted 0–3 days, merchant written as a person would) among 5,000 transactions with
  * look-alikes, plus receipts whose transaction is absent, and receipts in dollars for euro card
  * payments (converted at the reference rate, with a 0–2 % card fee on top). Prints precision and recall of

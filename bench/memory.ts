@@ -1,5 +1,5 @@
 /**
- * The API's memory under a long mixed load (issue #15): 5 minutes at 200 requests/s of transaction
+ * The API's memory under a long mixed load: 5 minutes at 200 requests/s of transaction
  * lists (first pages, filtered pages), single reads and signed bank webhooks, with a text search in
  * the list or across resources one request in twenty (a search box is typed in less often than a
  * list is paged, and a rare word scans a team's rows: at a third of the mix those searches alone

@@ -1,6 +1,6 @@
 /**
- * ReceiptIngestion end to end (DESIGN §6: "PDF receipt from webhook to match suggestion message in
- * under 3 s"): a signed messaging webhook carrying a receipt → gateway → workflow → media download,
+ * ReceiptIngestion end to end (goal: a PDF receipt goes from webhook to match suggestion message in
+ * under 3 s): a signed messaging webhook carrying a receipt → gateway → workflow → media download,
  * storage, extraction, matching → the suggestion with its buttons arrives at the messaging fake.
  * One receipt at a time, as a person sends them; PDFs, then photos (OCR), against 5,000 transactions.
  *

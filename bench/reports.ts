@@ -1,5 +1,5 @@
 /**
- * The reports (issue #10): one team with 1,000,000 transactions over three years in EUR, USD and GBP
+ * The reports: one team with 1,000,000 transactions over three years in EUR, USD and GBP
  * across 20 categories, with daily ECB rates (seeded once, kept on DATABASE_URL's server), then 210
  * report calls one after another: each of the seven reports over a month, a quarter, a year and three
  * years. Prints p50 and p99 of the report services (the SQL, the conversion and the shaping; the

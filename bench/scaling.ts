@@ -1,11 +1,11 @@
 /**
- * Flat as data grows (issue #15): GET /transactions for teams of 10,000, 100,000, 1,000,000 and
+ * Flat as data grows: GET /transactions for teams of 10,000, 100,000, 1,000,000 and
  * 10,000,000 transactions, four shapes each: the first page, a filtered page (category, date range
  * and amount range), a text search (`q=`) and page 200 reached by cursor. Prints the p99 curve at a
  * fixed rate and, per shape, the ratio of the largest team's p99 to the smallest's (budget ≤ 1.5);
  * each p99 is the median of ROUNDS (3) runs, its spread printed beside it.
  * Teams are seeded once per size and kept on DATABASE_URL's server: the first run seeds 11.1
- * million rows (about 15 minutes and 6 GB with their indexes); SIZES= measures fewer.
+ * million rows (a long first run, and gigabytes of disk with their indexes); SIZES= measures fewer.
  *
  *   npx tsx bench/scaling.ts
  *   SIZES=10000,1000000 RATE=100 DURATION=10 ROUNDS=1 npx tsx bench/scaling.ts
@@ -56,8 +56,8 @@ async function seededTeam(db: Db, rows: number): Promise<{ teamId: string; userI
     // In slices, so 10,000,000 rows do not become one transaction of several GB. The merchant, category
     // and amount come from a hash of the row number, not from the number itself as the date does:
     // taken from g as well (v1), every row of a day had the same category and one merchant in 5,000
-    // fell on 33 days of 1,500, so a filter skipped whole days (13,000 rows walked for a page at
-    // 10,000,000) in a way no team's spending does.
+    // fell on 33 days of 1,500, so a filter skipped whole days (walking many rows for a page) in a
+    // way no team's spending does.
     for (let from = 1; from <= rows; from += 1_000_000) {
       const to = Math.min(rows, from + 999_999);
       await db.raw(
@@ -113,10 +113,9 @@ async function main() {
       // warm-up (it made the smallest team the slowest and the ratios look better than they are).
       for (const path of Object.values(paths[t.size])) await load({ url: `${base}${path}`, headers, duration: 1, connections: 4 });
     }
-    // A p99 of one run is its few slowest requests, and one pause of the machine's moves it two-fold
-    // (10,000,000 rows' text search: 5.2 to 17.7 ms in four runs). So each is the median of ROUNDS
-    // runs, and a round measures every size of a shape back to back: a noisy spell falls on the
-    // sizes compared, not on one of them.
+    // A p99 of one run is its few slowest requests, and one pause of the machine's can move it far.
+    // So each is the median of ROUNDS runs, and a round measures every size of a shape back to back:
+    // a noisy spell falls on the sizes compared, not on one of them.
     for (let round = 1; round <= ROUNDS; round++) {
       for (const shape of Object.keys(SHAPES)) {
         for (const t of keys) {

@@ -1,5 +1,5 @@
 /**
- * GET /search's query (issue #10): one team with 1,000,000 transactions, 50,000 documents with text
+ * GET /search's query: one team with 1,000,000 transactions, 50,000 documents with text
  * and 20,000 customers (seeded once, kept on DATABASE_URL's server), then 200 mixed queries one after
  * another: common and rare words, partial names, amounts, phrases in document text, and misses.
  * Prints p50 and p99 of the search service (the SQL and the snippets; the gateway around it is

@@ -1,5 +1,5 @@
 /**
- * SyncConnection end to end (DESIGN §6): 10,000 new provider transactions, from the sync request to
+ * SyncConnection end to end: 10,000 new provider transactions, from the sync request to
  * the finished workflow, on a real Temporal dev server and worker against the bank-a fake.
  *
  *   npx tsx bench/sync.ts            (DATABASE_URL or an embedded PostgreSQL)

@@ -30,7 +30,7 @@ const runningWorkflows: TeamWorkStopper = async ({ client, teamId, exceptWorkflo
   return stopped;
 };
 
-/** Scheduled bank syncs (`sync-connection-schedule:<connectionId>`, see DESIGN.md), wherever a connection has one. */
+/** Scheduled bank syncs (`sync-connection-schedule:<connectionId>`), wherever a connection has one. */
 const bankSyncSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
   let stopped = 0;
   for (const id of await teamConnectionIds(db, teamId)) {

@@ -33,7 +33,7 @@ export interface WebhookEventRef<E> {
 
 /**
  * How one provider's webhook is verified, parsed and acted on. The pipeline does the rest,
- * the same way for every provider (spec part 6, DESIGN §2).
+ * the same way for every provider.
  */
 export interface WebhookSpec<P, E> {
   provider: WebhookProvider;
@@ -76,8 +76,8 @@ function storable(value: unknown): unknown {
 /**
  * (header credentials →) raw body → signature → JSON + zod → record in webhook_events (redeliveries
  * stop here) → act → 200. A failure after validation is logged with the event id and still answers
- * 200, as the spec asks: the event stays recorded as `failed` with its payload, and the relay (or a
- * redelivery) acts on it again.
+ * 200, since retrying it is ours to do, not the provider's: the event stays recorded as `failed` with
+ * its payload, and the relay (or a redelivery) acts on it again.
  *
  * Failed credentials count against the sender's address, and past the limit a failure answers 429
  * instead of 401. The counter is read only when a delivery fails: a correctly signed one proves its

@@ -10,8 +10,8 @@ interface Pending<I, O> {
  * One statement for many callers, as a database commits a group of transactions: the first call
  * goes at once, and the calls made while it is on its way go together in the next statement. A lone
  * call waits for nothing; under load a round trip carries many calls, and on a busy API each round
- * trip costs a socket write (a quarter of the API's time in bench/webhooks.ts, one write per
- * statement per delivery).
+ * trip costs a socket write (one write per statement per delivery otherwise, a large part of the
+ * API's time in bench/webhooks.ts).
  *
  * `run` answers each input of a group in its order. When a group's statement fails, each of its
  * calls is run alone, so one bad input (a team deleted meanwhile) fails only its own caller.

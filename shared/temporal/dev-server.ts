@@ -5,9 +5,8 @@
  *
  * Eager activity execution: a worker that schedules an activity on its own task queue, with a slot
  * free, gets the activity back in the reply to its workflow task and runs it at once, instead of
- * waiting for the matching service to hand it out. On the dev server that wait was about 40 ms per
- * activity, and a chat receipt takes five activities to its suggestion (bench/receipts: PDF p50
- * 488 → 238 ms).
+ * waiting for the matching service to hand it out. That wait comes once per activity, and a chat
+ * receipt takes five activities to its suggestion (bench/receipts.ts shows the difference).
  */
 export const SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean | number | string>> = {
   'system.enableActivityEagerExecution': true,

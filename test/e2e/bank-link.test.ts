@@ -9,7 +9,7 @@ import { createTeamAndOwner } from '../support/fixtures';
 import { withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
 
-// Connection lifecycle (#13): link → exchange → sync → webhooks → disconnect → reconnect, and consent expiry.
+// Connection lifecycle: link → exchange → sync → webhooks → disconnect → reconnect, and consent expiry.
 // Schedules run every 2 s here, and the consent notice comes 3 s before the expiry.
 const B_SECRET = 'bank-b-link-secret';
 let bankA: BankAFake;

@@ -5,11 +5,10 @@ const tdb = withTestDatabase();
 
 /**
  * 500 events (1,000 deliveries) here, beside the rest of the suite on the CI's two cores. At 2,000
- * the storm took up to 384 s there, the dev server and the fake provider starved past every timeout.
- * At 1,000, one of three CI runs sent two chat replies twice, 110–117 s apart: an attempt that did
- * not learn in time that its send went out, and a retry once the claim's lease (120 s) had ended,
- * which is sendOnce's at-least-once for a send whose fate is unknown. `npm run bench -- chaos` runs
- * it at 2,000 on a machine of its own.
+ * the dev server and the fake provider starved there past every timeout. At 1,000, a CI run could
+ * send a chat reply twice: an attempt that did not learn in time that its send went out, and a retry
+ * once the claim's lease (120 s) had ended, which is sendOnce's at-least-once for a send whose fate
+ * is unknown. `npm run bench -- chaos` runs it at 2,000 on a machine of its own.
  */
 const EVENTS = 500;
 

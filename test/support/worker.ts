@@ -58,7 +58,7 @@ export async function startTestWorker(
 
 /**
  * Waits until a worker polls the task queue's workflow tasks: a worker process spawned on a loaded
- * machine can take half a minute to start, and a test that times a kill against a timer must start
+ * machine can be slow to start, and a test that times a kill against a timer must start
  * the timer only then.
  */
 export async function untilWorkerPolls(client: Client, taskQueue: string, timeoutMs = 120_000): Promise<void> {

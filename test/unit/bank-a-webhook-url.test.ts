@@ -2,7 +2,7 @@ import { loadConfig } from '../../shared/config';
 import { bankAWebhookUrl } from '../../shared/domain/bank-connections/link';
 
 /**
- * Spec §6: the callback URL set on a Link session is {base_url}/webhook/bank-a in production, and
+ * The callback URL set on a Link session is {base_url}/webhook/bank-a in production, and
  * the sandbox uses its own base address with the same path. Read through loadConfig so that the
  * environment variable names are the ones checked.
  */

@@ -111,8 +111,8 @@ describe('scopes, declared with each operation', () => {
   });
 
   it('never lets a write through with a read scope alone, over either door', () => {
-    // Computes a summary from what the caller may read and changes none of the team's data; the spec
-    // gives insights a read scope only. An export copies what the caller may read into a ZIP in the
+    // Computes a summary from what the caller may read and changes none of the team's data, so
+    // insights take a read scope only. An export copies what the caller may read into a ZIP in the
     // team's documents and changes no transaction: reading is what it needs.
     const derivedOnly = new Set(['insights.generate', 'transactionExports.create']);
     const writes = rows.filter((r) => r.kind === 'mutation' && !derivedOnly.has(r.name));

@@ -42,5 +42,5 @@ mutation('widgets.update', 'PATCH /widgets/:id', ['transactions.write'], {
 // @ts-expect-error: a name is `<resource>.<procedure>`.
 query('widgets', 'GET /widgets', ['transactions.read'], { summary: 'Widgets', output: none, run: () => Promise.resolve() });
 
-// @ts-expect-error: a scope is one of the scopes the spec lists.
+// @ts-expect-error: a scope is one of RESOURCE_SCOPES.
 query('widgets.get', 'GET /widgets', ['widgets.read'], { summary: 'Widgets', output: none, run: () => Promise.resolve() });

@@ -3,16 +3,15 @@ import type { Knex } from 'knex';
 /**
  * Phrases in document text, found by the index instead of by reading documents. A GIN index keeps
  * which documents hold a word, not where: for `"lease clause 123"` PostgreSQL had to read and check
- * the positions of every document holding all three words, a third of 50,000 in bench/search.ts
- * (280 ms to find none). Each document now also keeps its shingles, every two and three words that
- * stand next to each other ("lease clause", "lease clause 123"), in a GIN-indexed column the database
+ * the positions of every document holding all three words (a third of them in bench/search.ts),
+ * even to find none. Each document now also keeps its shingles, every two and three words that stand
+ * next to each other ("lease clause", "lease clause 123"), in a GIN-indexed column the database
  * maintains; a phrase's shingles narrow the documents to those that can hold it, and only those are
  * checked word by word.
  *
- * The price, measured there: the shingles index is about seven times the words index (232 MB
- * against 33 MB for 50,000 documents of 900 words), and writing a document's text costs about 2 ms
- * more per 1,000 words. Transactions, customers and the rest keep only their words: their text is a
- * few short fields, cheap to check.
+ * The price: the shingles index is several times the size of the words index, and writing a
+ * document's text costs more, in proportion to its length. Transactions, customers and the rest keep
+ * only their words: their text is a few short fields, cheap to check.
  */
 export async function up(knex: Knex): Promise<void> {
   // Words ordered by position; a pair or triple only where positions follow on (words past a

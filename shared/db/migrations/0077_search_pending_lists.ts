@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 /**
  * A GIN index takes new rows into an unsorted pending list (4 MB by default) and merges it into the
  * tree later; every search reads that list whole. bench/search.ts found customers' words index with
- * all 20,000 rows still pending: 8 ms of each search went to reading it, to find nothing. The tables
- * written rarely and in small numbers get a short list (the merge then runs more often, on fewer
- * rows). Transactions keep the default: a sync or an import writes thousands at once, and a longer
- * list is what keeps those inserts cheap.
+ * all its rows still pending, read whole by every search to find nothing. The tables written rarely
+ * and in small numbers get a short list (the merge then runs more often, on fewer rows). Transactions
+ * keep the default: a sync or an import writes thousands at once, and a longer list is what keeps
+ * those inserts cheap.
  */
 const RARELY_WRITTEN = [
   'customers_search_idx',

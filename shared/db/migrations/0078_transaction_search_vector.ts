@@ -6,9 +6,9 @@ const WORDS = 'search_words_transactions(name, description, counterparty_name, m
  * Transactions keep their words in a stored column, as documents do since 0062. Search takes its
  * candidates either from the words index or, for a word many rows hold, by walking the team's
  * newest rows and checking each; and it ranks every candidate. With only an expression index each
- * row walked or ranked had its words computed again: "Merchant 37" over a million transactions
- * (a word in every row and one in one row of a hundred) walked 32,000 rows in 106 ms. The column is
- * computed by the same function when a row is written, in place of the index computing it.
+ * row walked or ranked had its words computed again, and a search such as "Merchant 37" (a word in
+ * every row and one in one row of a hundred) walks and ranks many rows. The column is computed by the
+ * same function when a row is written, in place of the index computing it.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`alter table transactions add column search_vector tsvector generated always as (${WORDS}) stored`);

@@ -3,12 +3,12 @@ import type { Knex } from 'knex';
 /**
  * The list's `q=` matches any of four columns literally (ILIKE). Only the name had a trigram index,
  * so a text search walked the team's rows newest first and checked each: a word in one row of 450
- * walked 23,000 rows, and a million-row team took seconds at 100 req/s. One trigram index over the
- * four columns joined by a newline narrows the rows first; the list then checks each column
- * exactly, so a match never spans two fields. It replaces the name's trigram index rather than
- * joining it: search's partial-word candidates read it as well (word similarity over the four
- * columns rather than the name alone; ranking still compares the name), and every index on
- * transactions is paid for by each synced or imported row.
+ * meant walking some 450 rows for each row of a page, and a large team fell behind under load. One
+ * trigram index over the four columns joined by a newline narrows the rows first; the list then
+ * checks each column exactly, so a match never spans two fields. It replaces the name's trigram
+ * index rather than joining it: search's partial-word candidates read it as well (word similarity
+ * over the four columns rather than the name alone; ranking still compares the name), and every index
+ * on transactions is paid for by each synced or imported row.
  */
 const TEXT = 'transaction_text(name, description, counterparty_name, merchant_name)';
 

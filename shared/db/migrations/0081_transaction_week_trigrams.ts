@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 /**
  * The list's `q=` wants a team's newest 50 matches. The trigram index of 0080 answers "which rows
  * match" for the whole table: for a word in one row of 450, a 10,000,000-row team gets 22,000 rows
- * back, each read from the heap for its date only to be sorted away (220 ms a request), and the
- * team's own posting list, as long as the team, is read beside it.
+ * back, each read from the heap for its date only to be sorted away, and the team's own posting
+ * list, as long as the team, is read beside it.
  *
  * This index keys each trigram by team and week: `<team 8 hex>:<week>:<trigram>`. The list asks
  * for the newest weeks first and widens until it has a page (shared/domain/transactions/
@@ -14,8 +14,8 @@ import type { Knex } from 'knex';
  * trigrams, which pg_trgm shows as a hash, are kept, since their padding cannot be told.
  *
  * The function is declared parallel unsafe, though it is safe, so that no query calling it plans
- * workers: PostgreSQL has no way to know how few rows a team's week keys hold (it took a 10,000-row
- * team's 215 weeks for 3.8 million rows), and starting workers cost 300 ms for 28 rows.
+ * workers: PostgreSQL has no way to know how few rows a team's week keys hold (it took a small
+ * team's weeks for millions of rows), and starting workers costs far more than reading a few rows.
  */
 export async function up(knex: Knex): Promise<void> {
   const { own, trgm } = await functionSchemas(knex);

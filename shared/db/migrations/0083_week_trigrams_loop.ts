@@ -5,10 +5,9 @@ import { functionSchemas } from './0081_transaction_week_trigrams';
  * Migration 0081's key function, same keys in the same order, computed for a fraction of the cost.
  * Every row written to `transactions` calls it for the week trigram index, and as an SQL function
  * with a subquery it ran an executor of its own per call and rebuilt the `<team>:<week>:` prefix for
- * each trigram: 21% of an import's database time (perf, 100,000 rows), 16 µs a row. A PL/pgSQL
- * loop over the trigrams with the prefix made once takes 7 µs. The keys are equal for every input
- * (test/integration/week-trigram-keys.test.ts compares the two), so the index built by the old
- * function stays valid and is not rebuilt.
+ * each trigram: a large share of an import's database time. A PL/pgSQL loop over the trigrams makes
+ * the prefix once. The keys are equal for every input (test/integration/week-trigram-keys.test.ts
+ * compares the two), so the index built by the old function stays valid and is not rebuilt.
  */
 export async function up(knex: Knex): Promise<void> {
   const { own, trgm } = await functionSchemas(knex);

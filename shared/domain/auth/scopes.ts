@@ -1,4 +1,4 @@
-/** Every scope a key, token or session can hold (spec part 5). */
+/** Every scope a key, token or session can hold. */
 export const RESOURCE_SCOPES = [
   'bank-accounts.read',
   'bank-accounts.write',

@@ -14,7 +14,7 @@ import { getConnection, type ConnectionDeps } from './service';
 import { markReconnected } from './status';
 
 /**
- * Where bank-a sends an item's webhooks, set on every Link session (spec §6): production uses our
+ * Where bank-a sends an item's webhooks, set on every Link session: production uses our
  * public address; the sandbox its own base address when one is configured, with the same path.
  */
 export function bankAWebhookUrl(config: Pick<Config, 'BANK_A_ENVIRONMENT' | 'BANK_A_SANDBOX_WEBHOOK_BASE_URL' | 'PUBLIC_URL' | 'PORT'>) {

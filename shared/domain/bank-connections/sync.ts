@@ -30,9 +30,9 @@ const COLUMNS: readonly (readonly [column: string, type: string, value: (r: Sync
 ];
 const MERGED = COLUMNS.filter(([column]) => column !== 'provider_transaction_id');
 
-// The bulk upsert is the sync's hot path (100,000 transactions in seconds): one statement per page,
-// each column one array parameter that unnest turns back into rows. Knex's multi-row VALUES made a
-// statement of 6,000 parameters per page, which Node spent its time writing and PostgreSQL parsing.
+// The bulk upsert is the sync's hot path: one statement per page, each column one array parameter
+// that unnest turns back into rows. Knex's multi-row VALUES made a statement of 6,000 parameters per
+// page, which Node spent its time writing and PostgreSQL parsing.
 const UPSERT = `insert into transactions (team_id, ${COLUMNS.map(([column]) => column).join(', ')}, updated_at)
   select ?, u.*, now() from unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) as u
   on conflict (team_id, provider_transaction_id) do update set

@@ -80,7 +80,7 @@ export async function applyConnectionEvent(
     case 'new-data':
       return sync();
     case 'initial-history':
-      // The provider's history is only worth a sync right after linking (spec §6: within one day);
+      // The provider's history is only worth a sync right after linking (it sends it only within a day of linking);
       // later, its regular update webhooks already cover the same data.
       if (Date.now() - conn.createdAt.getTime() < ONE_DAY_MS) return sync();
       deps.logger.info(

@@ -6,8 +6,8 @@ import type { generateInsightBody, InsightDto } from './schema';
 import { announceInsight, getInsight, storeWeeklyInsight } from './service';
 
 /**
- * A week's summary on demand, in the request: a few aggregate queries (tens of milliseconds), so it
- * needs no worker to be up. It takes the same two steps as the WeeklyInsights workflow, both safe to
+ * A week's summary on demand, in the request: a few aggregate queries, cheap enough for a request, so
+ * it needs no worker to be up. It takes the same two steps as the WeeklyInsights workflow, both safe to
  * run beside a scheduled run of the same week: the summary is upserted, the notice sent once.
  */
 export async function generateInsight(db: Db, teamId: string, body: z.infer<typeof generateInsightBody>): Promise<InsightDto> {

@@ -20,7 +20,7 @@ export interface SearchSource {
   /**
    * The order candidates are taken in, the newest matches first, served by an index led by team_id;
    * null for documents: a phrase rechecked against long texts must come from the words index, never
-   * from walking the team's documents by date (1.7 s over 50,000 to find nothing).
+   * from walking the team's documents by date (which reads every document's text to find nothing).
    */
   recent: string | null;
   /**

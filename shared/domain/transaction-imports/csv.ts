@@ -13,9 +13,9 @@ export interface CsvRecord {
 /**
  * The records of a CSV stream, read as they arrive (never the whole file at once), in the batches
  * the parser has ready: one promise per batch instead of one per record, which with the async
- * context hooks every request and activity carries was a fifth of a 100,000-row import. Lines are
- * counted here rather than by csv-parse's `info` (a snapshot object per record, a third of the
- * parse time): a record takes one line plus the line breaks inside its quoted fields, and an
+ * context hooks every request and activity carries weighed on every large import. Lines are
+ * counted here rather than by csv-parse's `info` (a snapshot object per record, a large share of
+ * the parse time): a record takes one line plus the line breaks inside its quoted fields, and an
  * empty line is a record of one empty field, skipped but counted.
  */
 export async function* csvRecordBatches(input: Readable, delimiter: Delimiter): AsyncGenerator<CsvRecord[]> {

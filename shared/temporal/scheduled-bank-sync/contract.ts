@@ -12,5 +12,5 @@ export type ScheduledBankSyncWorkflow = (input: ScheduledBankSyncInput) => Promi
 
 export const scheduledBankSyncContract = workflowContract<ScheduledBankSyncWorkflow>('scheduledBankSync');
 
-/** The connection's schedule (DESIGN.md); its runs get this id with the scheduled time appended. */
+/** The connection's schedule; its runs get this id with the scheduled time appended. */
 export const bankSyncScheduleId = (connectionId: string) => `sync-connection-schedule:${connectionId}`;
