@@ -8,11 +8,13 @@ export interface PreparedStatement {
 }
 
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  __knexUid?: string;
 }
 interface PoolClient {
   acquireConnection(): Promise<PgConnection>;
   releaseConnection(connection: PgConnection): Promise<unknown>;
+  emit(event: 'query', query: { __knexUid?: string; sql: string; bindings: unknown[] }): boolean;
 }
 
 /**
@@ -21,11 +23,22 @@ interface PoolClient {
  * than PostgreSQL took to answer it. The connection comes from knex's pool (so the team wall still
  * applies); rows come back with the column names the SQL gives them.
  */
-export async function runPrepared<R>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<R[]> {
+export const runPrepared = <R>(db: Db, statement: PreparedStatement, values: unknown[]): Promise<R[]> =>
+  run<R>(db, { name: statement.name, text: statement.text, values });
+
+/**
+ * Runs SQL assembled by hand (with `$n` placeholders) the same way, unnamed: PostgreSQL plans it for
+ * its values each time, for a query whose best plan depends on them (a team's size, its filters).
+ */
+export const runSql = <R>(db: Db, text: string, values: readonly unknown[]): Promise<R[]> => run<R>(db, { text, values: [...values] });
+
+async function run<R>(db: Db, query: { name?: string; text: string; values: unknown[] }): Promise<R[]> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
   try {
-    const { rows } = await connection.query({ name: statement.name, text: statement.text, values });
+    // As knex's own runner does: every query the process runs shows among its query events (debug, tests).
+    client.emit('query', { __knexUid: connection.__knexUid, sql: query.text, bindings: query.values });
+    const { rows } = await connection.query(query);
     return rows as R[];
   } finally {
     await client.releaseConnection(connection);
