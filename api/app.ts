@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers';
 import { leasedBudget } from './http/leased-budget';
 import { rateLimit } from './http/rate-limit';
 import { requestId } from './http/request-id';
+import { under } from './http/under';
 import type { AppState } from './http/state';
 import { buildOpenApiDocument } from './openapi';
 import { oauthRouter } from './oauth/router';
@@ -59,22 +60,21 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(accessLog(deps.logger))
     .use(errorEnvelope())
     .use(corsFor(deps.config.ALLOWED_API_ORIGINS))
-    .use(healthRouter(deps).routes())
-    .use(referencePageRouter().routes())
-    .use(publicRouter.routes())
+    .use(under(['/health'], healthRouter(deps).routes()))
+    .use(under(['/', '/reference/'], referencePageRouter().routes()))
+    .use(under(['/openapi.json'], publicRouter.routes()))
     // Webhooks read their own raw body (signatures are over the exact bytes) and are not rate limited:
     // providers retry on 429, which would only add load.
-    .use(webhookRouter(deps).routes())
+    .use(under(['/webhook/'], webhookRouter(deps).routes()))
     .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE))
     // Public invoice links need no login, but share the per-client budget like any caller.
-    .use(publicInvoiceRouter(deps).routes())
+    .use(under(['/i/'], publicInvoiceRouter(deps).routes()))
     .use(trpcMiddleware(appRouter, authenticate))
-    .use(mcpRouter(deps, authenticate).routes())
+    .use(under(['/mcp', '/.well-known/'], mcpRouter(deps, authenticate).routes()))
     // OAuth takes form or JSON bodies (RFC 6749); REST operations read theirs after authentication (rest/door.ts).
     .use(oauthBodies)
-    .use(oauthRouter(deps).routes())
-    .use(api.routes())
-    .use(api.allowedMethods());
+    .use(under(['/oauth/', '/auth/', '/.well-known/'], oauthRouter(deps).routes()))
+    .use(api);
 
   // Errors after the envelope (a client hanging up mid-response) reach here instead of stderr.
   app.on('error', (err: Error & { code?: string }) => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { encode } from 'eventsource-encoder';
 import { z } from 'zod';
 import { hasTeam, type Caller } from '../../shared/domain/auth/principal';
@@ -75,11 +75,21 @@ function specificFirst(a: Mounted, b: Mounted): number {
   return as.length - bs.length;
 }
 
-/** The REST door of every operation that has one, as one koa router. */
+/**
+ * The REST door of every operation that has one. Routes are grouped by their path's first segment
+ * (`transactions`, `invoices`, …), and a request goes straight to its group's router: it is matched
+ * against a handful of patterns, not against every operation's. `routers` lists the groups, for
+ * whoever lists the gateway's routes.
+ */
 export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, authenticate: RequestAuthenticator, options: RestDoorOptions) {
-  const router = new Router<AppState>();
-  const mounted = operations.filter((op) => op.rest).map(mountedOf);
-  for (const m of mounted.sort(specificFirst)) {
+  const groups = new Map<string, Router<AppState>>();
+  for (const m of operations
+    .filter((op) => op.rest)
+    .map(mountedOf)
+    .sort(specificFirst)) {
+    const root = m.path.split('/')[1];
+    const router = groups.get(root) ?? new Router<AppState>();
+    groups.set(root, router);
     router.register(m.path, [m.method], async (ctx: Context) => {
       const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
       if (hasTeam(caller)) (ctx.state as AppState).principal = caller;
@@ -89,7 +99,26 @@ export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, aut
       return withinTeam(requireTeam(caller).teamId, () => serve(m, ctx, caller, deps, options));
     });
   }
-  return router;
+  // A known path with another method is 405 (allowedMethods), an unknown one falls through to 404.
+  const dispatch = new Map(
+    [...groups].map(([root, router]) => {
+      // The router's middleware adds `params` to the context it is given: any koa context will do.
+      const routes = router.routes() as unknown as Middleware<AppState>;
+      const allowed = router.allowedMethods() as unknown as Middleware<AppState>;
+      const serveGroup: Middleware<AppState> = async (ctx, next) => {
+        await routes(ctx, async () => {
+          await allowed(ctx, next);
+        });
+      };
+      return [root, serveGroup] as const;
+    }),
+  );
+  const door: Middleware<AppState> = async (ctx, next) => {
+    const end = ctx.path.indexOf('/', 1);
+    const group = dispatch.get(end < 0 ? ctx.path.slice(1) : ctx.path.slice(1, end));
+    await (group ? group(ctx, next) : next());
+  };
+  return Object.assign(door, { routers: [...groups.values()] });
 }
 
 async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, options: RestDoorOptions): Promise<void> {

@@ -40,8 +40,10 @@ function mountedRoutes(): string[] {
   });
   const app = createApp(deps);
   return app.middleware.flatMap((mw) => {
-    const router = (mw as { router?: Router }).router;
-    return router ? router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)) : [];
+    const { router, routers } = mw as { router?: Router; routers?: Router[] };
+    return [...(router ? [router] : []), ...(routers ?? [])].flatMap((r) =>
+      r.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)),
+    );
   });
 }
 

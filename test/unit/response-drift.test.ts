@@ -27,7 +27,7 @@ async function serve(validateResponses: boolean): Promise<{ url: string; close: 
   const app = new Koa<AppState>();
   const log = createLogger({ LOG_LEVEL: 'silent', LOG_FORMAT: 'json' });
   // A GET never reaches the Idempotency-Key store, the only use of the deps here.
-  const router = restDoor([drifted], {} as ApiDeps, () => Promise.resolve(principal), { validateResponses });
+  const door = restDoor([drifted], {} as ApiDeps, () => Promise.resolve(principal), { validateResponses });
   app
     .use(async (ctx, next) => {
       ctx.state.log = log;
@@ -35,7 +35,7 @@ async function serve(validateResponses: boolean): Promise<{ url: string; close: 
     })
     .use(requestId())
     .use(errorEnvelope())
-    .use(router.routes());
+    .use(door);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
