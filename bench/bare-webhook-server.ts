@@ -56,8 +56,8 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   }
 }
 
-// Idle connections kept as long as the API keeps them. With Node's 5 s, the bare program alone lost
-// one request in two of six runs (stress-ng beside it): the race of a socket reused as it is closed.
+// Idle connections kept as long as the API keeps them. With Node's default, the bare program alone
+// lost requests under load: the race of a socket reused by the client as the server closes it.
 // answer() settles every request itself, failures included: nothing is left for the server to await.
 keepConnectionsLongerThanClients(http.createServer((req, res) => void answer(req, res))).listen(port, '127.0.0.1', () =>
   process.send?.('ready'),

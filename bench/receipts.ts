@@ -154,7 +154,7 @@ async function main() {
         console.log(`         median per activity step: ${[...steps].map(([step, xs]) => `${step} ${ms(median(xs))}`).join(', ')}`);
       }
       console.log(
-        `\nReceiptIngestion, webhook → match suggestion message, one receipt at a time, ${TRANSACTIONS.toLocaleString()} transactions (PDF: DESIGN says under 3 s, issue #15 p50 under 300 ms)`,
+        `\nReceiptIngestion, webhook → match suggestion message, one receipt at a time, ${TRANSACTIONS.toLocaleString()} transactions`,
       );
       await run('PDF', pdfReceipt, 'application/pdf', 'document');
       await run('photo', (s) => photoReceipt(s, 'image/jpeg'), 'image/jpeg', 'image');

@@ -1,5 +1,5 @@
 /**
- * GET /transactions under load (DESIGN §6): a team with 1,000,000 transactions, pages of 50,
+ * GET /transactions under load: a team with 1,000,000 transactions, pages of 50,
  * authenticated with an API key. Prints p50/p99 latency at a steady 200 requests/s (open loop,
  * bench/lib/paced-load.ts) and the maximum throughput and the CPU per request, next to a bare `pg` +
  * `http` program doing the same work (the same key lookup, the same list SQL).

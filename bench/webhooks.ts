@@ -1,5 +1,5 @@
 /**
- * Signed webhook acknowledgement (DESIGN §6): bank-b webhooks, each with its own event id, through
+ * Signed webhook acknowledgement: bank-b webhooks, each with its own event id, through
  * the full pipeline (raw body, HMAC check, zod, event recorded in webhook_events). Prints p50/p99
  * at a fixed 200 requests/s and the maximum throughput, each beside a bare `pg` + `http` program
  * doing the same work (bench/bare-webhook-server.ts) in the same run.

@@ -2,7 +2,7 @@ import { hasTeam, type Caller, type Principal } from '../../shared/domain/auth/p
 import { expandScopes, type ResourceScope } from '../../shared/domain/auth/scopes';
 import { forbidden } from '../../shared/errors';
 
-/** Throws the spec's 403 when the caller lacks a scope the operation needs. */
+/** Throws 403 (`forbidden`) when the caller lacks a scope the operation needs. */
 export function assertScopes(caller: Caller, required: readonly ResourceScope[]): void {
   const have = expandScopes(caller.scopes);
   if (required.every((s) => have.has(s))) return;

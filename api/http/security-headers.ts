@@ -14,7 +14,7 @@ export function securityHeaders(): Middleware<AppState> {
     if (credentialed) ctx.set('Cache-Control', 'no-store');
     await next();
     // The header as it was set, not koa's parsed `type`: this runs on every response.
-    if (ctx.respond !== false && String(ctx.response.get('Content-Type')).startsWith('text/html')) {
+    if (ctx.respond !== false && ctx.response.get('Content-Type').startsWith('text/html')) {
       const csp = ctx.response.get('Content-Security-Policy');
       if (!csp) ctx.set('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
       else if (!csp.includes('frame-ancestors')) ctx.set('Content-Security-Policy', `${csp}; frame-ancestors 'none'`);

@@ -3,7 +3,7 @@ import { notifyApiKeyCreated } from '../../shared/domain/api-keys/notify';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../../shared/domain/api-keys/service';
 import { all, mutation, none, one, query, trpcOnly } from './declare';
 
-const noRestDoor = trpcOnly('no REST door yet: the interface spec names these procedures only');
+const noRestDoor = trpcOnly('no REST door yet: API keys are managed over tRPC only');
 
 export const apiKeys = [
   query('apiKeys.get', noRestDoor, ['teams.read'], {

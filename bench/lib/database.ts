@@ -53,8 +53,8 @@ export async function dropDatabase(adminUrl: string, name: string) {
 /**
  * After a seed, the tables as autovacuum would have left them long before they held this many rows:
  * straight after a bulk insert every read sets hint bits, the visibility map is empty and every text
- * search reads the GIN indexes' full pending lists, a different and slower table (the memory bench's
- * API fell behind 200 req/s, p99 83 s, and its RSS curve measured the queue).
+ * search reads the GIN indexes' full pending lists, a different and slower table (a paced bench then
+ * falls behind its rate and measures its own queue).
  */
 export async function settleSeed(db: Db, tables: readonly string[] = ['transactions']): Promise<void> {
   await db.raw(`vacuum analyze ${tables.join(', ')}`);

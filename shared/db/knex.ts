@@ -16,7 +16,7 @@ export type Db = Knex;
 /**
  * `query.queryContext(ROWS_AS_SELECTED)` returns rows with the column names the SQL gave them,
  * skipping the snake_case → camelCase key mapping. For hot reads whose SQL already names its columns
- * as the API does: mapping 35 keys of every row was a tenth of GET /transactions' CPU.
+ * as the API does: mapping every key of every row is a visible share of a list's CPU.
  */
 export const ROWS_AS_SELECTED = Object.freeze({ rowsAsSelected: true });
 
@@ -32,8 +32,8 @@ export interface DbOptions {
  *
  * JIT compilation is off for our sessions. PostgreSQL compiles a query whose estimated cost passes
  * jit_above_cost, and its estimates can be wrong by orders of magnitude where we depend on them most
- * (a team's week trigram keys, ranges under row-level security): a text search that reads 28 rows
- * in 1 ms was compiled for 300 ms. Every query here is meant to take milliseconds; compiling pays
+ * (a team's week trigram keys, ranges under row-level security): a text search that reads a few
+ * rows in a millisecond can be compiled for hundreds of times longer. Every query here is meant to take milliseconds; compiling pays
  * off for queries of seconds.
  */
 export function createDb({ url, poolMax = 10, logger }: DbOptions): Db {

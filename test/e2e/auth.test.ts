@@ -35,7 +35,7 @@ const secret = () => new TextEncoder().encode(testConfig().AUTH_JWT_SECRET);
 /** The typed tRPC client, as a caller behind a proxy that forwards its IP. */
 const trpc = (token: string) => trpcAs(api, token, { 'x-forwarded-for': '198.51.100.23' });
 
-describe('bearer authentication errors (spec part 7)', () => {
+describe('bearer authentication errors', () => {
   const cases: Array<[string, Record<string, string>, string]> = [
     ['no header', {}, 'Authorization header required'],
     ['another scheme', { authorization: 'Basic abc' }, 'Invalid authorization scheme'],

@@ -26,8 +26,7 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
  * Runs outside the team wall, as search does (shared/db/team-wall.ts): under row-level security
  * PostgreSQL estimates a range on a column whose comparison is not leakproof (`amount`, numeric) as
  * matching one row, and for "one row" it reads the whole date range and sorts it instead of walking
- * the (team, date) index to the first 50. A filtered page of a 100,000-row team took 250 ms inside
- * the wall and 1.3 ms outside. The list's SQL names the team on `transactions` and reaches every
+ * the (team, date) index to the first 50, which is orders of magnitude slower on a large team. The list's SQL names the team on `transactions` and reaches every
  * other table through it.
  */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
@@ -203,8 +202,8 @@ async function searchPage(db: Db, teamId: string, query: ListTransactionsQuery, 
   }
   const pageRows = query.pageSize + 1;
   // The keys of a word most rows hold narrow nothing and cost a posting list as long as the weeks
-  // probed ("merchant" beside "417": a median of 3.8 ms instead of 2.4 at 100,000 rows): only the
-  // rarest word and rare ones.
+  // probed ("merchant" beside "417" makes the probe slower, not narrower): only the rarest word and
+  // rare ones.
   const looked = words.filter((w) => w === rarest || w.share < WALK_SHARE).map((w) => w.word);
   const rarestShare = wordShare(rarest.word, sample, rarest.share);
   const plan = await planWeeks(db, teamId, looked, { from: query.from, to }, rarestShare, pageRows);
@@ -253,8 +252,8 @@ const NEWEST_FIRST = [
 function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing | null) {
   // A window of weeks is read on its own first (a materialized CTE), where only its index can serve
   // it: beside the team's (team_id, date) index PostgreSQL takes a hundred week keys for a third of
-  // the table and walks the team's rows or ANDs in their date range (12 ms at 10,000,000 rows, for
-  // 126 rows the keys find in 0.05 ms).
+  // the table and walks the team's rows or ANDs in their date range, far slower than the keys alone
+  // on a large table.
   const weeks = narrowing && 'weeks' in narrowing ? narrowing.weeks : null;
   const source: Knex.QueryBuilder = weeks
     ? db

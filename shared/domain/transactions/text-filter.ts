@@ -4,9 +4,9 @@ import type { Db } from '../../db/knex';
  * What a list's `q=` is judged by before any index is asked: its words, and how rare each is, from
  * PostgreSQL's own statistics on the indexed text (the ~100 values ANALYZE keeps, the planner's
  * sample for the same question). An index needs every trigram of what it is given, and a trigram
- * most rows hold costs a posting list as long as the rows it covers: "merchant 417", where
- * "merchant" is in every row, read 23 ms of migration 0080's index over a million rows, "417"
- * alone 4 ms. So the rarest word is what is looked up (week-probe.ts for the list; 0080's index for
+ * most rows hold costs a posting list as long as the rows it covers: for "merchant 417", where
+ * "merchant" is in every row, reading "merchant"'s keys costs far more than reading "417"'s and
+ * narrows nothing. So the rarest word is what is looked up (week-probe.ts for the list; 0080's index for
  * the bulk edit); the whole text is still checked on every row found.
  */
 
