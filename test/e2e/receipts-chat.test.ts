@@ -7,7 +7,8 @@ import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import type { UntypedJson } from '../support/untyped-json';
 import { inboxItemSchema } from '../../shared/domain/inbox/schema';
-import { InboxId, Stage } from '../../shared/temporal/search-attribute-keys';
+import { InboxId, Stage, TeamId } from '../../shared/temporal/search-attribute-keys';
+import { chatReplyId } from '../../shared/temporal/send-chat-message/contract';
 
 const TOKEN = 'test-messaging-token';
 const APP_SECRET = 'test-app-secret';
@@ -62,10 +63,17 @@ describe('receipts by chat', () => {
 
   it('welcomes an unknown sender, connects by inbox id, and refuses a bad signature', async () => {
     await deliver({ type: 'text', text: { body: 'hello' } });
+    const hello = `wamid.in${n}`;
     await textTo(PHONE, 'Connect inbox');
     await deliver({ type: 'text', text: { body: `Connect inbox ${stack.acme.team.inboxId}` } });
+    const connect = `wamid.in${n}`;
     await textTo(PHONE, 'Connected to Acme');
     expect(await stack.tdb.db('messaging_connections').where({ phoneNumber: PHONE }).first()).toMatchObject({ teamId: stack.acme.team.id });
+    // The reply runs: the welcome went to a number of no team, the confirmation is the team's.
+    const replyTeam = async (incoming: string) =>
+      (await stack.worker.client.workflow.getHandle(chatReplyId(incoming)).describe()).typedSearchAttributes.get(TeamId);
+    expect(await replyTeam(hello)).toBeUndefined();
+    expect(await replyTeam(connect)).toBe(stack.acme.team.id);
     const forged = await stack.api.fetch('/webhook/messaging', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' },

@@ -47,7 +47,11 @@ describe('one-step workflows survive a worker killed while they retry', () => {
       });
       messaging.setUnavailable(true);
       const first = startWorker(env);
-      const workflowId = await startChatReply(temporal, `wamid.in-${Date.now()}`, { to: '4915112345678', text: 'Receipt saved.' });
+      const workflowId = await startChatReply(
+        temporal,
+        { incomingMessageId: `wamid.in-${Date.now()}`, teamId: null },
+        { to: '4915112345678', text: 'Receipt saved.' },
+      );
       const handle = (await temporal.client()).workflow.getHandle(workflowId);
       await eventually(
         async () => ((await handle.describe()).raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,

@@ -36,7 +36,9 @@ const UNSUPPORTED = 'That file type is not supported. Send a JPEG, PNG, WebP or 
  * the SendChatMessage workflow, never from here.
  */
 export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage): Promise<WebhookOutcome> {
-  const reply = (text: string) => startChatReply(deps.temporal, m.id, { to: m.from, text });
+  // Tagged with the team the number is connected to (none for a stranger), so its replies are found by TeamId.
+  const reply = (teamId: string | null, text: string) =>
+    startChatReply(deps.temporal, { incomingMessageId: m.id, teamId }, { to: m.from, text });
   const conn = await MessagingConnection.query(deps.db).findOne({ phoneNumber: m.from });
 
   switch (m.kind) {
@@ -44,17 +46,18 @@ export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage)
       const inboxId = INBOX_ID_PATTERN.exec(m.text.toLowerCase())?.[0];
       const team = inboxId ? await findTeamByInboxId(deps.db, inboxId) : undefined;
       if (team) {
-        if (conn && conn.teamId !== team.id) return { outcome: 'processed', workflowId: await reply(TAKEN) };
+        if (conn && conn.teamId !== team.id) return { outcome: 'processed', workflowId: await reply(conn.teamId, TAKEN) };
         if (!conn) await MessagingConnection.query(deps.db).insert({ teamId: team.id, phoneNumber: m.from });
-        return { outcome: 'processed', teamId: team.id, workflowId: await reply(`Connected to ${team.name}. ${HOW_TO}`) };
+        return { outcome: 'processed', teamId: team.id, workflowId: await reply(team.id, `Connected to ${team.name}. ${HOW_TO}`) };
       }
-      if (!conn) return { outcome: 'processed', workflowId: await reply(WELCOME) };
-      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(HOW_TO) };
+      if (!conn) return { outcome: 'processed', workflowId: await reply(null, WELCOME) };
+      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, HOW_TO) };
     }
 
     case 'file': {
-      if (!conn) return { outcome: 'processed', workflowId: await reply(WELCOME) };
-      if (!isReceiptFile(m.mimeType)) return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(UNSUPPORTED) };
+      if (!conn) return { outcome: 'processed', workflowId: await reply(null, WELCOME) };
+      if (!isReceiptFile(m.mimeType))
+        return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, UNSUPPORTED) };
       const workflowId = await startReceiptIngestion(deps.temporal, {
         teamId: conn.teamId,
         source: 'messaging',
@@ -78,7 +81,7 @@ export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage)
       if (outcome === 'not_found') return { outcome: 'ignored', teamId: conn.teamId };
       // A waiting run applies the decision and sends the confirmation itself.
       if (outcome === 'signalled') return { outcome: 'processed', teamId: conn.teamId, workflowId };
-      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(decisionReply(outcome)) };
+      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, decisionReply(outcome)) };
     }
   }
 }
