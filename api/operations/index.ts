@@ -5,6 +5,7 @@ import { bankConnections } from './bank-connections';
 import { categories } from './categories';
 import { chatConversations } from './chat-conversations';
 import { chat } from './chat';
+import { currencies } from './currencies';
 import { customers } from './customers';
 import { documents } from './documents';
 import { inbox } from './inbox';
@@ -38,6 +39,7 @@ export const OPERATIONS = [
   ...categories,
   ...chatConversations,
   ...chat,
+  ...currencies,
   ...customers,
   ...documents,
   ...inbox,

@@ -81,6 +81,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   users: 'none',
   chat: 'conversation',
   chatConversations: 'conversation',
+  currencies: 'none',
   invoicePaymentSuggestions: 'paymentSuggestion',
   transactionExports: 'export',
   notifications: 'notification',
