@@ -9,6 +9,7 @@ import {
   type SyncRequest,
 } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
+import { sendChatMessageContract, type SendChatMessageWorkflow } from '../../shared/temporal/send-chat-message/contract';
 import {
   invitationAccepted,
   invitationContract,
@@ -151,6 +152,24 @@ export const SCENARIOS: HistoryScenario[] = [
       await handle.signal(buttonReply, { action: 'confirm', transactionId: 't1', via: 'chat' });
       return handle.result();
     },
+  },
+  {
+    // A chat reply whose first send the provider refuses: the retry sends it.
+    name: 'send-chat-message',
+    activities: (() => {
+      let attempts = 0;
+      return {
+        sendMessage: async () => {
+          if (++attempts === 1) throw new Error('messaging provider unavailable');
+        },
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<SendChatMessageWorkflow>(sendChatMessageContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ to: '491', text: 'Receipt saved.' }],
+      }),
   },
   {
     name: 'sync-exchange-rates',
