@@ -16,14 +16,22 @@ export const CORS_ALLOWED_HEADERS = [
 /** Only origins listed in ALLOWED_API_ORIGINS get CORS headers; others get none (the browser blocks them). */
 export function corsFor(allowedOrigins: string[]): Middleware {
   const allowed = new Set(allowedOrigins);
-  return cors({
+  const any = allowed.has('*');
+  const answer = cors({
     origin: (ctx) => {
       const origin = ctx.get('Origin');
-      return allowed.has('*') ? '*' : allowed.has(origin) ? origin : '';
+      return any ? '*' : allowed.has(origin) ? origin : '';
     },
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: CORS_ALLOWED_HEADERS,
     exposeHeaders: ['x-request-id', 'Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
     maxAge: 600,
   }) as Middleware;
+  // A request without an Origin (a server, an SDK, a provider) gets no CORS headers from cors() either,
+  // only the Vary; it skips the middleware's own promise.
+  return (ctx, next) => {
+    if (any || ctx.get('Origin')) return answer(ctx, next) as Promise<void>;
+    ctx.vary('Origin');
+    return next();
+  };
 }

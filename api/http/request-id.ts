@@ -6,10 +6,10 @@ import type { AppState } from './state';
 const ACCEPTABLE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestId(): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const given = ctx.get('x-request-id');
     ctx.state.requestId = ACCEPTABLE.test(given) ? given : randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
-    await next();
+    return next();
   };
 }

@@ -12,8 +12,7 @@ type Pipeline = (ctx: never, next: Next) => unknown;
 export function under(paths: readonly string[], pipeline: Pipeline): Middleware<AppState> {
   const serves = (path: string) => paths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
   const run = pipeline as (ctx: ParameterizedContext<AppState>, next: Next) => unknown;
-  const gated: Middleware<AppState> = async (ctx, next) => {
-    await (serves(ctx.path) ? run(ctx, next) : next());
-  };
+  // Not async: a request that passes by costs no promise of its own.
+  const gated: Middleware<AppState> = (ctx, next) => (serves(ctx.path) ? run(ctx, next) : next());
   return Object.assign(gated, { router: (pipeline as { router?: unknown }).router });
 }

@@ -63,8 +63,12 @@ const invalidPayload = (details?: { field: string; message: string }[]) => new A
 /**
  * PostgreSQL cannot store NUL in text nor a lone surrogate in jsonb, and no provider means either: NUL
  * is dropped and a lone surrogate becomes U+FFFD (as UTF-8 encoding would) before validation, so the
- * event is still recorded and acted on.
+ * event is still recorded and acted on. JSON text can only carry either as a `\u` escape (a raw
+ * control character is invalid JSON, and decoding UTF-8 never yields a lone surrogate), so a body
+ * without one is parsed as it is.
  */
+const parseStorable = (raw: string): unknown => (raw.includes('\\u') ? storable(JSON.parse(raw)) : JSON.parse(raw));
+
 function storable(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
   if (Array.isArray(value)) return value.map(storable);
@@ -107,32 +111,34 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, fai
 
     let json: unknown;
     try {
-      json = JSON.parse(req.raw);
+      json = parseStorable(req.raw);
     } catch {
       throw invalidPayload([{ field: '(root)', message: 'body is not JSON' }]);
     }
-    const parsed = spec.schema.safeParse(storable(json));
+    const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
       throw invalidPayload(parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message })));
     }
 
     await spec.precheck?.(parsed.data, deps);
     for (const ref of await spec.events(parsed.data, req)) {
-      await processEvent(spec, ref, deps, ctx.state.log);
+      await processEvent(spec, ref, deps, ctx.state);
     }
     ctx.status = 200;
     ctx.body = { success: true };
   };
 }
 
-async function processEvent<P, E>(spec: WebhookSpec<P, E>, ref: WebhookEventRef<E>, deps: ApiDeps, log: AppState['log']) {
+// The request's state rather than its logger: the logger is made when first used (http/access-log.ts),
+// and a delivery acted on without trouble logs nothing.
+async function processEvent<P, E>(spec: WebhookSpec<P, E>, ref: WebhookEventRef<E>, deps: ApiDeps, state: Pick<AppState, 'log'>) {
   const { db } = deps;
   const id = await claimWebhookEvent(db, { provider: spec.provider, eventKey: ref.key, eventType: ref.type, payload: ref.event });
   if (!id) {
-    log.info({ provider: spec.provider, eventKey: ref.key }, 'webhook redelivery ignored');
+    state.log.info({ provider: spec.provider, eventKey: ref.key }, 'webhook redelivery ignored');
     return;
   }
-  await actOn(spec, ref, id, deps, log);
+  await actOn(spec, ref, id, deps, state);
 }
 
 /** Acts on one recorded event and records how it went; the request path and the relay both come here. */
@@ -141,11 +147,12 @@ export async function actOn<P, E>(
   ref: WebhookEventRef<E>,
   id: string,
   deps: ApiDeps,
-  log: AppState['log'],
+  state: Pick<AppState, 'log'>,
 ): Promise<void> {
   try {
     await recordWebhookOutcome(deps.db, id, await spec.handle(ref, deps));
   } catch (err) {
+    const { log } = state;
     log.error({ err, provider: spec.provider, eventId: id, eventKey: ref.key, eventType: ref.type }, 'webhook processing failed');
     await recordWebhookFailure(deps.db, id, err).catch((e: unknown) => {
       log.error({ err: e, eventId: id }, 'could not record webhook failure');
@@ -163,7 +170,17 @@ async function readRaw(ctx: Context, maxBytes: number): Promise<RawWebhook> {
     // a provider redelivers what was not answered 200. A 400, not a server error.
     throw badRequest('The request body could not be read');
   }
-  return { raw, headers: ctx.req.headers, ip: ctx.ip, query: ctx.query };
+  // The address and query are read by the few providers that need them, when they do.
+  return {
+    raw,
+    headers: ctx.req.headers,
+    get ip() {
+      return ctx.ip;
+    },
+    get query() {
+      return ctx.query;
+    },
+  };
 }
 
 /** A provider's webhook as the gateway serves it and as the relay replays its recorded events. */
@@ -182,6 +199,6 @@ export function mountWebhook<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, failu
     schema: spec.schema,
     middleware: webhookHandler(spec, deps, failures),
     // The payload is what `events` produced for this spec, recorded as JSON: plain data of type E.
-    replay: (e, log) => actOn(spec, { key: e.eventKey, type: e.eventType, event: e.payload as E }, e.id, deps, log),
+    replay: (e, log) => actOn(spec, { key: e.eventKey, type: e.eventType, event: e.payload as E }, e.id, deps, { log }),
   };
 }

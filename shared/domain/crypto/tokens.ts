@@ -10,6 +10,17 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb) && a.length === b.length;
 }
 
+/**
+ * Constant-time check of a hex digest a sender gave against the one computed: the digest's length
+ * is public, so no hashing to hide it. A string of the right length decodes to the right number of
+ * bytes only if every character is hex.
+ */
+export function sameHexDigest(expected: Buffer, given: string): boolean {
+  if (given.length !== expected.length * 2) return false;
+  const bytes = Buffer.from(given, 'hex');
+  return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+}
+
 export const API_KEY_PATTERN = /^svc_[0-9a-f]{64}$/;
 export const ACCESS_TOKEN_PREFIX = 'svc_access_token_';
 export const REFRESH_TOKEN_PREFIX = 'svc_refresh_token_';
