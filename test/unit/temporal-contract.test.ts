@@ -92,13 +92,6 @@ describe('the Temporal contract (shared/temporal)', () => {
     }
   });
 
-  it('is the only way into workflows/: shared/ and activities/ never import workflow code', () => {
-    const offenders = ['shared', 'activities', 'api'].flatMap((dir) =>
-      tsFiles(path.join(ROOT, dir)).filter((f) => importsOf(f).some((i) => /(^|\/)workflows(\/|$)/.test(i))),
-    );
-    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
-  });
-
   it('tells a string-named Temporal call from SQL, model queries and the definitions', () => {
     const flagged = [
       "await handle.signal('buttonReply', reply);",
