@@ -131,7 +131,17 @@ async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, op
   try {
     const input = inputOf(m, ctx, upload);
     const state = ctx.state as AppState;
-    const request: RequestInfo = { requestId: state.requestId, ip: ctx.ip, userAgent: ctx.get('user-agent') || undefined, log: state.log };
+    // Read when an operation asks: most never log, and the address is parsed from the proxy's headers.
+    const request: RequestInfo = {
+      requestId: state.requestId,
+      get ip() {
+        return ctx.ip;
+      },
+      userAgent: ctx.get('user-agent') || undefined,
+      get log() {
+        return state.log;
+      },
+    };
     const call = { input, request, files: upload?.files ?? [], caller, principal: caller };
     if (op.output.kind === 'events') {
       ctx.status = m.status;

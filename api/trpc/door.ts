@@ -81,7 +81,15 @@ const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.pr
 const outputOf = (op: AnyOperation): z.ZodType => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
 
 async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
-  const request = { requestId: ctx.requestId, ip: ctx.ip, userAgent: ctx.userAgent, log: ctx.log };
+  // The logger is made when an operation first logs (http/access-log.ts); most never do.
+  const request = {
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent,
+    get log() {
+      return ctx.log;
+    },
+  };
   const theCall = { input, request, files: [], principal: ctx.principal, caller: ctx.caller ?? ctx.principal };
   const result = await (op.trpc?.run ?? op.run)(theCall as never, deps);
   return op.output.kind === 'none' && !op.trpc ? undefined : result;
@@ -140,7 +148,9 @@ export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthen
         requestId: ctx.state.requestId,
         ip: ctx.ip,
         userAgent: ctx.get('user-agent') || undefined,
-        log: ctx.state.log,
+        get log() {
+          return ctx.state.log;
+        },
         authenticate: () => authenticate(ctx),
       }),
       onError: ({ error, path }) => {
