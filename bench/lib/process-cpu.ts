@@ -10,12 +10,3 @@ export function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
-
-/** Runs `work` and returns its result with the CPU the (child) process spent meanwhile. */
-export async function withCpuOf<T>(child: { pid?: number }, work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
-  const { pid } = child;
-  if (pid === undefined) throw new Error('the process under test is not running');
-  const before = processCpuMs(pid);
-  const result = await work();
-  return { result, cpuMs: processCpuMs(pid) - before };
-}

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../shared/paths';
 
@@ -25,13 +25,13 @@ export function compiledApiEntry(): string {
  * Starts the API under test as its own node process running the compiled build (its pid is the
  * server's, so /proc figures are its own), configured as in production but with logging at
  * `warn`, no rate limit in the way of the load, and Temporal unreachable (what a bench times never
- * waits on it). With BENCH_CPU_PROF=<dir> it also writes a V8 CPU profile there when it exits, to
- * open in Chrome DevTools or speedscope. BENCH_API_NODE_ARGS adds node flags to the API alone, for a
+ * waits on it). With BENCH_CPU_PROF=<dir> it also writes a V8 CPU profile there when it exits
+ * (`api.<time>.cpuprofile`, beside the bare program's), to open in Chrome DevTools or speedscope. BENCH_API_NODE_ARGS adds node flags to the API alone, for a
  * look inside one run (`--trace-gc`, `--heapsnapshot-signal=SIGUSR2`), which NODE_OPTIONS would give
  * the bench's own process too, or refuse.
  */
 export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS.ProcessEnv }): ChildProcess {
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const profile = profileArgs('api');
   const extra = process.env.BENCH_API_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   return spawn(process.execPath, [...profile, ...extra, compiledApiEntry()], {
     env: {
@@ -49,4 +49,18 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
     },
     stdio: 'inherit',
   });
+}
+
+/**
+ * Starts a bench's bare comparator (a TypeScript program beside the bench) as its own process; with
+ * BENCH_CPU_PROF=<dir> it writes `bare.<time>.cpuprofile` there, so the two profiles of one run can
+ * be read side by side.
+ */
+export function spawnBare(program: string, args: string[]): ChildProcess {
+  return fork(program, args, { execArgv: [...profileArgs('bare'), '--import', 'tsx'], stdio: 'inherit' });
+}
+
+function profileArgs(who: 'api' | 'bare'): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`, `--cpu-prof-name=${who}.${Date.now()}.cpuprofile`] : [];
 }
