@@ -14,6 +14,21 @@ const PREVIEW_ROWS = 10;
 const STATEMENT_PREVIEW_BYTES = 2 * 1024 * 1024;
 
 type Key = keyof ImportPreviewDto['mapping'];
+
+/** A row read as the preview shows it; a row that could not be read shows nothing. */
+const sampleOf = (r: RowResult): ImportPreviewDto['sample'] =>
+  r.ok
+    ? [
+        {
+          line: r.row.line,
+          date: r.row.date,
+          amount: formatAmount(r.row.amount),
+          currency: r.row.currency,
+          name: r.row.name,
+          reference: r.row.reference,
+        },
+      ]
+    : [];
 /** Header names banks use, in English, German, French, Dutch and Spanish; earlier keys claim a column first. */
 const HEADER_WORDS: [Key, RegExp][] = [
   ['debit', /debit|débit|soll|withdraw|paid out|money out|ausgang|af\b/i],
@@ -81,20 +96,7 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
       headers: [],
       mapping: { date: null, description: null, amount: null, debit: null, credit: null, currency: null, reference: null },
       rows: [],
-      sample: rows.slice(0, PREVIEW_ROWS).flatMap((r) =>
-        r.ok
-          ? [
-              {
-                line: r.row.line,
-                date: r.row.date,
-                amount: formatAmount(r.row.amount),
-                currency: r.row.currency,
-                name: r.row.name,
-                reference: r.row.reference,
-              },
-            ]
-          : [],
-      ),
+      sample: rows.slice(0, PREVIEW_ROWS).flatMap(sampleOf),
     };
   }
 
@@ -165,21 +167,7 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
     };
     const resolved = resolveColumns(full, hasHeader ? headers : null);
     if ('columns' in resolved) {
-      sample = data.flatMap((record) => {
-        const r = readCsvRow(record, resolved.columns, full);
-        return r.ok
-          ? [
-              {
-                line: r.row.line,
-                date: r.row.date,
-                amount: formatAmount(r.row.amount),
-                currency: r.row.currency,
-                name: r.row.name,
-                reference: r.row.reference,
-              },
-            ]
-          : [];
-      });
+      sample = data.flatMap((record) => sampleOf(readCsvRow(record, resolved.columns, full)));
     }
   }
   return { format, delimiter, decimalSeparator, dateFormat, hasHeader, headers, mapping, rows: data.map((r) => r.fields), sample };
