@@ -5,6 +5,7 @@ import type { ResourceScope } from '../../shared/domain/auth/scopes';
 import type { Logger } from '../../shared/logger';
 import type { ApiDeps } from '../deps';
 import type { SpooledFile, SpoolLimits } from '../http/multipart';
+import type { AppState } from '../http/state';
 import type { NoneOutput, Output, ResultOf } from './output';
 
 // A declaration's whole vocabulary comes from this module: the outputs too.
@@ -17,6 +18,22 @@ export type Door = `${Method} /${string}`;
 
 /** What both doors know of the request an operation serves. */
 export type RequestInfo = { requestId: string; ip: string; userAgent: string | undefined; log: Logger };
+
+/** The request as either door hands it to a call; the address and the logger are worked out when read (most calls need neither). */
+export function requestInfoOf(ctx: Context & { state: AppState }): RequestInfo {
+  const { state } = ctx;
+  const userAgent = ctx.get('user-agent') || undefined;
+  return {
+    requestId: state.requestId,
+    userAgent,
+    get ip() {
+      return ctx.ip;
+    },
+    get log() {
+      return state.log;
+    },
+  };
+}
 
 interface CallBase<I extends z.ZodType> {
   input: z.output<I>;

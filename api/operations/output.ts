@@ -50,33 +50,28 @@ export interface FileBody {
   size?: number;
 }
 
-/** What an operation's `run` resolves to: checked at compile time against its output's schema. */
-export type ResultOf<O extends Output> =
+/** A JSON output's value, built from its schemas' input (what `run` may hand back) or output (what a client receives) side. */
+type Shaped<O extends Output, Side extends 'input' | 'output'> =
   O extends OneOutput<infer S>
-    ? z.input<S>
+    ? Of<S, Side>
     : O extends AllOutput<infer S>
-      ? z.input<S>[]
+      ? Of<S, Side>[]
       : O extends PageOutput<infer S>
-        ? Page<z.input<S>>
+        ? Page<Of<S, Side>>
         : O extends ListOutput<infer S, infer M>
-          ? { data: z.input<S>[]; meta: z.input<M> }
-          : O extends FileOutput
-            ? FileBody
-            : O extends EventsOutput<infer S>
-              ? AsyncIterable<z.input<S>>
-              : undefined;
+          ? { data: Of<S, Side>[]; meta: Of<M, Side> }
+          : undefined;
+type Of<S extends z.ZodType, Side extends 'input' | 'output'> = Side extends 'input' ? z.input<S> : z.output<S>;
+
+/** What an operation's `run` resolves to: checked at compile time against its output's schema. */
+export type ResultOf<O extends Output> = O extends FileOutput
+  ? FileBody
+  : O extends EventsOutput<infer S>
+    ? AsyncIterable<z.input<S>>
+    : Shaped<O, 'input'>;
 
 /** What a tRPC client receives for the output (the doors' shared value, unwrapped). */
-export type ValueOf<O extends Output> =
-  O extends OneOutput<infer S>
-    ? z.output<S>
-    : O extends AllOutput<infer S>
-      ? z.output<S>[]
-      : O extends PageOutput<infer S>
-        ? Page<z.output<S>>
-        : O extends ListOutput<infer S, infer M>
-          ? { data: z.output<S>[]; meta: z.output<M> }
-          : undefined;
+export type ValueOf<O extends Output> = Shaped<O, 'output'>;
 
 /** The schema of the value itself: what tRPC returns, and what REST wraps. Undefined for outputs that are not JSON. */
 export function valueSchema(output: Output): z.ZodType | undefined {

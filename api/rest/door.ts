@@ -12,7 +12,7 @@ import type { ApiDeps } from '../deps';
 import { assertStorableText, readJsonBody } from '../http/json-body';
 import { spoolMultipart, type SpooledUpload } from '../http/multipart';
 import type { AppState } from '../http/state';
-import { doorOf, shapeOf, type AnyOperation, type Method, type RequestInfo } from '../operations/declare';
+import { doorOf, requestInfoOf, shapeOf, type AnyOperation, type Method } from '../operations/declare';
 import { restBodyOf, restBodySchema, type FileBody } from '../operations/output';
 import { idempotently } from './idempotency';
 
@@ -105,18 +105,14 @@ export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, aut
       // The router's middleware adds `params` to the context it is given: any koa context will do.
       const routes = router.routes() as unknown as Middleware<AppState>;
       const allowed = router.allowedMethods() as unknown as Middleware<AppState>;
-      const serveGroup: Middleware<AppState> = async (ctx, next) => {
-        await routes(ctx, async () => {
-          await allowed(ctx, next);
-        });
-      };
+      const serveGroup: Middleware<AppState> = (ctx, next) => routes(ctx, () => allowed(ctx, next) as Promise<void>) as Promise<void>;
       return [root, serveGroup] as const;
     }),
   );
-  const door: Middleware<AppState> = async (ctx, next) => {
+  const door: Middleware<AppState> = (ctx, next) => {
     const end = ctx.path.indexOf('/', 1);
     const group = dispatch.get(end < 0 ? ctx.path.slice(1) : ctx.path.slice(1, end));
-    await (group ? group(ctx, next) : next());
+    return group ? (group(ctx, next) as Promise<void>) : next();
   };
   return Object.assign(door, { routers: [...groups.values()] });
 }
@@ -130,19 +126,7 @@ async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, op
   if (op.multipart) upload = await spoolMultipart(ctx, op.multipart.limits(deps.config));
   try {
     const input = inputOf(m, ctx, upload);
-    const state = ctx.state as AppState;
-    // Read when an operation asks: most never log, and the address is parsed from the proxy's headers.
-    const request: RequestInfo = {
-      requestId: state.requestId,
-      get ip() {
-        return ctx.ip;
-      },
-      userAgent: ctx.get('user-agent') || undefined,
-      get log() {
-        return state.log;
-      },
-    };
-    const call = { input, request, files: upload?.files ?? [], caller, principal: caller };
+    const call = { input, request: requestInfoOf(ctx), files: upload?.files ?? [], caller, principal: caller };
     if (op.output.kind === 'events') {
       ctx.status = m.status;
       return sendEvents(ctx, (await op.run(call as never, deps)) as AsyncIterable<{ event: string; data: unknown }>);

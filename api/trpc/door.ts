@@ -7,7 +7,7 @@ import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { ApiDeps } from '../deps';
 import type { AppState } from '../http/state';
 import type { OPERATIONS } from '../operations';
-import { shapeOf, type AnyOperation } from '../operations/declare';
+import { requestInfoOf, shapeOf, type AnyOperation } from '../operations/declare';
 import { valueSchema, type ValueOf } from '../operations/output';
 import { callerProcedure, router, teamProcedure, type ProcedureMeta, type TrpcContext, type TrpcRoot } from './trpc';
 
@@ -81,16 +81,7 @@ const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.pr
 const outputOf = (op: AnyOperation): z.ZodType => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
 
 async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
-  // The logger is made when an operation first logs (http/access-log.ts); most never do.
-  const request = {
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    userAgent: ctx.userAgent,
-    get log() {
-      return ctx.log;
-    },
-  };
-  const theCall = { input, request, files: [], principal: ctx.principal, caller: ctx.caller ?? ctx.principal };
+  const theCall = { input, request: ctx.request, files: [], principal: ctx.principal, caller: ctx.caller ?? ctx.principal };
   const result = await (op.trpc?.run ?? op.run)(theCall as never, deps);
   return op.output.kind === 'none' && !op.trpc ? undefined : result;
 }
@@ -129,11 +120,7 @@ const PREFIX = '/trpc/';
 
 /** Serves the tRPC router under /trpc (batching on); koa hands the raw request over to tRPC. */
 export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthenticator): Middleware<AppState> {
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith(PREFIX)) {
-      await next();
-      return;
-    }
+  const serve: Middleware<AppState> = async (ctx) => {
     ctx.respond = false;
     // koa starts every response at 404; tRPC only sets its own status over a 200.
     ctx.res.statusCode = 200;
@@ -144,18 +131,12 @@ export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthen
       path: ctx.path.slice(PREFIX.length),
       maxBodySize: 1024 * 1024,
       allowBatching: true,
-      createContext: () => ({
-        requestId: ctx.state.requestId,
-        ip: ctx.ip,
-        userAgent: ctx.get('user-agent') || undefined,
-        get log() {
-          return ctx.state.log;
-        },
-        authenticate: () => authenticate(ctx),
-      }),
+      createContext: () => ({ request: requestInfoOf(ctx), authenticate: () => authenticate(ctx) }),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') ctx.state.log.error({ err: error.cause ?? error, path }, 'trpc error');
       },
     });
   };
+  // Not async itself: a request for another door passes by without a promise of its own.
+  return (ctx, next) => (ctx.path.startsWith(PREFIX) ? (serve(ctx, next) as Promise<void>) : next());
 }

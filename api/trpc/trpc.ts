@@ -7,13 +7,11 @@ import { assertScopes, requireTeam } from '../auth/guard';
 import { assertStorableText } from '../http/json-body';
 import type { ResourceScope } from '../../shared/domain/auth/scopes';
 import { withinTeam } from '../../shared/db/team-wall';
-import type { Logger } from '../../shared/logger';
+import type { RequestInfo } from '../operations/declare';
 
 export interface TrpcContext {
-  requestId: string;
-  ip: string;
-  userAgent: string | undefined;
-  log: Logger;
+  /** The request as every call receives it (operations/declare.ts). */
+  request: RequestInfo;
   /** Authenticates this request (bearer, `x-team-id`, the failure throttle of its address). */
   authenticate: () => Promise<Caller>;
 }
