@@ -60,20 +60,20 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(accessLog(deps.logger))
     .use(errorEnvelope())
     .use(corsFor(deps.config.ALLOWED_API_ORIGINS))
-    .use(under(['/health'], healthRouter(deps).routes()))
-    .use(under(['/', '/reference/'], referencePageRouter().routes()))
-    .use(under(['/openapi.json'], publicRouter.routes()))
+    .use(under(healthRouter(deps)))
+    .use(under(referencePageRouter()))
+    .use(under(publicRouter))
     // Webhooks read their own raw body (signatures are over the exact bytes) and are not rate limited:
     // providers retry on 429, which would only add load.
-    .use(under(['/webhook/'], webhookRouter(deps).routes()))
+    .use(under(webhookRouter(deps)))
     .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE))
     // Public invoice links need no login, but share the per-client budget like any caller.
-    .use(under(['/i/'], publicInvoiceRouter(deps).routes()))
+    .use(under(publicInvoiceRouter(deps)))
     .use(trpcMiddleware(appRouter, authenticate))
-    .use(under(['/mcp', '/.well-known/'], mcpRouter(deps, authenticate).routes()))
+    .use(under(mcpRouter(deps, authenticate)))
     // OAuth takes form or JSON bodies (RFC 6749); REST operations read theirs after authentication (rest/door.ts).
     .use(oauthBodies)
-    .use(under(['/oauth/', '/auth/', '/.well-known/'], oauthRouter(deps).routes()))
+    .use(under(oauthRouter(deps)))
     .use(api);
 
   // Errors after the envelope (a client hanging up mid-response) reach here instead of stderr.

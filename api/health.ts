@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pingDb } from '../shared/db/knex';
 import type { ApiDeps } from './deps';
 import type { AppState } from './http/state';
+import { API_VERSION } from './version';
 
 const dependency = z.object({
   status: z.enum(['up', 'down']),
@@ -43,7 +44,7 @@ export function healthRouter({ db, temporal }: Pick<ApiDeps, 'db' | 'temporal'>)
     const ok = database.status === 'up' && temporalCheck.status === 'up';
     ctx.status = ok ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: ok ? 'ok' : 'degraded', version: '0.0.1', checks: { database, temporal: temporalCheck } };
+    ctx.body = { status: ok ? 'ok' : 'degraded', version: API_VERSION, checks: { database, temporal: temporalCheck } };
   });
   return router;
 }

@@ -6,8 +6,7 @@ import { errorResponses } from './openapi-errors';
 import { registerOAuthPaths } from './oauth/openapi';
 import type { AnyOperation } from './operations/declare';
 import { scopeTable, tagOf, type ScopeRow } from './scope-table';
-
-export const API_VERSION = '0.0.1';
+import { API_VERSION } from './version';
 
 /** The OpenAPI 3.1 document, generated from the same declarations and zod schemas the server runs. */
 export function buildOpenApiDocument(operations: readonly AnyOperation[], serverUrl?: string) {

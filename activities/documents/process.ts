@@ -17,8 +17,6 @@ import type { ActivityDeps } from '../deps';
 
 const TEXT_TYPES = new Set(['text/plain', 'text/csv', 'application/xml']);
 
-export type { DocumentRef };
-
 /** What the receipt matching needs of a document that goes on to the inbox. */
 export interface ClassifiedDocument {
   kind: DocumentKind;

@@ -9,8 +9,6 @@ import type { Decision, DecisionOutcome, IngestInput } from '../../shared/tempor
 import type { ActivityDeps } from '../deps';
 import { sendOnce } from '../messaging/send-once';
 
-export type { MatchOutcome };
-
 export function receiptActivities({ db, messaging, storage, receipts }: ActivityDeps) {
   /** The item and its document, which every step after ingestReceipt reads; gone means nothing left to do. */
   async function itemWithDocument(inboxItemId: string) {

@@ -15,6 +15,7 @@ import type { Principal } from '../../shared/domain/auth/principal';
 import type { ApiDeps } from '../deps';
 import { readJsonBody } from '../http/json-body';
 import type { AppState } from '../http/state';
+import { API_VERSION } from '../version';
 import { withinTeam } from '../../shared/db/team-wall';
 
 export const MCP_PATH = '/mcp';
@@ -96,7 +97,7 @@ export function mcpRouter({ db, config, assistant }: Pick<ApiDeps, 'db' | 'confi
     const body = ctx.method === 'POST' ? await readJsonBody(ctx) : undefined;
     if (await refuseOverBudget(ctx, assistant, principal, body)) return;
 
-    const server = new McpServer({ name: 'finops', version: '0.0.1' }, { capabilities: { tools: {} } });
+    const server = new McpServer({ name: 'finops', version: API_VERSION }, { capabilities: { tools: {} } });
     const timeZone = await withinTeam(principal.teamId, () => askerTimeZone(db, principal));
     const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn(timeZone) };
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {

@@ -26,9 +26,9 @@ export function compiledApiEntry(): string {
  * server's, so /proc figures are its own), configured as in production but with logging at
  * `warn`, no rate limit in the way of the load, and Temporal unreachable (what a bench times never
  * waits on it). With BENCH_CPU_PROF=<dir> it also writes a V8 CPU profile there when it exits
- * (`api.<time>.cpuprofile`, beside the bare program's), to open in Chrome DevTools or speedscope. BENCH_API_NODE_ARGS adds node flags to the API alone, for a
- * look inside one run (`--trace-gc`, `--heapsnapshot-signal=SIGUSR2`), which NODE_OPTIONS would give
- * the bench's own process too, or refuse.
+ * (`api.<time>.cpuprofile`, beside the bare program's), to open in Chrome DevTools or speedscope.
+ * BENCH_API_NODE_ARGS adds node flags to the API alone, for a look inside one run (`--trace-gc`,
+ * `--heapsnapshot-signal=SIGUSR2`), which NODE_OPTIONS would give the bench's own process too, or refuse.
  */
 export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS.ProcessEnv }): ChildProcess {
   const profile = profileArgs('api');

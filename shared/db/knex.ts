@@ -33,8 +33,8 @@ export interface DbOptions {
  * JIT compilation is off for our sessions. PostgreSQL compiles a query whose estimated cost passes
  * jit_above_cost, and its estimates can be wrong by orders of magnitude where we depend on them most
  * (a team's week trigram keys, ranges under row-level security): a text search that reads a few
- * rows in a millisecond can be compiled for hundreds of times longer. Every query here is meant to take milliseconds; compiling pays
- * off for queries of seconds.
+ * rows can spend far longer being compiled than being run. Every query here is meant to take
+ * milliseconds; compiling pays off for queries of seconds.
  */
 export function createDb({ url, poolMax = 10, logger }: DbOptions): Db {
   const db = knexFactory({

@@ -8,13 +8,13 @@ export interface PreparedStatement {
 }
 
 interface PgConnection {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
   __knexUid?: string;
 }
 interface PoolClient {
   acquireConnection(): Promise<PgConnection>;
   releaseConnection(connection: PgConnection): Promise<unknown>;
-  emit(event: 'query', query: { __knexUid?: string; sql: string; bindings: unknown[] }): boolean;
+  emit(event: 'query', query: { __knexUid?: string; sql: string; bindings: readonly unknown[] }): boolean;
 }
 
 /**
@@ -30,9 +30,9 @@ export const runPrepared = <R>(db: Db, statement: PreparedStatement, values: unk
  * Runs SQL assembled by hand (with `$n` placeholders) the same way, unnamed: PostgreSQL plans it for
  * its values each time, for a query whose best plan depends on them (a team's size, its filters).
  */
-export const runSql = <R>(db: Db, text: string, values: readonly unknown[]): Promise<R[]> => run<R>(db, { text, values: [...values] });
+export const runSql = <R>(db: Db, text: string, values: readonly unknown[]): Promise<R[]> => run<R>(db, { text, values });
 
-async function run<R>(db: Db, query: { name?: string; text: string; values: unknown[] }): Promise<R[]> {
+async function run<R>(db: Db, query: { name?: string; text: string; values: readonly unknown[] }): Promise<R[]> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
   try {

@@ -31,10 +31,11 @@ export const acrossTeams = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scop
  * For a read whose speed depends on an index over an operator PostgreSQL does not call leakproof
  * (full-text `@@`, trigram `<%`): under row-level security such an operator may only be evaluated
  * after the policy's check, so the planner cannot use the GIN index and reads every row of the team
- * instead, an order of magnitude slower on a large team. The same holds for a range on a column whose comparison is not leakproof (numeric `amount`): estimated
- * as one row, it turned the transaction list's index walk into a sort of the whole date range. The
- * query runs as the session user and must name its team in every table it reads, as all service
- * SQL does; use it for nothing else than such reads (search, the transaction list).
+ * instead, an order of magnitude slower on a large team. The same holds for a range on a column
+ * whose comparison is not leakproof (numeric `amount`): estimated as one row, it turned the
+ * transaction list's index walk into a sort of the whole date range. The query runs as the session
+ * user and must name its team in every table it reads, as all service SQL does; use it for nothing
+ * else than such reads (search, the transaction list).
  */
 export const outsideTheWall = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scope.run(ACROSS, async () => await fn());
 

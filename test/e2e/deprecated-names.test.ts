@@ -1,17 +1,15 @@
 import { withTwoTeams } from '../support/two-teams';
 import type { UntypedJson } from '../support/untyped-json';
 
-const { ctx } = withTwoTeams();
+const { ctx, send } = withTwoTeams();
 
 /** A tRPC call as any client makes it on the wire (no typed client: it knows only today's names). */
 async function call(name: string, kind: 'query' | 'mutation', input?: unknown) {
   const encoded = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-  const res = await ctx.api.fetch(kind === 'query' ? `/trpc/${name}${encoded}` : `/trpc/${name}`, {
-    method: kind === 'query' ? 'GET' : 'POST',
-    token: ctx.acme.sessionToken,
-    headers: { 'content-type': 'application/json' },
-    body: kind === 'mutation' && input !== undefined ? JSON.stringify(input) : undefined,
-  });
+  const res =
+    kind === 'query'
+      ? await send('GET', `/trpc/${name}${encoded}`, ctx.acme.sessionToken)
+      : await send('POST', `/trpc/${name}`, ctx.acme.sessionToken, input);
   const body = await res.json();
   // An error names the procedure it came from; all else must be the same under either name.
   if (body.error?.data) delete body.error.data.path;

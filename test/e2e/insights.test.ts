@@ -3,7 +3,7 @@ import { notificationsOf } from '../../shared/domain/notifications/service';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
 import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
-import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
+import { createTeamAndOwner, insertApiKey, transactionRowFor } from '../support/fixtures';
 import { withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
 
@@ -24,14 +24,7 @@ beforeAll(async () => {
     { teamId, name: 'Software', slug: 'software' },
     { teamId, name: 'Travel', slug: 'travel' },
   ]);
-  const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
-    teamId,
-    date,
-    amount,
-    name: 'x',
-    currency: 'EUR',
-    ...extra,
-  });
+  const tx = transactionRowFor(teamId);
   await db('transactions').insert([
     // Four weeks before: 200 on software every week (the last of them is also the week before).
     ...['2026-10-20', '2026-10-27', '2026-11-03', '2026-11-10'].map((d) => tx(d, -200, { categorySlug: 'software' })),

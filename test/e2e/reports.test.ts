@@ -1,7 +1,7 @@
 import { addDays, monthsBetween, previousPeriod } from '../../shared/domain/reports/period';
 import { startTestApi, type TestApi } from '../support/api';
 import { withTestDatabase } from '../support/database';
-import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
+import { createTeamAndOwner, insertApiKey, transactionRowFor } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 
 // One team books in EUR (its base currency), USD and GBP, with a CHF payment on a day no rate covers;
@@ -32,14 +32,7 @@ const tdb = withTestDatabase({
       { teamId, name: 'Rent', slug: 'rent', color: '#aa0000' },
       { teamId, name: 'Taxes paid', slug: 'taxes', excluded: true },
     ]);
-    const tx = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
-      teamId,
-      date,
-      amount,
-      name: 'x',
-      currency: 'EUR',
-      ...extra,
-    });
+    const tx = transactionRowFor(teamId);
     const [oneOff] = await tdb
       .db('transactions')
       .insert([

@@ -402,7 +402,7 @@ describe('tenancy: team B aims every operation at team A', () => {
 
       for (const route of routes) {
         const probe = restProbe(route, unused);
-        const res = await send(route.method.toUpperCase(), probe.url, token, probe.body);
+        const res = await send(route.method, probe.url, token, probe.body);
         check(probe.name, probe.url + JSON.stringify(probe.body ?? null), res.status, await res.text());
       }
       for (const [path, p] of procedures) {

@@ -43,6 +43,11 @@ export async function insertTransactions(db: Db, teamId: string, count: number, 
   return rows;
 }
 
+/** A builder of transaction rows for a team, to insert as they are: EUR and named `x` unless `extra` says otherwise. */
+export const transactionRowFor =
+  (teamId: string) =>
+  (date: string, amount: number, extra: Record<string, unknown> = {}) => ({ teamId, date, amount, name: 'x', currency: 'EUR', ...extra });
+
 /** A processed text document, as if uploaded and read (the upload path has its own tests); its id. */
 export async function insertDocument(
   db: Db,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ESLint, type Linter } from 'eslint';
+import { ROOT } from '../support/source-files';
 
 /**
  * The layer rules of eslint.config.mjs fire: each probe below is linted by that config as the text of a
@@ -8,8 +9,6 @@ import { ESLint, type Linter } from 'eslint';
  * and lints without type information, which none of them reads: the config's type-aware parser would
  * load the whole TypeScript project first and make this test take many times longer.
  */
-const ROOT = path.resolve(__dirname, '..', '..');
-
 const PATHS = 'import-x/no-restricted-paths';
 const IMPORTS = '@typescript-eslint/no-restricted-imports';
 const SQL = 'no-restricted-syntax';
@@ -230,7 +229,8 @@ export type W = Workflow;
 `,
   },
   {
-    // A real file, since the rule follows imports on disk: cursor.ts imports isUuid from uuid.ts, so uuid.ts importing a value of cursor.ts closes a loop.
+    // A real file, since the rule follows imports on disk: cursor.ts imports isUuid from uuid.ts, so
+    // uuid.ts importing a value of cursor.ts closes a loop.
     name: 'a cycle',
     file: 'shared/domain/common/uuid.ts',
     breaches: [

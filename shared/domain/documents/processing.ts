@@ -46,14 +46,7 @@ export async function storeDocumentText(db: Db, ref: DocumentRef, text: string):
  */
 export async function markDocumentUnreadable(db: Db, ref: DocumentRef, doc: Pick<Document, 'id' | 'name'>, reason: string): Promise<void> {
   await db.transaction(async (trx) => {
-    await Document.query(trx)
-      .where({ teamId: ref.teamId, id: ref.documentId })
-      .patch({
-        processingStatus: 'failed',
-        processingError: reason.slice(0, 500),
-        processedAt: new Date(),
-        updatedAt: new Date(),
-      });
+    await patch(trx, ref, { processingStatus: 'failed', processingError: reason.slice(0, 500), processedAt: new Date() });
     await notify(trx, {
       teamId: ref.teamId,
       type: 'document_unreadable',

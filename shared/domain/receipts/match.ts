@@ -70,12 +70,12 @@ export async function matchReceipt(db: Db, input: { teamId: string; inboxItemId:
     });
     return { outcome: 'auto_matched', transactionId: attached.transactionId, confidence: 1 };
   }
-  const team = await Team.query(db).findById(input.teamId).select('autoMatch');
   const best = await findBestMatch(db, input.teamId, receiptOf(item));
   if (!best) {
     await setStatus('no_match');
     return { outcome: 'no_match' };
   }
+  const team = await Team.query(db).findById(input.teamId).select('autoMatch');
   const auto = Boolean(team?.autoMatch) && best.score.confidence >= AUTO_THRESHOLD;
   if (auto) {
     await recordSuggestion(db, input.teamId, item.id, best, 'auto_matched');
@@ -112,11 +112,20 @@ export async function rematchOpenInboxItems(db: Db, teamId: string): Promise<{ c
     .whereNotNull('amount')
     .whereNull('deletedAt')
     .limit(500);
+  if (!open.length) return { checked: 0, suggested: 0 };
+  // Read once for every item: a match someone declined is not suggested again.
+  const declined = await MatchSuggestion.query(db)
+    .whereIn(
+      'inboxItemId',
+      open.map((item) => item.id),
+    )
+    .where({ status: 'declined' })
+    .select('inboxItemId', 'transactionId');
+  const wasDeclined = new Set(declined.map((s) => `${s.inboxItemId}/${s.transactionId}`));
   let suggested = 0;
   for (const item of open) {
-    const declined = await MatchSuggestion.query(db).where({ inboxItemId: item.id, status: 'declined' }).select('transactionId');
     const best = await findBestMatch(db, teamId, receiptOf(item));
-    if (!best || declined.some((s) => s.transactionId === best.transaction.id)) continue;
+    if (!best || wasDeclined.has(`${item.id}/${best.transaction.id}`)) continue;
     await suggestForReview(db, teamId, item.id, best);
     suggested++;
   }

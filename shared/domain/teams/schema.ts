@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currencyCode } from '../common/currency';
 import { timeZone } from '../common/time-zone';
 import { teamSchema } from './current';
+import { INVITATION_STATUSES } from '../../db/models';
 
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
@@ -57,7 +58,7 @@ export const invitationSchema = z
     teamName: z.string(),
     email: z.string(),
     role,
-    status: z.enum(['pending', 'accepted', 'declined', 'revoked', 'expired']),
+    status: z.enum(INVITATION_STATUSES),
     invitedBy: z.object({ id: z.uuid(), fullName: z.string().nullable(), email: z.string() }).nullable(),
     expiresAt: z.iso.datetime(),
     createdAt: z.iso.datetime(),

@@ -26,8 +26,8 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
  * Runs outside the team wall, as search does (shared/db/team-wall.ts): under row-level security
  * PostgreSQL estimates a range on a column whose comparison is not leakproof (`amount`, numeric) as
  * matching one row, and for "one row" it reads the whole date range and sorts it instead of walking
- * the (team, date) index to the first 50, which is orders of magnitude slower on a large team. The list's SQL names the team on `transactions` and reaches every
- * other table through it.
+ * the (team, date) index to the first 50, which is orders of magnitude slower on a large team. The
+ * list's SQL names the team on `transactions` and reaches every other table through it.
  */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
   const rows = await outsideTheWall(() => {
@@ -158,24 +158,26 @@ async function replaceTags(db: Knex, teamId: string, transactionId: string, tags
  */
 export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing) {
   if (query.q || narrowing) return buildListQuery(db, teamId, query, narrowing).toSQL().toNative();
-  const where = ['t.team_id = ?'];
   const bindings: Knex.Value[] = [teamId];
+  let conditions = '';
   for (const [condition, values] of filterConditions(query)) {
-    where.push(condition);
+    conditions += ` and ${condition}`;
     bindings.push(...values);
   }
   if (query.cursor) {
-    where.push(CURSOR_CONDITION);
+    conditions += ` and ${CURSOR_CONDITION}`;
     bindings.push(...decodeCursor(query.cursor, ['date', 'uuid']));
   }
-  const page = `select t.* from transactions as t where ${where.join(' and ')} order by t.date desc, t.id desc limit ?`;
-  const sql = `select ${DTO_COLUMNS} from (${page}) as t ${DTO_JOINS} where t.team_id = ? order by t.date desc, t.id desc`;
-  return { sql: numbered(sql), bindings: [...bindings, query.pageSize + 1, teamId] };
+  // push returns the new length: the number of the placeholder just bound.
+  const limit = bindings.push(query.pageSize + 1);
+  const team = bindings.push(teamId);
+  const sql = `${LIST_HEAD}${numbered(conditions, 2)}${LIST_LIMIT}${limit}${LIST_OUTER}${team}${LIST_ORDER}`;
+  return { sql, bindings };
 }
 
-/** `?` placeholders as PostgreSQL's `$1`, `$2`, … (the fragments here hold no other question mark). */
-const numbered = (sql: string) => {
-  let n = 0;
+/** `?` placeholders as PostgreSQL's `$first`, `$first + 1`, … (the conditions hold no other question mark). */
+const numbered = (sql: string, first: number) => {
+  let n = first - 1;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
@@ -358,3 +360,10 @@ const DTO_COLUMNS = `t.id, t.date, t.name, t.description, t.amount, t.currency, 
             from transaction_attachments x where x.transaction_id = t.id), '[]') as attachments,
   to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as "createdAt",
   to_char(t.updated_at at time zone 'UTC', ${ISO_UTC}) as "updatedAt"`;
+
+// The hand-assembled list's SQL (listTransactionsSql) around its conditions, made once at load: per
+// request only the conditions and the numbers of the last two placeholders change.
+const LIST_HEAD = `select ${DTO_COLUMNS} from (select t.* from transactions as t where t.team_id = $1`;
+const LIST_LIMIT = ' order by t.date desc, t.id desc limit $';
+const LIST_OUTER = `) as t ${DTO_JOINS} where t.team_id = $`;
+const LIST_ORDER = ' order by t.date desc, t.id desc';

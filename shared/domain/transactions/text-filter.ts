@@ -6,8 +6,8 @@ import type { Db } from '../../db/knex';
  * sample for the same question). An index needs every trigram of what it is given, and a trigram
  * most rows hold costs a posting list as long as the rows it covers: for "merchant 417", where
  * "merchant" is in every row, reading "merchant"'s keys costs far more than reading "417"'s and
- * narrows nothing. So the rarest word is what is looked up (week-probe.ts for the list; 0080's index for
- * the bulk edit); the whole text is still checked on every row found.
+ * narrows nothing. So the rarest word is what is looked up (week-probe.ts for the list; 0080's index
+ * for the bulk edit); the whole text is still checked on every row found.
  */
 
 /** The indexed text over a query's alias for `transactions` (migration 0080's function, with its columns in its order). */

@@ -18,9 +18,8 @@ const RECENT_ROWS = 1000;
 /** Trigrams looked up at most: each more one is one more key per week probed. */
 const MAX_TRIGRAMS = 3;
 /**
- * Keys one probe looks up at most, each a descent of the index: a wide window, which
- * only a sparse team or a rare word reaches, gets fewer trigrams, and more than this many weeks take
- * another probe.
+ * Keys one probe looks up at most, each a descent of the index: a wide window, which only a sparse
+ * team or a rare word reaches, gets fewer trigrams, and more than this many weeks take another probe.
  */
 const MAX_KEYS = 512;
 const GROWTH = 4;
