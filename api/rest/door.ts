@@ -1,14 +1,12 @@
-import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { encode } from 'eventsource-encoder';
 import { z } from 'zod';
 import { hasTeam, type Caller } from '../../shared/domain/auth/principal';
-import { withinTeam } from '../../shared/db/team-wall';
-import { AppError, validationError } from '../../shared/errors';
-import { assertScopes, requireTeam } from '../auth/guard';
+import { validationError } from '../../shared/errors';
+import { enter } from '../auth/guard';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { ApiDeps } from '../deps';
+import { sendEvents } from '../http/event-stream';
 import { assertStorableText, readJsonBody } from '../http/json-body';
 import { spoolMultipart, type SpooledUpload } from '../http/multipart';
 import type { AppState } from '../http/state';
@@ -93,10 +91,7 @@ export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, aut
     router.register(m.path, [m.method], async (ctx: Context) => {
       const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
       if (hasTeam(caller)) (ctx.state as AppState).principal = caller;
-      assertScopes(caller, m.op.scopes);
-      if (m.op.forUser) return serve(m, ctx, caller, deps, options);
-      // Everything after this line reads and writes through the team's row-level security too.
-      return withinTeam(requireTeam(caller).teamId, () => serve(m, ctx, caller, deps, options));
+      return enter(m.op, caller, () => serve(m, ctx, caller, deps, options));
     });
   }
   // A known path with another method is 405 (allowedMethods), an unknown one falls through to 404.
@@ -194,26 +189,4 @@ function sendFile(ctx: Context, file: FileBody) {
   ctx.attachment(file.fileName);
   if (file.size !== undefined) ctx.length = file.size;
   ctx.body = file.body;
-}
-
-/**
- * Streams server-sent events. The status and headers are sent with the first event, so a failure
- * after it cannot become an error status: it ends the stream as an `error` event with the envelope.
- */
-function sendEvents(ctx: Context, source: AsyncIterable<{ event: string; data: unknown }>) {
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
-  const state = ctx.state as AppState;
-  async function* frames() {
-    try {
-      for await (const e of source) yield encode({ event: e.event, data: JSON.stringify(e.data) });
-    } catch (err) {
-      const envelope =
-        err instanceof AppError
-          ? err.toBody()
-          : { error: 'Internal Server Error', description: `Something went wrong on our side; quote request id ${state.requestId}` };
-      if (!(err instanceof AppError)) state.log.error({ err }, 'event stream failed');
-      yield encode({ event: 'error', data: JSON.stringify(envelope) });
-    }
-  }
-  ctx.body = Readable.from(frames());
 }

@@ -9,7 +9,7 @@ import type { AppState } from '../http/state';
 import type { OPERATIONS } from '../operations';
 import { requestInfoOf, shapeOf, type AnyOperation } from '../operations/declare';
 import { valueSchema, type ValueOf } from '../operations/output';
-import { callerProcedure, router, teamProcedure, type ProcedureMeta, type TrpcContext, type TrpcRoot } from './trpc';
+import { procedureFor, router, type TrpcContext, type TrpcRoot } from './trpc';
 
 type Declared = (typeof OPERATIONS)[number];
 type WithTrpc = Extract<Declared, { trpcDoor: true }>;
@@ -32,8 +32,8 @@ type OutputOf<Op> = Op extends { output: infer O extends Parameters<typeof value
     : z.output<T>
   : never;
 type ProcedureNamed<Name> = [OpsNamed<WithTrpc, Name>] extends [{ kind: 'query' }]
-  ? TRPCQueryProcedure<{ input: InputOf<OpsNamed<WithTrpc, Name>>; output: OutputOf<OpsNamed<WithTrpc, Name>>; meta: ProcedureMeta }>
-  : TRPCMutationProcedure<{ input: InputOf<OpsNamed<WithTrpc, Name>>; output: OutputOf<OpsNamed<WithTrpc, Name>>; meta: ProcedureMeta }>;
+  ? TRPCQueryProcedure<{ input: InputOf<OpsNamed<WithTrpc, Name>>; output: OutputOf<OpsNamed<WithTrpc, Name>>; meta: TrpcRoot['meta'] }>
+  : TRPCMutationProcedure<{ input: InputOf<OpsNamed<WithTrpc, Name>>; output: OutputOf<OpsNamed<WithTrpc, Name>>; meta: TrpcRoot['meta'] }>;
 type RouterOf<Name> = Name extends `${infer R}.${string}` ? R : never;
 type ProcedureOf<Name, R extends string> = Name extends `${R}.${infer P}` ? P : never;
 type AppRecord = { [R in RouterOf<Names>]: { [P in ProcedureOf<Names, R>]: ProcedureNamed<`${R}.${P}`> } };
@@ -42,8 +42,7 @@ type AppRecord = { [R in RouterOf<Names>]: { [P in ProcedureOf<Names, R>]: Proce
 export type AppRouter = TRPCBuiltRouter<TrpcRoot, AppRecord>;
 
 interface ProcedureContext extends TrpcContext {
-  principal?: unknown;
-  caller?: unknown;
+  caller: unknown;
 }
 
 /**
@@ -72,8 +71,6 @@ export function trpcDoor(operations: readonly AnyOperation[], deps: ApiDeps): Ap
   return router(record) as unknown as AppRouter;
 }
 
-const baseOf = (op: AnyOperation) => (op.forUser ? callerProcedure(op.scopes) : teamProcedure(op.scopes));
-
 /** An input that accepts `{}` also accepts none at all: `transactions.get()` lists with the defaults. */
 const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.prefault({}) : schema);
 
@@ -81,13 +78,13 @@ const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.pr
 const outputOf = (op: AnyOperation): z.ZodType => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
 
 async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
-  const theCall = { input, request: ctx.request, files: [], principal: ctx.principal, caller: ctx.caller ?? ctx.principal };
+  const theCall = { input, request: ctx.request, files: [], caller: ctx.caller, principal: ctx.caller };
   const result = await (op.trpc?.run ?? op.run)(theCall as never, deps);
   return op.output.kind === 'none' && !op.trpc ? undefined : result;
 }
 
 function procedureOf(op: AnyOperation, deps: ApiDeps): AnyTRPCProcedure {
-  const base = baseOf(op);
+  const base = procedureFor(op);
   const typed = (op.input ? base.input(inputOf(op.input)) : base).output(outputOf(op));
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => call(op, ctx, input, deps);
   return op.kind === 'query' ? typed.query(resolve) : typed.mutation(resolve);
@@ -103,7 +100,7 @@ function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps
   )
     throw new Error(`tRPC name ${name}: its operation and the one it formerly named must be alike (kind, caller, scopes)`);
   const rowKeys = Object.keys(shapeOf(former.input));
-  const typed = baseOf(own)
+  const typed = procedureFor(own)
     .input(z.unknown())
     .output(z.union([outputOf(own), outputOf(former)]));
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => {
