@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { Pool } from 'pg';
-import { keepConnectionsLongerThanClients } from '../api/http/keep-alive';
+import { serveBare } from './lib/bare-server';
 
 /**
  * The baseline for bench/webhooks.ts: the same work as POST /webhook/bank-b — check the
@@ -56,12 +56,4 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   }
 }
 
-// Idle connections kept as long as the API keeps them. With Node's default, the bare program alone
-// lost requests under load: the race of a socket reused by the client as the server closes it.
-// answer() settles every request itself, failures included: nothing is left for the server to await.
-keepConnectionsLongerThanClients(http.createServer((req, res) => void answer(req, res))).listen(port, '127.0.0.1', () =>
-  process.send?.('ready'),
-);
-
-// Exit on the bench's SIGTERM rather than be killed by it, so that a CPU profile (BENCH_CPU_PROF) is written.
-process.on('SIGTERM', () => process.exit(0));
+serveBare(port, answer);
