@@ -4,7 +4,7 @@ import { healthSchema } from './health';
 import { mountedOf } from './rest/door';
 import { errorResponses } from './openapi-errors';
 import { registerOAuthPaths } from './oauth/openapi';
-import type { AnyOperation } from './operations/declare';
+import { takesIdempotencyKey, type AnyOperation } from './operations/declare';
 import { scopeTable, tagOf, type ScopeRow } from './scope-table';
 import { API_VERSION } from './version';
 
@@ -53,13 +53,12 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], server
 const idempotencyHeader = z.object({
   'Idempotency-Key': z.string().max(255).optional().meta({
     description:
-      'Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409. Keys are per credential.',
+      'Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call.',
   }),
 });
 
 function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
   const { method, path, params, query, body, status, responseSchema } = mountedOf(op);
-  const post = method === 'POST';
   const success: RouteConfig['responses'][string] =
     op.output.kind === 'none'
       ? { description: 'Done; no body.' }
@@ -86,7 +85,7 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
       body: op.multipart
         ? { description: op.multipart.description, content: { 'multipart/form-data': { schema: op.multipart.form } }, required: true }
         : body && { content: { 'application/json': { schema: body } }, required: true },
-      headers: post && !op.multipart ? idempotencyHeader : undefined,
+      headers: takesIdempotencyKey(op) ? idempotencyHeader : undefined,
     },
     responses: {
       [status]: success,

@@ -52,6 +52,8 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     // Failed authentications (wrong key, token, password) an IP may make per minute before it must wait.
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    // An Idempotency-Key whose request has not finished in this long (its process died mid-request) may be claimed again.
+    IDEMPOTENCY_LEASE: duration.default(120_000),
     // How long a process may reuse a found credential; changes end it at once (NOTIFY). 0: look up every request.
     AUTH_CACHE_TTL: duration.default(60_000),
     // Counters shared by every API process: Redis when set, else PostgreSQL.

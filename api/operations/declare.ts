@@ -159,6 +159,10 @@ export const query = declare('query');
 /** An operation that changes something (or costs something): tRPC mutation, REST POST, PUT, PATCH or DELETE. */
 export const mutation = declare('mutation');
 
+/** A mutation whose answer can be kept and replayed for an Idempotency-Key: not an upload, a file or a stream. */
+export const takesIdempotencyKey = (op: AnyOperation): boolean =>
+  op.kind === 'mutation' && !op.multipart && op.output.kind !== 'file' && op.output.kind !== 'events';
+
 /** The fields of an object schema, looking through the wrappers an input may carry. */
 export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   if (!schema) return {};

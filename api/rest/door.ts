@@ -2,17 +2,18 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { hasTeam, type Caller } from '../../shared/domain/auth/principal';
+import { requestFingerprint } from '../../shared/domain/idempotency/keys';
 import { validationError } from '../../shared/errors';
 import { enter } from '../auth/guard';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { ApiDeps } from '../deps';
 import { sendEvents } from '../http/event-stream';
+import { idempotently } from '../http/idempotency';
 import { assertStorableText, readJsonBody } from '../http/json-body';
 import { spoolMultipart, type SpooledUpload } from '../http/multipart';
 import type { AppState } from '../http/state';
-import { doorOf, requestInfoOf, shapeOf, type AnyOperation, type Method } from '../operations/declare';
+import { doorOf, requestInfoOf, shapeOf, takesIdempotencyKey, type AnyOperation, type Method } from '../operations/declare';
 import { restBodyOf, restBodySchema, type FileBody } from '../operations/output';
-import { idempotently } from './idempotency';
 
 export interface RestDoorOptions {
   /** Check every JSON response against its schema (tests): a drift fails loudly instead of reaching clients. */
@@ -128,7 +129,8 @@ async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, op
     }
     const respond = async () => {
       const result = await op.run(call as never, deps);
-      if (op.output.kind === 'none' || op.output.kind === 'file') return { status: m.status, body: result };
+      if (op.output.kind === 'none') return { status: m.status, body: null };
+      if (op.output.kind === 'file') return { status: m.status, body: result };
       const body = restBodyOf(op.output, result);
       if (options.validateResponses && m.responseSchema) {
         const checked = m.responseSchema.safeParse(body);
@@ -136,14 +138,19 @@ async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, op
       }
       return { status: m.status, body };
     };
-    const key = m.method === 'POST' && !op.multipart ? ctx.get('idempotency-key') : '';
+    const key = takesIdempotencyKey(op) ? ctx.get('idempotency-key') : '';
     const { status, body, replayed } =
-      key && hasTeam(caller) ? await idempotently(deps.db, ctx, caller, key, respond) : { ...(await respond()), replayed: false };
+      key && hasTeam(caller)
+        ? await idempotently(deps.db, caller, { key, fingerprint: fingerprintOf(ctx), leaseMs: deps.config.IDEMPOTENCY_LEASE }, respond)
+        : { ...(await respond()), replayed: false };
     ctx.status = status;
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
     if (op.output.kind === 'none') return;
     if (op.output.kind === 'file') return sendFile(ctx, body as FileBody);
-    ctx.body = body;
+    // As bytes: koa would send the JSON as one string joined to the headers, which V8 then copies
+    // whole; and the result's objects are garbage once serialised instead of when the response ends.
+    ctx.type = 'application/json';
+    ctx.body = Buffer.from(JSON.stringify(body));
   } finally {
     await upload?.discard();
   }
@@ -180,6 +187,8 @@ function inputOf(m: Mounted, ctx: Context, upload: SpooledUpload | undefined): u
   throw validationError(new z.ZodError(issues), where);
 }
 
+/** What makes a retry "the same request" for its Idempotency-Key: method, path and JSON body. */
+const fingerprintOf = (ctx: Context) => requestFingerprint(ctx.method, ctx.path, (ctx.request as { body?: unknown }).body);
 const issue = (path: string[], message: string): z.core.$ZodIssue => ({ code: 'custom', path, message, input: undefined });
 const lastValues = (sent: Record<string, string[]>) => Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, v.at(-1)]));
 

@@ -1,13 +1,17 @@
 import type { AnyTRPCProcedure, TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { validationError } from '../../shared/errors';
+import { hasTeam, type Caller } from '../../shared/domain/auth/principal';
+import { requestFingerprint } from '../../shared/domain/idempotency/keys';
+import { badRequest, validationError } from '../../shared/errors';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { ApiDeps } from '../deps';
+import { idempotently } from '../http/idempotency';
+import { operationsIn } from '../http/rate-limit';
 import type { AppState } from '../http/state';
 import type { OPERATIONS } from '../operations';
-import { requestInfoOf, shapeOf, type AnyOperation } from '../operations/declare';
+import { requestInfoOf, shapeOf, takesIdempotencyKey, type AnyOperation } from '../operations/declare';
 import { valueSchema, type ValueOf } from '../operations/output';
 import { procedureFor, router, type TrpcContext, type TrpcRoot } from './trpc';
 
@@ -42,7 +46,7 @@ type AppRecord = { [R in RouterOf<Names>]: { [P in ProcedureOf<Names, R>]: Proce
 export type AppRouter = TRPCBuiltRouter<TrpcRoot, AppRecord>;
 
 interface ProcedureContext extends TrpcContext {
-  caller: unknown;
+  caller: Caller;
 }
 
 /**
@@ -79,8 +83,20 @@ const outputOf = (op: AnyOperation): z.ZodType => op.trpc?.output ?? (valueSchem
 
 async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, deps: ApiDeps): Promise<unknown> {
   const theCall = { input, request: ctx.request, files: [], caller: ctx.caller, principal: ctx.caller };
-  const result = await (op.trpc?.run ?? op.run)(theCall as never, deps);
-  return op.output.kind === 'none' && !op.trpc ? undefined : result;
+  const noValue = op.output.kind === 'none' && !op.trpc;
+  const run = async () => {
+    const result = await (op.trpc?.run ?? op.run)(theCall as never, deps);
+    return noValue ? undefined : result;
+  };
+  const { idempotency, caller } = ctx;
+  if (!idempotency || !takesIdempotencyKey(op) || !hasTeam(caller)) return run();
+  // As over REST: one request, one call; the calls of a batch would share one key and one answer.
+  if (idempotency.calls > 1)
+    throw badRequest('An Idempotency-Key covers one call: send the mutations of this batch one by one, each with its key');
+  const claim = { key: idempotency.key, fingerprint: requestFingerprint('TRPC', op.name, input), leaseMs: deps.config.IDEMPOTENCY_LEASE };
+  const outcome = await idempotently(deps.db, caller, claim, async () => ({ status: 200, body: (await run()) ?? null }));
+  if (outcome.replayed) idempotency.replayed();
+  return noValue ? undefined : outcome.body;
 }
 
 function procedureOf(op: AnyOperation, deps: ApiDeps): AnyTRPCProcedure {
@@ -115,6 +131,11 @@ function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps
 
 const PREFIX = '/trpc/';
 
+const idempotencyOf = (ctx: Context): TrpcContext['idempotency'] => {
+  const key = ctx.get('idempotency-key');
+  return key ? { key, calls: operationsIn(ctx), replayed: () => ctx.res.setHeader('Idempotent-Replayed', 'true') } : undefined;
+};
+
 /** Serves the tRPC router under /trpc (batching on); koa hands the raw request over to tRPC. */
 export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthenticator): Middleware<AppState> {
   const serve: Middleware<AppState> = async (ctx) => {
@@ -128,7 +149,7 @@ export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthen
       path: ctx.path.slice(PREFIX.length),
       maxBodySize: 1024 * 1024,
       allowBatching: true,
-      createContext: () => ({ request: requestInfoOf(ctx), authenticate: () => authenticate(ctx) }),
+      createContext: () => ({ request: requestInfoOf(ctx), authenticate: () => authenticate(ctx), idempotency: idempotencyOf(ctx) }),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') ctx.state.log.error({ err: error.cause ?? error, path }, 'trpc error');
       },

@@ -12,6 +12,8 @@ export interface TrpcContext {
   request: RequestInfo;
   /** Authenticates this request (bearer, `x-team-id`, the failure throttle of its address). */
   authenticate: () => Promise<Caller>;
+  /** The request's Idempotency-Key, when it carries one, with how many calls the request holds. */
+  idempotency?: { key: string; calls: number; replayed: () => void };
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -20,7 +22,10 @@ const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
+  405: 'METHOD_NOT_SUPPORTED',
   413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   502: 'BAD_GATEWAY',
   503: 'SERVICE_UNAVAILABLE',

@@ -1,3 +1,4 @@
+import { requestFingerprint } from '../../shared/domain/idempotency/keys';
 import { insertApiKey } from '../support/fixtures';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -9,7 +10,7 @@ const post = (path: string, token: string, body: unknown, key?: string) =>
 const tagNames = async (token: string) =>
   ((await (await ctx.api.fetch('/tags', { token })).json()).data as { name: string }[]).map((t) => t.name);
 
-describe('Idempotency-Key on REST POSTs', () => {
+describe('Idempotency-Key on every mutation', () => {
   it('replays the first response to a retry instead of creating twice', async () => {
     const first = await post('/tags', ctx.acme.sessionToken, { name: 'Travel' }, 'key-travel');
     expect(first.status).toBe(201);
@@ -62,5 +63,77 @@ describe('Idempotency-Key on REST POSTs', () => {
     const res = await post('/tags', ctx.acme.sessionToken, { name: 'Bad key' }, 'x'.repeat(300));
     expect(res.status).toBe(400);
     expect((await res.json()).details).toEqual([{ field: 'Idempotency-Key', message: 'printable ASCII, 1 to 255 characters' }]);
+  });
+
+  it('replays a DELETE and a PATCH instead of running them again', async () => {
+    const tag = (await (await post('/tags', ctx.acme.sessionToken, { name: 'Short-lived' })).json()).data as { id: string };
+    const rename = { name: 'Renamed once' };
+    const patched = await send('PATCH', `/tags/${tag.id}`, ctx.acme.sessionToken, rename, { 'idempotency-key': 'key-patch' });
+    expect(patched.status).toBe(200);
+    const patchedAgain = await send('PATCH', `/tags/${tag.id}`, ctx.acme.sessionToken, rename, { 'idempotency-key': 'key-patch' });
+    expect(patchedAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(await patchedAgain.json()).toEqual(await patched.json());
+    const otherBody = await send(
+      'PATCH',
+      `/tags/${tag.id}`,
+      ctx.acme.sessionToken,
+      { name: 'Renamed twice' },
+      { 'idempotency-key': 'key-patch' },
+    );
+    expect(otherBody.status).toBe(422);
+
+    const deleted = await send('DELETE', `/tags/${tag.id}`, ctx.acme.sessionToken, undefined, { 'idempotency-key': 'key-delete' });
+    expect(deleted.status).toBe(204);
+    // Run again it would be a 404: the retry gets the first answer.
+    const retried = await send('DELETE', `/tags/${tag.id}`, ctx.acme.sessionToken, undefined, { 'idempotency-key': 'key-delete' });
+    expect(retried.status).toBe(204);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect((await send('DELETE', `/tags/${tag.id}`, ctx.acme.sessionToken)).status).toBe(404);
+  });
+
+  it('replays a tRPC mutation, and refuses a key on a batch of several calls', async () => {
+    const trpc = (procedures: string, body: unknown, key: string) =>
+      ctx.api.fetch(`/trpc/${procedures}${procedures.includes(',') ? '?batch=1' : ''}`, {
+        method: 'POST',
+        token: ctx.acme.sessionToken,
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+    const first = await trpc('tags.create', { name: 'Over tRPC' }, 'key-trpc');
+    expect(first.status).toBe(200);
+    const retry = await trpc('tags.create', { name: 'Over tRPC' }, 'key-trpc');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await retry.json()).result.data).toEqual((await first.json()).result.data);
+    expect((await tagNames(ctx.acme.sessionToken)).filter((n) => n === 'Over tRPC')).toHaveLength(1);
+    expect((await trpc('tags.create', { name: 'Other over tRPC' }, 'key-trpc')).status).toBe(422);
+
+    const batch = await trpc('tags.create,tags.create', { 0: { name: 'Batch A' }, 1: { name: 'Batch B' } }, 'key-batch');
+    const answers = (await batch.json()) as { error?: { data: { httpStatus: number; description: string } } }[];
+    expect(answers.map((a) => a.error?.data.httpStatus)).toEqual([400, 400]);
+    expect(answers[0].error?.data.description).toMatch(/one call/);
+    expect(await tagNames(ctx.acme.sessionToken)).not.toContain('Batch A');
+  });
+
+  it('lets a retry run a request whose process died with its key claimed, once the lease is over', async () => {
+    const { db } = ctx.tdb;
+    const claimed = (key: string, ageS: number) =>
+      db.raw(
+        `insert into idempotency_keys (team_id, credential, key, request_hash, created_at) values (?, ?, ?, ?, now() - make_interval(secs => ?))`,
+        [ctx.acme.team.id, `session:${ctx.acme.user.id}`, key, requestFingerprint('POST', '/tags', { name: 'After a crash' }), ageS],
+      );
+    // Claimed a moment ago: the first request may still be running.
+    await claimed('key-fresh', 1);
+    expect((await post('/tags', ctx.acme.sessionToken, { name: 'After a crash' }, 'key-fresh')).status).toBe(409);
+    // Claimed longer ago than the lease (2 minutes): its process died; the retry runs it, once.
+    await claimed('key-abandoned', 150);
+    const [a, b] = await Promise.all([
+      post('/tags', ctx.acme.sessionToken, { name: 'After a crash' }, 'key-abandoned'),
+      post('/tags', ctx.acme.sessionToken, { name: 'After a crash' }, 'key-abandoned'),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    expect((await tagNames(ctx.acme.sessionToken)).filter((n) => n === 'After a crash')).toHaveLength(1);
+    const replay = await post('/tags', ctx.acme.sessionToken, { name: 'After a crash' }, 'key-abandoned');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 });

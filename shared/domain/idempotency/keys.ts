@@ -38,10 +38,12 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 /**
  * Claims a key for a request. The first use runs the request; a later use with the same request
  * gets the stored response; with a different request, 422; while the first is still running, 409.
+ * A claim still running after `leaseMs` is taken to have died with its process (a failure that
+ * is thrown releases its key at once): the same request may then claim it again.
  */
 export async function claimIdempotencyKey(
   db: Db,
-  input: { teamId: string; credential: string; key: string; requestHash: string },
+  input: { teamId: string; credential: string; key: string; requestHash: string; leaseMs: number },
   attempt = 0,
 ): Promise<IdempotencyClaim> {
   if (!KEY_SHAPE.test(input.key)) {
@@ -51,7 +53,7 @@ export async function claimIdempotencyKey(
   // A key older than the window is free again.
   await IdempotencyKey.query(db).delete().where(where).whereRaw(`created_at < now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'`);
   const inserted = await db('idempotency_keys')
-    .insert({ teamId: input.teamId, ...where, requestHash: input.requestHash })
+    .insert({ teamId: input.teamId, credential: input.credential, key: input.key, requestHash: input.requestHash })
     .onConflict(['credential', 'key'])
     .ignore()
     .returning<{ id: string }[]>('id');
@@ -72,6 +74,13 @@ export async function claimIdempotencyKey(
     throw new AppError(422, 'Unprocessable Entity', 'This Idempotency-Key was already used with a different request; send a new key');
   }
   if (existing.state === 'in_progress' || existing.responseStatus === null) {
+    // One claimant takes an abandoned key over: a second one waits for the first's row lock, and
+    // PostgreSQL then checks the condition again against the claim time the first has just set.
+    const takenOver = await IdempotencyKey.query(db)
+      .patch({ createdAt: db.raw('now()') } as never)
+      .where({ id: existing.id, state: 'in_progress' })
+      .whereRaw('created_at < now() - make_interval(secs => ?)', [input.leaseMs / 1000]);
+    if (takenOver) return { kind: 'first', id: existing.id };
     throw conflict('A request with this Idempotency-Key is still being processed; retry shortly');
   }
   return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
