@@ -60,6 +60,8 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   // Two segments: a resource nested under another's path.
   'transactions/exports': 'export',
   'webhook-endpoints': 'webhookEndpoint',
+  'api-keys': 'apiKey',
+  'oauth-applications': 'oauthApplication',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',

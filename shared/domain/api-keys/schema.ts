@@ -35,6 +35,19 @@ export const upsertApiKeyInput = z
 
 export const deleteApiKeyInput = z.object({ id: z.uuid() }).strict();
 
+export const createApiKeyBody = upsertApiKeyInput.omit({ id: true });
+
+export const updateApiKeyInput = z
+  .object({
+    id: z.uuid(),
+    changes: z.object({ name: z.string().trim().min(1).max(100).optional(), scopes: scopeList.optional() }).strict(),
+  })
+  .strict();
+
+export const apiKeyWithSecretSchema = apiKeySchema
+  .extend({ key: z.string().meta({ description: 'The full secret: in this answer only, never again.' }) })
+  .meta({ id: 'ApiKeyWithSecret', description: 'A new API key, with its secret shown this once.' });
+
 export const upsertApiKeyResultSchema = z.object({
   key: z.string().optional().meta({ description: 'The full secret: only in the result of a creation, never again.' }),
   data: apiKeySchema,

@@ -64,13 +64,13 @@ export async function createApiKey(
   return { key, data: await getApiKey(db, principal.teamId, created.id) };
 }
 
-/** Only the name and the scopes of an existing key change; the secret stays as it is. */
+/** Only the name and the scopes of an existing key change (those sent); the secret stays as it is. */
 export async function updateApiKey(
   db: Db,
   principal: Principal,
-  input: { id: string; name: string; scopes: string[] },
+  input: { id: string; name?: string; scopes?: string[] },
 ): Promise<ApiKeyDto> {
-  assertNoEscalation(principal, input.scopes);
+  if (input.scopes) assertNoEscalation(principal, input.scopes);
   const n = await ApiKey.query(db)
     .patch({ name: input.name, scopes: input.scopes, updatedAt: new Date() })
     .where({ teamId: principal.teamId, id: input.id });
