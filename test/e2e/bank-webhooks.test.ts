@@ -326,13 +326,31 @@ describe('bank-a webhooks', () => {
       .db('bank_connections')
       .where({ id: connection.id })
       .update({ createdAt: new Date(Date.now() - 2 * 86_400_000) });
-    await postBankA(historicalUpdate);
+    // What a sync would fetch now: the ignored update must not bring it.
+    bankA.addTransactions(item.itemId, 4, 60);
+    const handle = worker.client.workflow.getHandle(syncConnectionId(connection.id));
+    const synced = await handle.describe();
+    const rowsBefore = await countTx(acme.team.id);
+    const connectionBefore = await tdb.db('bank_connections').where({ id: connection.id }).first();
+
+    expect((await postBankA(historicalUpdate)).status).toBe(200);
     const last = await tdb
       .db('webhook_events')
       .where({ eventType: 'TRANSACTIONS.HISTORICAL_UPDATE' })
       .orderBy('receivedAt', 'desc')
       .first();
     expect(last.outcome).toBe('ignored');
+    // No run was started and none signalled: the business-key id still names the finished run, its history unchanged.
+    const after = await handle.describe();
+    expect({ runId: after.runId, status: after.status.name, historyLength: after.historyLength }).toEqual({
+      runId: synced.runId,
+      status: 'COMPLETED',
+      historyLength: synced.historyLength,
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await handle.describe()).runId).toBe(synced.runId);
+    expect(await countTx(acme.team.id)).toBe(rowsBefore);
+    expect(await tdb.db('bank_connections').where({ id: connection.id }).first()).toEqual(connectionBefore);
   });
 
   it('answers an unknown item with 200 and records it as ignored; a redelivery does nothing twice', async () => {
