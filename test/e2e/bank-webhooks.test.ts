@@ -401,6 +401,23 @@ describe('bank-a webhooks', () => {
     expect(huge.status).toBe(413);
   });
 
+  it('refreshes its cached keys when the provider rotates: the expired key is refused from then on, the new one accepted', async () => {
+    const fresh = await startBankAFake();
+    const other = await startTestApi(tdb.db, { env: { ...env, BANK_A_API_URL: fresh.url } });
+    const payload = { webhook_type: 'ITEM', webhook_code: 'LOGIN_REPAIRED', item_id: 'item_rotation', environment: 'sandbox' };
+    const post = async (signed: { raw: string; headers: Record<string, string> }) =>
+      (await other.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw })).status;
+    try {
+      expect(await post(await fresh.sign(payload))).toBe(200); // the first key, now cached
+      const old = await fresh.rotateKey();
+      expect(await post(await fresh.sign(payload))).toBe(200);
+      expect(await post(await fresh.sign(payload, old))).toBe(401);
+    } finally {
+      await other.stop();
+      await fresh.close();
+    }
+  });
+
   it('refuses a key the provider has expired', async () => {
     const fresh = await startBankAFake();
     fresh.expireKey();
