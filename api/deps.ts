@@ -29,26 +29,33 @@ export interface ApiDeps {
   credentials: CredentialCache;
   /** Signed upload URLs for documents (tRPC documents.uploadUrl → POST /documents). */
   uploads: UploadTokens;
-  /** The assistant: its model (LLM_API_URL, else none: the offline intent parser) and its per-user limit. */
+  /** The assistant: its model (LLM_API_URL, else none: the offline intent parser) and its per-user limit, counted in `limiters`. */
   assistant: { llm?: LlmChatClient; limiter: ChatLimiter };
 }
 
 /** The one place ApiDeps is assembled; tests pass overrides to swap a piece. */
 export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' | 'logger'>, overrides: Partial<ApiDeps> = {}): ApiDeps {
   const { config } = base;
+  const limiters = overrides.limiters ?? createLimiterStore(config, base.db);
+  const chatWindowS = Math.max(1, Math.ceil(config.CHAT_RATE_LIMIT_WINDOW / 1000));
   return {
     ...base,
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     bankB: bankBClient(config),
     storage: createStorage(config),
-    limiters: createLimiterStore(config, base.db),
+    limiters,
     uploads: createUploadTokens({ encryptionKey: config.ENCRYPTION_KEY, ttlMs: config.DOCUMENT_UPLOAD_URL_TTL, db: base.db }),
     credentials: createCredentialCache(base.db, { ttlMs: config.AUTH_CACHE_TTL, logger: base.logger }),
     assistant: {
       llm: config.LLM_API_URL
         ? createLlmChatClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })
         : undefined,
-      limiter: createChatLimiter({ points: config.CHAT_RATE_LIMIT, windowMs: config.CHAT_RATE_LIMIT_WINDOW }),
+      limiter: createChatLimiter({
+        // A counter's row expires with the window that made it: a window of another length counts in rows of its own.
+        counter: limiters.limiter({ keyPrefix: `assistant-${chatWindowS}s`, points: config.CHAT_RATE_LIMIT, durationS: chatWindowS }),
+        limit: config.CHAT_RATE_LIMIT,
+        logger: base.logger,
+      }),
     },
     ...overrides,
   };

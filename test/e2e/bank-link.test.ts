@@ -256,7 +256,13 @@ describe('bank connection lifecycle', () => {
       .db('bank_connections')
       .where({ id: connection.id })
       .update({ createdAt: new Date(Date.now() - 86_400_000 - 60_000) });
+    const handle = (await stack.api.deps.temporal.client()).workflow.getHandle(`sync-connection:${connection.id}`);
+    await handle.result();
+    const synced = await handle.describe();
     expect(await applyConnectionEvent(deps, ref, { kind: 'initial-history' })).toEqual({ outcome: 'ignored', teamId: stack.acme.team.id });
+    // Ignored means no run: none started (the id still names the finished one) and none signalled (its history unchanged).
+    const after = await handle.describe();
+    expect([after.runId, after.status.name, after.historyLength]).toEqual([synced.runId, 'COMPLETED', synced.historyLength]);
     expect(logged).toEqual([
       [
         expect.objectContaining({ connectionId: connection.id }),

@@ -326,13 +326,31 @@ describe('bank-a webhooks', () => {
       .db('bank_connections')
       .where({ id: connection.id })
       .update({ createdAt: new Date(Date.now() - 2 * 86_400_000) });
-    await postBankA(historicalUpdate);
+    // What a sync would fetch now: the ignored update must not bring it.
+    bankA.addTransactions(item.itemId, 4, 60);
+    const handle = worker.client.workflow.getHandle(syncConnectionId(connection.id));
+    const synced = await handle.describe();
+    const rowsBefore = await countTx(acme.team.id);
+    const connectionBefore = await tdb.db('bank_connections').where({ id: connection.id }).first();
+
+    expect((await postBankA(historicalUpdate)).status).toBe(200);
     const last = await tdb
       .db('webhook_events')
       .where({ eventType: 'TRANSACTIONS.HISTORICAL_UPDATE' })
       .orderBy('receivedAt', 'desc')
       .first();
     expect(last.outcome).toBe('ignored');
+    // No run was started and none signalled: the business-key id still names the finished run, its history unchanged.
+    const after = await handle.describe();
+    expect({ runId: after.runId, status: after.status.name, historyLength: after.historyLength }).toEqual({
+      runId: synced.runId,
+      status: 'COMPLETED',
+      historyLength: synced.historyLength,
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await handle.describe()).runId).toBe(synced.runId);
+    expect(await countTx(acme.team.id)).toBe(rowsBefore);
+    expect(await tdb.db('bank_connections').where({ id: connection.id }).first()).toEqual(connectionBefore);
   });
 
   it('answers an unknown item with 200 and records it as ignored; a redelivery does nothing twice', async () => {
@@ -381,6 +399,23 @@ describe('bank-a webhooks', () => {
       body: 'x'.repeat(1024 * 1024 + 10),
     });
     expect(huge.status).toBe(413);
+  });
+
+  it('refreshes its cached keys when the provider rotates: the expired key is refused from then on, the new one accepted', async () => {
+    const fresh = await startBankAFake();
+    const other = await startTestApi(tdb.db, { env: { ...env, BANK_A_API_URL: fresh.url } });
+    const payload = { webhook_type: 'ITEM', webhook_code: 'LOGIN_REPAIRED', item_id: 'item_rotation', environment: 'sandbox' };
+    const post = async (signed: { raw: string; headers: Record<string, string> }) =>
+      (await other.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw })).status;
+    try {
+      expect(await post(await fresh.sign(payload))).toBe(200); // the first key, now cached
+      const old = await fresh.rotateKey();
+      expect(await post(await fresh.sign(payload))).toBe(200);
+      expect(await post(await fresh.sign(payload, old))).toBe(401);
+    } finally {
+      await other.stop();
+      await fresh.close();
+    }
   });
 
   it('refuses a key the provider has expired', async () => {

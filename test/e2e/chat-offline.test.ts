@@ -1,4 +1,4 @@
-import { startTestApi } from '../support/api';
+import { startTestApi, type TestApi } from '../support/api';
 import { insertApiKey, insertDocument } from '../support/fixtures';
 import { chatEvents, streamedText } from '../support/sse';
 import { trpcAs, trpcError } from '../support/trpc';
@@ -211,28 +211,43 @@ describe('POST /chat offline (the intent parser, no model)', () => {
     expect(await ctx.tdb.db('chat_messages').where({ chatId: sent.conversationId })).toEqual([]);
   });
 
-  it('limits messages per user (429 with Retry-After), and lists conversations newest first', async () => {
-    const limited = await startTestApi(ctx.tdb.db, { env: { CHAT_RATE_LIMIT: '2', CHAT_RATE_LIMIT_WINDOW: '1m' } });
+  it('limits messages per user across every API process (429 with Retry-After), and lists conversations newest first', async () => {
+    const env = { CHAT_RATE_LIMIT: '2', CHAT_RATE_LIMIT_WINDOW: '1m' };
+    // Two gateways over one database, as two API processes: the budget is one, whichever takes the message.
+    const limited = await startTestApi(ctx.tdb.db, { env });
+    const twin = await startTestApi(ctx.tdb.db, { env });
     try {
-      const ask = () =>
-        limited.fetch('/chat', {
+      const ask = (api: TestApi) =>
+        api.fetch('/chat', {
           method: 'POST',
           token: ctx.other.sessionToken,
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ message: 'What is our runway?' }),
         });
-      for (let i = 0; i < 2; i++) await (await ask()).text();
-      const third = await ask();
+      for (const api of [limited, twin]) {
+        const res = await ask(api);
+        expect(res.status).toBe(200);
+        await res.text();
+      }
+      const third = await ask(limited);
       expect(third.status).toBe(429);
       expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await third.json()).description).toMatch(/^Chat limit of 2 messages reached; retry in \d+ s$/);
-      expect(await trpcError(trpcAs(limited, ctx.other.sessionToken).chat.send.mutate({ message: 'hi' }))).toMatchObject({
+      expect(await trpcError(trpcAs(twin, ctx.other.sessionToken).chat.send.mutate({ message: 'hi' }))).toMatchObject({
         httpStatus: 429,
       });
       // Another user has their own budget.
-      expect((await limited.fetch('/chat/conversations', { token: ctx.acme.sessionToken })).status).toBe(200);
+      const another = await twin.fetch('/chat', {
+        method: 'POST',
+        token: ctx.acme.sessionToken,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'What is our runway?' }),
+      });
+      expect(another.status).toBe(200);
+      await another.text();
     } finally {
       await limited.stop();
+      await twin.stop();
     }
     const page = await (await send('GET', '/chat/conversations?pageSize=2', ctx.other.sessionToken)).json();
     expect(page.data).toHaveLength(2);

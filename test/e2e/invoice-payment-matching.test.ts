@@ -114,5 +114,17 @@ describe('incoming bank transactions as invoice payments', () => {
       httpStatus: 409,
     });
     expect((await json('GET', `/invoices/${invoice.id}`)).body.data.status).toBe('unpaid');
+
+    const other = (await json('POST', '/transactions', { date: today, name: 'Another payer', amount: 77.7, currency: 'EUR' })).body.data;
+    const [typed] = await stack.tdb
+      .db('invoice_payment_suggestions')
+      .insert({ teamId: stack.acme.team.id, invoiceId: invoice.id, transactionId: other.id, reason: 'amount' })
+      .returning('id');
+    const typedId = (typed as { id: string }).id;
+    expect(await trpcAs(stack.api, stack.acme.sessionToken).invoicePaymentSuggestions.decline.mutate({ id: typedId })).toMatchObject({
+      id: typedId,
+      status: 'declined',
+    });
+    expect((await json('GET', `/invoices/${invoice.id}`)).body.data.status).toBe('unpaid');
   });
 });

@@ -111,6 +111,12 @@ describe('recurring invoices', () => {
     const created = await trpc.invoiceSeries.create.mutate({ ...template, customerId, frequency: 'quarterly', startDate: later });
     expect(created).toMatchObject({ frequency: 'quarterly', startDate: later, issuedCount: 0 });
     expect((await trpc.invoiceSeries.get.query({})).data.map((s) => s.id)).toContain(created.id);
+    expect(await trpc.invoiceSeries.getById.query({ id: created.id })).toMatchObject({
+      id: created.id,
+      frequency: 'quarterly',
+      startDate: later,
+      customer: { id: customerId },
+    });
     expect(await trpcError(trpcAs(stack.api, stranger.sessionToken).invoiceSeries.getById.query({ id: created.id }))).toMatchObject({
       httpStatus: 404,
     });

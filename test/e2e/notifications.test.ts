@@ -191,6 +191,7 @@ describe('notifications', () => {
     const page = await trpc.notifications.get.query({ pageSize: 10 });
     expect(page.data.map((n) => n.id)).toEqual([id]);
     expect(page.data[0].title).toBe('A new member joined the team');
+    expect(await trpc.notifications.getById.query({ id })).toEqual(page.data[0]);
     expect(await trpc.notifications.unreadCount.query()).toEqual({ unread: 1 });
     expect((await trpc.notifications.updateStatus.mutate({ id, status: 'archived' })).status).toBe('archived');
     expect(await trpc.notifications.updateManyStatus.mutate({ status: 'unread', all: true })).toEqual({ updated: 1 });

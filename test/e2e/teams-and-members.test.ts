@@ -129,6 +129,10 @@ describe('several teams per user', () => {
     const regenerated = await send('POST', `/teams/${owner.team.id}/regenerate-inbox-id`, owner.sessionToken);
     expect(regenerated.body.data.inboxId).not.toBe(before);
     expect(regenerated.body.data.inboxEmail).toBe(`${regenerated.body.data.inboxId}@${stack.api.deps.config.INBOX_DOMAIN}`);
+    const again = await trpc.teams.regenerateInboxId.mutate({ teamId: owner.team.id });
+    expect(again.inboxId).not.toBe(regenerated.body.data.inboxId);
+    expect(again.inboxEmail).toBe(`${again.inboxId}@${stack.api.deps.config.INBOX_DOMAIN}`);
+    expect((await trpc.teams.getById.query({ teamId: owner.team.id })).inboxId).toBe(again.inboxId);
   });
 });
 
@@ -157,6 +161,13 @@ describe('members and roles', () => {
       description: 'You are the last owner: make another member an owner before leaving, or delete the team',
     });
     expect((await send('PATCH', `/teams/${team}/members/${member.user.id}`, owner.sessionToken, { role: 'boss' })).status).toBe(400);
+    const passing = await addMember(team, 'Pat Passing');
+    await trpcAs(stack.api, owner.sessionToken).teams.removeMember.mutate({ teamId: team, userId: passing.user.id });
+    expect((await send('GET', `/teams/${team}/members`, owner.sessionToken)).body.data.map((m: { userId: string }) => m.userId)).toEqual([
+      owner.user.id,
+      member.user.id,
+    ]);
+    expect((await send('GET', '/teams', passing.sessionToken)).body.data.map((t: { id: string }) => t.id)).not.toContain(team);
 
     // With a second owner the first may step down, and then the last one still cannot be removed.
     const promoted = await trpcAs(stack.api, owner.sessionToken).teams.updateMember.mutate({
@@ -288,6 +299,12 @@ describe('invitations', () => {
     expect((await send('POST', `/users/me/invitations/${again.id}/accept`, member.sessionToken)).status).toBe(404);
     expect((await send('POST', `/users/me/invitations/${again.id}/decline`, target.sessionToken)).body.data.status).toBe('declined');
     expect((await client.workflow.getHandle(`invitation:${again.id}`).result()).outcome).toBe('declined');
+    const third = await trpc.teams.invite.mutate({ teamId: owner.team.id, invitation: { email: target.user.email, role: 'member' } });
+    expect(await trpcAs(stack.api, target.sessionToken).users.declineInvitation.mutate({ invitationId: third.id })).toMatchObject({
+      id: third.id,
+      status: 'declined',
+    });
+    expect((await client.workflow.getHandle(`invitation:${third.id}`).result()).outcome).toBe('declined');
     expect(await stack.tdb.db('team_members').where({ teamId: owner.team.id, userId: target.user.id })).toHaveLength(0);
   });
 });

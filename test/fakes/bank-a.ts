@@ -48,22 +48,30 @@ export async function startBankAFake() {
   const linkTokens = new Map<string, LinkSession>();
   /** A consent expiry every item linked from now on gets (tests of the consent timer). */
   let nextConsentExpiresAt: string | null = null;
-  const kid = randomUUID();
-  const { publicKey, privateKey } = await generateKeyPair('ES256');
-  const jwk = {
-    ...(await exportJWK(publicKey)),
-    alg: 'ES256',
-    use: 'sig',
-    kid,
-    created_at: Math.floor(Date.now() / 1000),
-    expired_at: null as number | null,
+  const newKey = async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256');
+    const kid = randomUUID();
+    const jwk = {
+      ...(await exportJWK(publicKey)),
+      alg: 'ES256',
+      use: 'sig',
+      kid,
+      created_at: Math.floor(Date.now() / 1000),
+      expired_at: null as number | null,
+    };
+    return { kid, privateKey, jwk };
   };
+  /** Every key it ever signed with, by kid, as the key endpoint serves them; webhooks are signed with `current`. */
+  const keys = new Map<string, Awaited<ReturnType<typeof newKey>>>();
+  let current = await newKey();
+  keys.set(current.kid, current);
 
   let syncDelayMs = 0;
   const fake = await startHttpFake(async ({ path, body }) => {
     if (path === '/webhook_verification_key/get') {
-      return body?.key_id === kid
-        ? { body: { key: jwk, request_id: 'req' } }
+      const key = keys.get(body?.key_id);
+      return key
+        ? { body: { key: key.jwk, request_id: 'req' } }
         : { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_WEBHOOK_VERIFICATION_KEY_ID' } };
     }
     if (path === '/item/public_token/exchange') {
@@ -148,7 +156,10 @@ export async function startBankAFake() {
 
   return {
     ...fake,
-    kid,
+    /** The id of the key webhooks are signed with now. */
+    get kid() {
+      return current.kid;
+    },
     /** A linked item with one account; returns the public token to connect it with. */
     addItem(opts: { accountName?: string; currency?: string; balance?: number } = {}) {
       const item: Item = {
@@ -232,8 +243,17 @@ export async function startBankAFake() {
     slowSync(ms: number) {
       syncDelayMs = ms;
     },
+    /** The current key is expired (`expired_at` set) and still signs, as a rotation not yet done. */
     expireKey() {
-      jwk.expired_at = Math.floor(Date.now() / 1000);
+      current.jwk.expired_at = Math.floor(Date.now() / 1000);
+    },
+    /** A rotation: webhooks are signed with a new key from now on and the old one is expired. Returns the old one, to sign with. */
+    async rotateKey(): Promise<{ kid: string; key: KeyLike }> {
+      const old = current;
+      old.jwk.expired_at = Math.floor(Date.now() / 1000);
+      current = await newKey();
+      keys.set(current.kid, current);
+      return { kid: old.kid, key: old.privateKey };
     },
     /** Signs a webhook body as bank-a does: pretty-printed JSON, ES256 JWT over its SHA-256. */
     async sign(payload: unknown, opts: { iatOffsetS?: number; key?: KeyLike; kid?: string; bodyOverride?: string } = {}) {
@@ -242,9 +262,9 @@ export async function startBankAFake() {
         .update(opts.bodyOverride ?? raw)
         .digest('hex');
       const token = await new SignJWT({ request_body_sha256: hash })
-        .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? kid, typ: 'JWT' })
+        .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? current.kid, typ: 'JWT' })
         .setIssuedAt(Math.floor(Date.now() / 1000) + (opts.iatOffsetS ?? 0))
-        .sign(opts.key ?? privateKey);
+        .sign(opts.key ?? current.privateKey);
       return { raw, headers: { 'content-type': 'application/json', 'bank-a-verification': token } };
     },
   };
