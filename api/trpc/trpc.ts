@@ -71,7 +71,8 @@ async function authenticate(ctx: TrpcContext, meta: ProcedureMeta | undefined, g
   const caller = await ctx.authenticate();
   if (!meta?.scopes.length) throw new Error('tRPC procedure without scopes');
   assertScopes(caller, meta.scopes);
-  // As over REST: PostgreSQL cannot store NUL, so no input carrying one gets past the gateway.
+  // As over REST: no input nested deeper than the limit (tRPC parsed it, and zod walks it next) or
+  // carrying NUL, which PostgreSQL cannot store, gets past the gateway.
   assertStorableText(await getRawInput(), 'input');
   return caller;
 }

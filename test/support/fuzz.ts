@@ -89,6 +89,12 @@ function plausible(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: 
 
 const deeplyNested = (levels: number): unknown => Array.from({ length: levels }).reduce((inner) => ({ a: inner }), 'bottom');
 
+/**
+ * JSON text of arrays `levels` deep. Sent as text: JSON.stringify cannot write such a value, and any
+ * recursive walk of it overflows the stack, which is what a body this deep is for.
+ */
+export const deepJson = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
 /** What an attacker sends instead of a field's value. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
