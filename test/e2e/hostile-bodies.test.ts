@@ -148,6 +148,39 @@ describe('hostile tRPC input', () => {
   });
 });
 
+describe('unknown keys at any depth', () => {
+  const misspelt = {
+    currency: 'EUR',
+    lineItems: [
+      { name: 'Work', price: 100, vatRate: 19 },
+      { name: 'Travel', price: 50, vat: 19 },
+    ],
+  };
+
+  it('refuses a misspelt line item field over REST, naming it, and creates no invoice', async () => {
+    const res = await raw('POST', '/invoices', JSON.stringify(misspelt), { authorization: `Bearer ${ctx.acme.sessionToken}` });
+    expect({ status: res.status, details: (await res.json()).details }).toEqual({
+      status: 400,
+      details: [{ field: 'lineItems.1.vat', message: 'Unrecognized key' }],
+    });
+    expect(await ctx.tdb.db('invoices').where({ teamId: ctx.acme.team.id })).toEqual([]);
+  });
+
+  it('refuses it over tRPC too, and an unknown key beside a mutation’s own fields', async () => {
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    expect(await trpcError(trpc.invoices.create.mutate(misspelt as never))).toMatchObject({
+      httpStatus: 400,
+      details: [{ field: 'lineItems.1.vat', message: 'Unrecognized key' }],
+    });
+    // `dta` for `data`: without the check the misspelt options were dropped and the action ran with none.
+    expect(await trpcError(trpc.invoices.markPaid.mutate({ id: randomUUID(), dta: { paymentReference: 'x' } } as never))).toMatchObject({
+      httpStatus: 400,
+      details: [{ field: 'dta', message: 'Unrecognized key' }],
+    });
+    expect(await ctx.tdb.db('invoices').where({ teamId: ctx.acme.team.id })).toEqual([]);
+  });
+});
+
 describe('hostile bodies on the form endpoints (OAuth and the browser session)', () => {
   const post = (path: string, type: string, body: string, headers: Record<string, string> = {}) =>
     ctx.api.fetch(path, { method: 'POST', body, headers: { 'content-type': type, ...headers } });
