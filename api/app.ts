@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import { createAuthenticator } from './auth/authenticate';
 import { throttledAuthenticator } from './auth/failure-throttle';
 import type { ApiDeps } from './deps';
@@ -50,10 +49,6 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
 
   const api = restDoor(operations, deps, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES });
 
-  const parseForms = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '1mb', encoding: 'utf-8' });
-  const oauthBodies: Koa.Middleware<AppState> = (ctx, next) =>
-    ctx.path.startsWith('/oauth/') || ctx.path.startsWith('/auth/') ? parseForms(ctx, next) : next();
-
   app
     .use(requestId())
     .use(securityHeaders())
@@ -71,8 +66,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(under(publicInvoiceRouter(deps)))
     .use(trpcMiddleware(appRouter, authenticate))
     .use(under(mcpRouter(deps, authenticate)))
-    // OAuth takes form or JSON bodies (RFC 6749); REST operations read theirs after authentication (rest/door.ts).
-    .use(oauthBodies)
+    // Every door reads its own body when it needs one: REST after authentication (rest/door.ts), OAuth its form or JSON.
     .use(under(oauthRouter(deps)))
     .use(api);
 

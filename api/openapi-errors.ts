@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH } from './http/json-body';
 
 export const errorSchema = z
   .object({
@@ -13,7 +14,7 @@ export const errorSchema = z
   .meta({ id: 'Error', description: 'The one error envelope of every endpoint.' });
 
 const texts: Record<number, string> = {
-  400: 'Invalid input; `details` lists each invalid field.',
+  400: `Invalid input; \`details\` lists each invalid field. An unknown key is refused at any depth and named as its own field (\`lineItems.0.vat\`). A body that is not valid JSON, or nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels, is refused as a whole (\`(root)\`).`,
   401: 'Missing or invalid credentials.',
   403: 'Valid credentials without the required scopes.',
   404: 'No such resource in your team.',

@@ -6,8 +6,10 @@ import { runMain } from './lib/run-main';
 
 /**
  * The long run of the fuzz properties in test/e2e/fuzz.test.ts (which `npm test` runs briefly):
- * FUZZ_RUNS inputs per REST write route, tRPC mutation and webhook (default 300). Prints the
- * requests sent and every 5xx found with the input that caused it.
+ * FUZZ_RUNS inputs per REST write route, tRPC mutation, webhook and form endpoint (default 300),
+ * hostile values and the classes that must be a 400 (JSON nested too deep, unknown keys at any
+ * depth, JSON a form endpoint cannot read). Prints the requests sent and every 5xx found with the
+ * input that caused it; an answer other than the 400 a class must get fails the run too.
  */
 async function main() {
   const runs = process.env.FUZZ_RUNS ?? '300';

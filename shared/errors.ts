@@ -55,9 +55,16 @@ export const workflowServiceUnreachable = (cause: unknown) =>
   Object.assign(serviceUnavailable('The workflow service cannot be reached; nothing was changed. Retry shortly.'), { cause });
 export const tooManyRequests = (description = 'Rate limit exceeded, retry later') => new AppError(429, 'Too Many Requests', description);
 
-/** Turns zod issues into the 400 envelope, one entry per invalid field. */
+/**
+ * Turns zod issues into the 400 envelope, one entry per invalid field. An unknown key is named as
+ * its own field (`lineItems.0.vat`), so a client sees which key in which object was not taken.
+ */
 export function validationError(err: ZodError, where = 'request'): AppError {
-  const details = err.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message }));
+  const details = err.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ field: [...i.path, key].join('.'), message: 'Unrecognized key' }))
+      : [{ field: i.path.join('.') || '(root)', message: i.message }],
+  );
   const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
   return badRequest(`Invalid ${where}: ${summary}`, details);
 }

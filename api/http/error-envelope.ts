@@ -31,7 +31,7 @@ export function toErrorBody(err: unknown, requestId: string): { status: number; 
   if (err instanceof AppError) return { status: err.status, body: err.toBody(), headers: err.headers };
   // Anything can be thrown, `null` included: only an object can carry the fields below.
   const e = (typeof err === 'object' && err !== null ? err : {}) as { status?: number; expose?: boolean; message?: string };
-  // Errors thrown by koa itself and its body parser carry an HTTP status and a safe message.
+  // Errors thrown by koa itself carry an HTTP status and a safe message.
   if (typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     if (e.status === 413) return { status: 413, body: { error: 'Payload Too Large', description: 'Request body too large' } };
     if (e.status === 415)

@@ -1,6 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { authorizeQuery, consentForm, revokeForm, tokenRequest, tokenResponseSchema } from '../../shared/domain/oauth/schema';
+import { MAX_JSON_DEPTH } from '../http/json-body';
 
 const oauthError = z
   .object({
@@ -14,6 +15,8 @@ const oauthError = z
   .meta({ id: 'OAuthError' });
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+
+const unreadable = `\`invalid_request\` also for a body that cannot be read: a content type other than a form or JSON, JSON that is not an object or nests deeper than ${MAX_JSON_DEPTH} levels, a malformed percent-escape, or NUL characters (413 with \`invalid_request\` past 1 MB).`;
 
 /** The OAuth 2.0 endpoints in the OpenAPI document (they are served by api/oauth/router.ts). */
 export function registerOAuthPaths(registry: OpenAPIRegistry): void {
@@ -55,6 +58,7 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { description: 'JSON callers.', content: json(z.object({ redirect_url: z.string() })) },
       302: { description: 'Form posts.' },
+      400: { description: `Invalid parameters (\`invalid_request\`). ${unreadable}`, content: json(oauthError) },
       403: { description: 'Cookie session without a valid CSRF token.' },
     },
   });
@@ -70,7 +74,10 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: 'Tokens.', content: json(tokenResponseSchema) },
-      400: { description: 'invalid_request, invalid_grant, unsupported_grant_type, invalid_scope.', content: json(oauthError) },
+      400: {
+        description: `invalid_request, invalid_grant, unsupported_grant_type, invalid_scope. ${unreadable}`,
+        content: json(oauthError),
+      },
       401: { description: 'invalid_client.', content: json(oauthError) },
       429: { description: 'Too many failed attempts.' },
     },
@@ -89,6 +96,7 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     },
     responses: {
       200: { description: 'Done.', content: json(z.object({ success: z.literal(true) })) },
+      400: { description: `No \`token\` (\`invalid_request\`). ${unreadable}`, content: json(oauthError) },
       401: { description: 'invalid_client.', content: json(oauthError) },
     },
   });
@@ -98,7 +106,7 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     tags: ['Session'],
     summary: 'Start a browser session',
     description:
-      "Send the identity provider's session token as `Authorization: Bearer …`; the response sets it as the httpOnly, SameSite=Lax `svc_session` cookie (24 h) that the consent page reads. `DELETE /auth/session` clears it.",
+      "Send the identity provider's session token as `Authorization: Bearer …`; the response sets it as the httpOnly, SameSite=Lax `svc_session` cookie (24 h) that the consent page reads. A request body is not read. `DELETE /auth/session` clears it.",
     responses: { 200: { description: 'Cookie set.' }, 401: { description: 'Invalid session token.' } },
   });
 }

@@ -27,13 +27,21 @@ import {
 } from '../../shared/domain/oauth/schema';
 import { AppError, badRequest } from '../../shared/errors';
 import type { ApiDeps } from '../deps';
+import { readFormBody } from '../http/form-body';
 import type { AppState } from '../http/state';
 import { createBruteForceGuard } from './brute-force';
 import { consentPage, signInRequiredPage } from './consent-page';
 import { createSessionReader, csrfToken, csrfValid, SESSION_COOKIE, type SessionUser } from './session';
 
-/** A form or JSON body, as the body parser leaves it. */
-const bodyOf = (ctx: Context): Record<string, unknown> => (ctx.request as { body?: Record<string, unknown> }).body ?? {};
+/** The body's parameters, form-encoded or JSON; a body that cannot be read is `invalid_request` with its status. */
+async function bodyParams(ctx: Context): Promise<Record<string, string>> {
+  try {
+    return oauthParams(await readFormBody(ctx));
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) throw new OAuthError('invalid_request', err.description, err.status);
+    throw err;
+  }
+}
 
 /** The parameters that were given, for hidden form fields. */
 const definedOnly = (params: Record<string, string | undefined>): Record<string, string> =>
@@ -161,7 +169,7 @@ export function oauthRouter(deps: ApiDeps) {
 
   router.post('/oauth/authorize', async (ctx) => {
     try {
-      const params = oauthParams(bodyOf(ctx));
+      const params = await bodyParams(ctx);
       const session = await readSession(ctx);
       if (!session) throw new OAuthError('login_required', 'Sign in first: send the session cookie or a Bearer session token');
       // A cookie rides along on cross-site posts; a Bearer header does not. Only the cookie needs the CSRF token.
@@ -198,7 +206,7 @@ export function oauthRouter(deps: ApiDeps) {
   ): Promise<void> {
     let clientId: string | undefined;
     try {
-      const params = oauthParams(bodyOf(ctx));
+      const params = await bodyParams(ctx);
       const creds = clientCredentials(ctx, params);
       clientId = creds.clientId;
       let app: OAuthClient;

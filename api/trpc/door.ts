@@ -75,8 +75,15 @@ export function trpcDoor(operations: readonly AnyOperation[], deps: ApiDeps): Ap
   return router(record) as unknown as AppRouter;
 }
 
-/** An input that accepts `{}` also accepts none at all: `transactions.get()` lists with the defaults. */
-const inputOf = (schema: z.ZodType) => (schema.safeParse({}).success ? schema.prefault({}) : schema);
+/**
+ * An input that accepts `{}` also accepts none at all: `transactions.get()` lists with the defaults.
+ * A mutation's input is everything its caller sends, so its own keys are as strict as a REST body's
+ * (over REST, `{id, data}` arrives as a path and a strict body; here it is one object).
+ */
+const inputOf = (kind: AnyOperation['kind'], schema: z.ZodType) => {
+  const own = kind === 'mutation' && schema instanceof z.ZodObject ? schema.strict() : schema;
+  return own.safeParse({}).success ? own.prefault({}) : own;
+};
 
 // Every output but a file or a stream has a value; those two reach tRPC only with their own `trpc` answer.
 const outputOf = (op: AnyOperation): z.ZodType => op.trpc?.output ?? (valueSchema(op.output) as z.ZodType);
@@ -101,7 +108,7 @@ async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, dep
 
 function procedureOf(op: AnyOperation, deps: ApiDeps): AnyTRPCProcedure {
   const base = procedureFor(op);
-  const typed = (op.input ? base.input(inputOf(op.input)) : base).output(outputOf(op));
+  const typed = (op.input ? base.input(inputOf(op.kind, op.input)) : base).output(outputOf(op));
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => call(op, ctx, input, deps);
   return op.kind === 'query' ? typed.query(resolve) : typed.mutation(resolve);
 }
@@ -122,7 +129,7 @@ function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => {
     const named = typeof input === 'object' && input !== null && rowKeys.some((k) => k in input);
     const op = named ? former : own;
-    const parsed = op.input ? inputOf(op.input).safeParse(input) : { success: true as const, data: undefined };
+    const parsed = op.input ? inputOf(op.kind, op.input).safeParse(input) : { success: true as const, data: undefined };
     if (!parsed.success) throw validationError(parsed.error, 'input');
     return call(op, ctx, parsed.data, deps);
   };

@@ -66,7 +66,8 @@ export const procedureFor = (op: Parameters<typeof enter>[0]) =>
   t.procedure.use(appErrors).use(async ({ ctx, next, getRawInput }) => {
     const caller = await ctx.authenticate();
     return enter(op, caller, async () => {
-      // As over REST: PostgreSQL cannot store NUL, so no input carrying one gets past the gateway.
+      // As over REST: no input nested deeper than the limit (tRPC parsed it, and zod walks it next) or
+      // carrying NUL, which PostgreSQL cannot store, gets past the gateway.
       assertStorableText(await getRawInput(), 'input');
       return next({ ctx: { ...ctx, caller } });
     });

@@ -13,7 +13,7 @@ import {
 import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiDeps } from '../deps';
-import { LONE_SURROGATE } from '../http/json-body';
+import { LONE_SURROGATE, parseJsonText } from '../http/json-body';
 import type { AppState } from '../http/state';
 
 export interface RawWebhook {
@@ -61,13 +61,17 @@ export interface WebhookSpec<P, E> {
 const invalidPayload = (details?: { field: string; message: string }[]) => new AppError(400, 'Bad Request', 'Invalid payload', details);
 
 /**
- * PostgreSQL cannot store NUL in text nor a lone surrogate in jsonb, and no provider means either: NUL
- * is dropped and a lone surrogate becomes U+FFFD (as UTF-8 encoding would) before validation, so the
- * event is still recorded and acted on. JSON text can only carry either as a `\u` escape (a raw
- * control character is invalid JSON, and decoding UTF-8 never yields a lone surrogate), so a body
- * without one is parsed as it is.
+ * The body through the gateway's one JSON parse (refusing text nested deeper than any provider
+ * sends: what follows walks the value recursively). PostgreSQL cannot store NUL in text nor a lone
+ * surrogate in jsonb, and no provider means either: NUL is dropped and a lone surrogate becomes
+ * U+FFFD (as UTF-8 encoding would) before validation, so the event is still recorded and acted on.
+ * JSON text can only carry either as a `\u` escape (a raw control character is invalid JSON, and
+ * decoding UTF-8 never yields a lone surrogate), so a body without one is kept as it is.
  */
-const parseStorable = (raw: string): unknown => (raw.includes('\\u') ? storable(JSON.parse(raw)) : JSON.parse(raw));
+function parseStorable(raw: string): unknown {
+  const value = parseJsonText(raw);
+  return raw.includes('\\u') ? storable(value) : value;
+}
 
 function storable(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
@@ -112,8 +116,9 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, fai
     let json: unknown;
     try {
       json = parseStorable(req.raw);
-    } catch {
-      throw invalidPayload([{ field: '(root)', message: 'body is not JSON' }]);
+    } catch (err) {
+      if (err instanceof AppError) throw invalidPayload(err.details);
+      throw err;
     }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { restDoors } from '../support/doors';
+import { deepJson } from '../support/fuzz';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -68,6 +69,23 @@ describe('hostile request bodies on every REST write route', () => {
     }
   });
 
+  it('refuses JSON nested deeper than 64 levels with 400 in the envelope, never a stack overflow', async () => {
+    for (const { method, path } of writes) {
+      const res = await raw(method, path, `{"name":${deepJson(100_000)}}`, { authorization: `Bearer ${ctx.acme.sessionToken}` });
+      expect({ route: `${method} ${path}`, status: res.status, body: await res.json() }).toMatchObject({
+        status: 400,
+        body: {
+          error: 'Bad Request',
+          description: 'Invalid JSON body: nested deeper than 64 levels',
+          details: [{ field: '(root)', message: 'arrays and objects nest at most 64 levels deep' }],
+        },
+      });
+    }
+    // Up to the limit a body is read, and the route's own validation answers.
+    const res = await raw('POST', '/tags', `{"name":${deepJson(63)}}`, { authorization: `Bearer ${ctx.acme.sessionToken}` });
+    expect({ status: res.status, field: (await res.json()).details[0].field }).toEqual({ status: 400, field: 'name' });
+  });
+
   it('refuses a body over 1 MB with 413 in the envelope', async () => {
     const res = await raw('POST', '/tags', JSON.stringify({ name: 'x'.repeat(1_100_000) }), {
       authorization: `Bearer ${ctx.acme.sessionToken}`,
@@ -112,6 +130,110 @@ describe('values the database cannot hold', () => {
   it('refuses NUL characters in tRPC input too', async () => {
     const err = await trpcError(trpcAs(ctx.api, ctx.acme.sessionToken).tags.create.mutate({ name: 'bad\u0000tag' }));
     expect(err).toMatchObject({ httpStatus: 400, details: [{ field: 'name', message: 'must not contain NUL characters' }] });
+  });
+});
+
+describe('hostile tRPC input', () => {
+  it('refuses input nested deeper than 64 levels as BAD_REQUEST with the envelope, never a stack overflow', async () => {
+    const res = await ctx.api.fetch('/trpc/tags.create', {
+      method: 'POST',
+      token: ctx.acme.sessionToken,
+      headers: { 'content-type': 'application/json' },
+      body: `{"name":"deep","z":${deepJson(100_000)}}`,
+    });
+    expect({ status: res.status, data: (await res.json()).error.data }).toMatchObject({
+      status: 400,
+      data: { code: 'BAD_REQUEST', error: 'Bad Request', description: 'Invalid input: nested deeper than 64 levels' },
+    });
+  });
+});
+
+describe('unknown keys at any depth', () => {
+  const misspelt = {
+    currency: 'EUR',
+    lineItems: [
+      { name: 'Work', price: 100, vatRate: 19 },
+      { name: 'Travel', price: 50, vat: 19 },
+    ],
+  };
+
+  it('refuses a misspelt line item field over REST, naming it, and creates no invoice', async () => {
+    const res = await raw('POST', '/invoices', JSON.stringify(misspelt), { authorization: `Bearer ${ctx.acme.sessionToken}` });
+    expect({ status: res.status, details: (await res.json()).details }).toEqual({
+      status: 400,
+      details: [{ field: 'lineItems.1.vat', message: 'Unrecognized key' }],
+    });
+    expect(await ctx.tdb.db('invoices').where({ teamId: ctx.acme.team.id })).toEqual([]);
+  });
+
+  it('refuses it over tRPC too, and an unknown key beside a mutation’s own fields', async () => {
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    expect(await trpcError(trpc.invoices.create.mutate(misspelt as never))).toMatchObject({
+      httpStatus: 400,
+      details: [{ field: 'lineItems.1.vat', message: 'Unrecognized key' }],
+    });
+    // `dta` for `data`: without the check the misspelt options were dropped and the action ran with none.
+    expect(await trpcError(trpc.invoices.markPaid.mutate({ id: randomUUID(), dta: { paymentReference: 'x' } } as never))).toMatchObject({
+      httpStatus: 400,
+      details: [{ field: 'dta', message: 'Unrecognized key' }],
+    });
+    expect(await ctx.tdb.db('invoices').where({ teamId: ctx.acme.team.id })).toEqual([]);
+  });
+});
+
+describe('hostile bodies on the form endpoints (OAuth and the browser session)', () => {
+  const post = (path: string, type: string, body: string, headers: Record<string, string> = {}) =>
+    ctx.api.fetch(path, { method: 'POST', body, headers: { 'content-type': type, ...headers } });
+  const invalidRequest = (description: string) => ({
+    status: 400,
+    body: { error: 'invalid_request', error_description: description, description },
+  });
+
+  it('answers every body it cannot read with 400 invalid_request in the OAuth shape, never 500', async () => {
+    const notAnObject = 'The JSON body must be an object of parameters';
+    const cases: [type: string, body: string, description: string][] = [
+      ['application/json', '{"client_id":', 'Invalid JSON body'],
+      ['application/json', '"client_id"', notAnObject],
+      ['application/json', 'null', notAnObject],
+      ['application/json', '[1,2]', notAnObject],
+      ['application/json', deepJson(100_000), 'Invalid JSON body: nested deeper than 64 levels'],
+      ['application/json', '{"client_id":"a\\u0000b"}', 'Invalid request body: NUL characters and lone surrogates are not allowed'],
+      [
+        'application/x-www-form-urlencoded',
+        'client_id=a%00b',
+        'Invalid form parameters: NUL characters and lone surrogates are not allowed',
+      ],
+      ['application/x-www-form-urlencoded', 'client_id=%E0%A4%A', 'Invalid form body: a malformed percent-escape'],
+      ['text/plain', 'client_id=a', 'Send the parameters as `application/x-www-form-urlencoded` or as a JSON object'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nbroken',
+        'Send the parameters as `application/x-www-form-urlencoded` or as a JSON object',
+      ],
+    ];
+    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/authorize']) {
+      for (const [type, body, description] of cases) {
+        const res = await post(path, type, body, path === '/oauth/authorize' ? { authorization: `Bearer ${ctx.acme.sessionToken}` } : {});
+        expect({ path, type, body: body.slice(0, 40), answer: { status: res.status, body: await res.json() } }).toEqual({
+          path,
+          type,
+          body: body.slice(0, 40),
+          answer: invalidRequest(description),
+        });
+      }
+    }
+  });
+
+  it('still takes a proto-named key as a plain parameter', async () => {
+    const res = await post('/oauth/token', 'application/json', '{"__proto__":{"x":1},"grant_type":"password"}');
+    expect({ status: res.status, error: (await res.json()).error }).toEqual({ status: 401, error: 'invalid_client' });
+  });
+
+  it('starts a browser session whatever body comes with the bearer token: it reads none', async () => {
+    for (const body of ['{"a":', 'null', deepJson(100_000)]) {
+      const res = await post('/auth/session', 'application/json', body, { authorization: `Bearer ${ctx.acme.sessionToken}` });
+      expect({ body: body.slice(0, 20), status: res.status }).toEqual({ body: body.slice(0, 20), status: 200 });
+    }
   });
 });
 

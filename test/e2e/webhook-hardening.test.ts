@@ -1,5 +1,6 @@
 import { request } from 'node:http';
-import { signBankB } from '../fakes/bank-b';
+import { signBankB, signBankBText } from '../fakes/bank-b';
+import { deepJson } from '../support/fuzz';
 import { startTestApi, type TestApi } from '../support/api';
 import { startWebhookRelay } from '../../api/webhooks/relay';
 import { createTemporalGateway } from '../../shared/temporal/client';
@@ -66,6 +67,30 @@ describe('provider webhooks under hostile or broken conditions', () => {
     const rows = await ctx.tdb.db('webhook_events').where({ provider: 'bank-b' }).whereLike('eventKey', 'sha256:%');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ outcome: 'processed' });
+  });
+
+  it('refuses a signed body nested deeper than 64 levels with 400 before recording anything; up to it, records it', async () => {
+    // webhook.test keeps its payload as sent: without the limit the deep value reached the jsonb column and the stack overflowed.
+    const delivery = (id: string, levels: number) =>
+      signBankBText(
+        `{"id":"${id}","type":"webhook.test","timestamp":"${new Date().toISOString()}","payload":{"a":${deepJson(levels)}}}`,
+        SECRETS,
+      );
+    const deep = delivery('evt_deep', 100_000);
+    const res = await ctx.api.fetch('/webhook/bank-b', { method: 'POST', headers: deep.headers, body: deep.raw });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: {
+        error: 'Bad Request',
+        description: 'Invalid payload',
+        details: [{ field: '(root)', message: 'arrays and objects nest at most 64 levels deep' }],
+      },
+    });
+    expect(await event('evt_deep')).toBeUndefined();
+
+    const shallow = delivery('evt_shallow', 61);
+    expect((await ctx.api.fetch('/webhook/bank-b', { method: 'POST', headers: shallow.headers, body: shallow.raw })).status).toBe(200);
+    expect(await event('evt_shallow')).toMatchObject({ outcome: 'processed' });
   });
 
   it('checks the inbox credentials before reading a large body', async () => {

@@ -89,6 +89,12 @@ function plausible(schema: JsonSchema, defs: Record<string, JsonSchema>, depth: 
 
 const deeplyNested = (levels: number): unknown => Array.from({ length: levels }).reduce((inner) => ({ a: inner }), 'bottom');
 
+/**
+ * JSON text of arrays `levels` deep. Sent as text: JSON.stringify cannot write such a value, and any
+ * recursive walk of it overflows the stack, which is what a body this deep is for.
+ */
+export const deepJson = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
 /** What an attacker sends instead of a field's value. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
@@ -167,3 +173,66 @@ function dropOne(body: unknown, pick: number): unknown {
   const { [keys[pick % keys.length]]: _dropped, ...rest } = body;
   return rest;
 }
+
+/** Stands for the deep text in a body until it is written out (JSON.stringify cannot write that text itself). */
+const DEEP_PLACEHOLDER = '\u0000deep-placeholder\u0000';
+
+/**
+ * A JSON text nested deeper than the gateway takes (64 levels): the whole body, or a plausible body
+ * with one field holding the deep part. Every JSON door must answer it with 400.
+ */
+export function tooDeepText(schema: z.ZodType): fc.Arbitrary<string> {
+  return fc
+    .tuple(plausibleFor(schema), fc.constantFrom(65, 1_000, 10_000, 100_000), fc.nat(), fc.boolean())
+    .map(([body, levels, pick, whole]) => {
+      if (whole || !isRecord(body)) return deepJson(levels);
+      const keys = Object.keys(body);
+      const key = keys.length ? keys[pick % keys.length] : 'field';
+      return JSON.stringify({ ...body, [key]: DEEP_PLACEHOLDER }).replace(JSON.stringify(DEEP_PLACEHOLDER), deepJson(levels));
+    });
+}
+
+/**
+ * A plausible body with one unknown key added to an object nested in it (a line item, a body under
+ * `data`), or to the body itself when nothing is nested. Inputs refuse unknown keys at every depth,
+ * so every door must answer it with 400.
+ */
+export function withUnknownKey(schema: z.ZodType): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(plausibleFor(schema), fc.nat(), fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }))
+    .map(([generated, pick, name, value]) => {
+      const body = structuredClone(generated);
+      const [top, ...nested] = objectsIn(body);
+      const target = nested.length ? nested[pick % nested.length] : top;
+      if (!target) return { [`unknown_${name}`]: value };
+      target[`unknown_${name}`] = value;
+      return body;
+    });
+}
+
+/** Every plain object in a value, the value itself first. */
+function objectsIn(value: unknown): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  const pending = [value];
+  for (let i = 0; i < pending.length; i++) {
+    const v = pending[i];
+    if (Array.isArray(v)) pending.push(...(v as unknown[]));
+    else if (isRecord(v)) {
+      found.push(v);
+      pending.push(...Object.values(v));
+    }
+  }
+  return found;
+}
+
+/**
+ * A body a form endpoint (OAuth, the browser session) cannot read, sent as JSON: text that is not
+ * JSON, JSON that is not an object of parameters, or JSON nested too deep.
+ */
+export const unreadableJsonBody: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('{"client_id":', '{', '[', '"unterminated', 'nul', '{"a":1}}', '{"a" 1}', '\u0000'),
+  fc
+    .oneof(fc.constant(null), fc.string(), fc.integer(), fc.boolean(), fc.array(fc.jsonValue({ maxDepth: 2 })))
+    .map((v) => JSON.stringify(v)),
+  fc.constantFrom(65, 1_000, 100_000).map((levels) => `{"client_id":${deepJson(levels)}}`),
+);

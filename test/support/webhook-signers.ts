@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookProvider } from '../../shared/db/models';
 import type { BankAFake } from '../fakes/bank-a';
-import { signBankB } from '../fakes/bank-b';
+import { signBankBText } from '../fakes/bank-b';
 
 /** The secrets a test configures the gateway with, so it can sign deliveries as each provider does. */
 export const WEBHOOK_SECRETS = {
@@ -18,19 +18,20 @@ export const WEBHOOK_SECRETS = {
 const stripe = new Stripe('sk_test_unused');
 let deliveries = 0;
 
+type SignedDelivery = { raw: string; headers: Record<string, string> };
+
 /** A delivery of `payload` signed exactly as the provider signs it: the raw body and its headers. */
-export async function signedDelivery(
-  provider: WebhookProvider,
-  payload: unknown,
-  bankA: BankAFake,
-): Promise<{ raw: string; headers: Record<string, string> }> {
-  const raw = JSON.stringify(payload);
+export const signedDelivery = (provider: WebhookProvider, payload: unknown, bankA: BankAFake): Promise<SignedDelivery> =>
+  provider === 'bank-a' ? bankA.sign(payload) : signedText(provider, JSON.stringify(payload), bankA);
+
+/** A delivery of the body text `raw`, signed as the provider signs it: for bodies JSON.stringify cannot write. */
+export async function signedText(provider: WebhookProvider, raw: string, bankA: BankAFake): Promise<SignedDelivery> {
   const json = { 'content-type': 'application/json' };
   switch (provider) {
     case 'bank-a':
-      return bankA.sign(payload);
+      return { raw, headers: (await bankA.sign(null, { bodyOverride: raw })).headers };
     case 'bank-b':
-      return signBankB(payload, [WEBHOOK_SECRETS.BANK_B_WEBHOOK_SECRETS]);
+      return signBankBText(raw, [WEBHOOK_SECRETS.BANK_B_WEBHOOK_SECRETS]);
     case 'messaging':
       return {
         raw,

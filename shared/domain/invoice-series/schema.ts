@@ -15,7 +15,8 @@ export const invoiceSeriesSchema = z
     customer: z.object({ id: z.uuid(), name: z.string() }),
     currency: z.string(),
     lineItems: z.array(
-      lineItemSchema.extend({
+      z.object({
+        ...lineItemSchema.shape,
         unit: z.string().nullable().optional(),
         vatRate: z.number().nullable().optional(),
         taxRate: z.number().nullable().optional(),

@@ -5,14 +5,17 @@ import { currencyCode } from '../common/currency';
 
 const currency = currencyCode;
 
-export const lineItemSchema = z.object({
-  name: z.string().trim().min(1).max(500),
-  quantity: z.number().positive().max(1e9).default(1),
-  unit: z.string().max(20).nullable().optional(),
-  price: z.number().min(-1e12).max(1e12).meta({ description: 'Unit price, before tax.' }),
-  vatRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'VAT in percent.' }),
-  taxRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'Other sales tax in percent.' }),
-});
+/** A line as a client writes it: a misspelt field (`vat` for `vatRate`) is refused, never dropped. */
+export const lineItemSchema = z
+  .object({
+    name: z.string().trim().min(1).max(500),
+    quantity: z.number().positive().max(1e9).default(1),
+    unit: z.string().max(20).nullable().optional(),
+    price: z.number().min(-1e12).max(1e12).meta({ description: 'Unit price, before tax.' }),
+    vatRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'VAT in percent.' }),
+    taxRate: z.number().min(0).max(100).nullable().optional().meta({ description: 'Other sales tax in percent.' }),
+  })
+  .strict();
 
 export const invoiceLifecycleSchema = z
   .object({
@@ -34,7 +37,8 @@ export const invoiceSchema = z
     customer: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     currency: z.string(),
     lineItems: z.array(
-      lineItemSchema.extend({
+      z.object({
+        ...lineItemSchema.shape,
         quantity: z.number(),
         unit: z.string().nullable(),
         vatRate: z.number().nullable(),

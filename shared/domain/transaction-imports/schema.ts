@@ -42,6 +42,7 @@ export const csvMappingSchema = z
     delimiter: z.enum(DELIMITERS).optional().meta({ description: 'Detected from the first line when not given.' }),
     hasHeader: z.boolean().default(true),
   })
+  .strict()
   .refine((m) => m.amount !== undefined || m.debit !== undefined || m.credit !== undefined, {
     message: 'give an amount column, or debit and/or credit columns',
     path: ['amount'],
