@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { healthSchema } from './health';
+import { healthSchema, livenessSchema, readinessSchema } from './health';
 import { mountedOf } from './rest/door';
 import { errorResponses } from './openapi-errors';
 import { registerOAuthPaths } from './oauth/openapi';
@@ -19,8 +19,38 @@ export function buildOpenApiDocument(operations: readonly AnyOperation[], server
   });
   registry.registerPath({
     method: 'get',
+    path: '/livez',
+    summary: 'Liveness: the process serves HTTP',
+    description:
+      'Always 200 while the process answers; asks no dependency, so an outage of PostgreSQL or Temporal never makes an orchestrator restart a process that would come back to the same outage.',
+    tags: ['Health'],
+    responses: { 200: { description: 'The process is alive.', content: { 'application/json': { schema: livenessSchema } } } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: the process can take traffic',
+    description: [
+      'PostgreSQL decides: 503 when it does not answer within 2 s, with `description` and `checks` naming what failed.',
+      'Temporal is checked and reported but does not make the API unready (`status: degraded`, HTTP 200): without it the API still serves reads and takes provider webhooks, which are recorded and acted on once Temporal answers, and operations that start a workflow answer with an error of their own. An outage of Temporal reaches every API process at once; failing readiness for it would take them all out of rotation.',
+      'Workers have their own `/livez` and `/readyz` on a separate port (`WORKER_HEALTH_PORT`), where Temporal does decide.',
+    ].join('\n\n'),
+    tags: ['Health'],
+    responses: {
+      200: {
+        description: 'PostgreSQL answers (Temporal may not: see `status`).',
+        content: { 'application/json': { schema: readinessSchema } },
+      },
+      503: { description: 'PostgreSQL does not answer.', content: { 'application/json': { schema: readinessSchema } } },
+      ...errorResponses([500]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
     path: '/health',
     summary: 'Health of the service and its dependencies',
+    description:
+      'Every dependency at once, for a person or a monitor: 503 when PostgreSQL or Temporal is down. Not a probe for an orchestrator: use `/livez` and `/readyz`.',
     tags: ['Health'],
     responses: {
       200: { description: 'Every dependency is up.', content: { 'application/json': { schema: healthSchema } } },

@@ -100,6 +100,9 @@ const schema = z
     TEMPORAL_UI_URL: url.default('http://localhost:8233'),
     TEMPORAL_CLI: z.string().optional(),
     WORKFLOW_BUNDLE_PATH: z.string().optional(),
+    // The worker's /livez and /readyz (no API there): loopback by default, for a probe on the same host or in the same container. 0: any free port.
+    WORKER_HEALTH_HOST: z.string().default('127.0.0.1'),
+    WORKER_HEALTH_PORT: port.default(3100),
 
     // Identity provider session tokens
     AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

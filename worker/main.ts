@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb, type Db } from '../shared/db/knex';
 import { createLogger, type Logger } from '../shared/logger';
@@ -12,17 +12,53 @@ import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
 import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
 import { createWorker } from './create-worker';
 import { installTemporalRuntime } from './temporal-logging';
+import { startHealthServer, type HealthServer, type WorkerReadiness } from './health-server';
+import { CHECK_TIMEOUT_MS, checkDependency, databaseAnswers, type DependencyCheck } from '../shared/dependency-check';
 
 export interface RunningWorker {
+  /** Where its /livez and /readyz answer. */
+  probesUrl: string;
   done: Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Connects to Temporal, registers the search attributes, and polls the task queue until stopped. */
+/**
+ * Connects to Temporal, registers the search attributes, and polls the task queue until stopped.
+ * Its probes answer from the start (`/livez` at once, `/readyz` once it polls), so an orchestrator
+ * sees a worker that is still connecting as alive and not yet ready.
+ */
 export async function startWorker(config: Config): Promise<RunningWorker> {
   const logger = createLogger(config, { process: 'worker' });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
+  const running: { connection?: NativeConnection; worker?: Worker } = {};
+  const health = await startHealthServer({
+    host: config.WORKER_HEALTH_HOST,
+    port: config.WORKER_HEALTH_PORT,
+    readiness: () => workerReadiness(db, running),
+  }).catch(async (err: unknown) => {
+    await db.destroy();
+    throw new Error(
+      `the worker's probes cannot listen on ${config.WORKER_HEALTH_HOST}:${config.WORKER_HEALTH_PORT} (WORKER_HEALTH_PORT): ${(err as Error).message}`,
+      { cause: err },
+    );
+  });
+  logger.info({ url: health.url }, 'worker probes listening');
+  try {
+    return await pollUntilStopped(config, db, logger, running, health);
+  } catch (err) {
+    await health.close();
+    throw err;
+  }
+}
+
+async function pollUntilStopped(
+  config: Config,
+  db: Db,
+  logger: Logger,
+  running: { connection?: NativeConnection; worker?: Worker },
+  health: HealthServer,
+): Promise<RunningWorker> {
   const deps = createActivityDeps(config, db);
 
   const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -44,25 +80,45 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
     deps,
     bundlePath: config.WORKFLOW_BUNDLE_PATH,
   });
+  Object.assign(running, { connection, worker });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
   const stopping = new AbortController();
-  const running = worker.run();
+  const polling = worker.run();
   const inLine = bringSchedulesInLine(db, config, logger, stopping.signal);
-  const done = running.finally(async () => {
+  const done = polling.finally(async () => {
     stopping.abort();
     await inLine;
+    await health.close();
     await connection.close();
     await closeActivityDeps(deps);
     await db.destroy();
     logger.info('worker stopped');
   });
   return {
+    probesUrl: health.url,
     done,
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },
   };
+}
+
+/** Ready while it polls: PostgreSQL and Temporal answer, and the worker runs (not starting, not draining). */
+async function workerReadiness(db: Db, running: { connection?: NativeConnection; worker?: Worker }): Promise<WorkerReadiness> {
+  const { connection, worker } = running;
+  const [database, temporal] = await Promise.all([
+    checkDependency(() => databaseAnswers(db)),
+    checkDependency(async () => {
+      if (!connection) throw new Error('not connected yet');
+      await connection.withDeadline(Date.now() + CHECK_TIMEOUT_MS, () => connection.workflowService.getSystemInfo({}));
+    }),
+  ]);
+  const state = worker?.getState() ?? 'starting';
+  const polling: DependencyCheck =
+    state === 'RUNNING' ? { status: 'up', latencyMs: 0 } : { status: 'down', latencyMs: 0, error: `the worker is ${state.toLowerCase()}` };
+  const checks = { database, temporal, polling };
+  return { ready: Object.values(checks).every((c) => c.status === 'up'), checks };
 }
 
 /**

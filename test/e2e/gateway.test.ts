@@ -1,5 +1,8 @@
+import { freePort } from '../../scripts/lib/ports';
+import { createDb } from '../../shared/db/knex';
 import { createTemporalGateway } from '../../shared/temporal/client';
 import { startTestApi, type TestApi } from '../support/api';
+import { runTs } from '../support/processes';
 import { createTestDatabase, withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 
@@ -129,6 +132,65 @@ describe('health', () => {
       await down.stop();
       await temporal.close();
     }
+  });
+});
+
+describe('probes', () => {
+  it('/livez is 200 and asks nothing', async () => {
+    const res = await api.fetch('/livez');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ status: 'ok', version: '0.0.1' });
+  });
+
+  it('/readyz is 200 with PostgreSQL and Temporal up', async () => {
+    const res = await api.fetch('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 'ok', checks: { database: { status: 'up' }, temporal: { status: 'up' } } });
+    expect(body.description).toBeUndefined();
+  });
+
+  it('/readyz stays 200 while Temporal is down (webhooks are still taken), and says it is degraded', async () => {
+    const temporal = createTemporalGateway({ address: '127.0.0.1:1', namespace: 'default', taskQueue: 'x' });
+    const down = await startTestApi(tdb.db, { temporal });
+    try {
+      const res = await down.fetch('/readyz');
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body).toMatchObject({ status: 'degraded', checks: { database: { status: 'up' }, temporal: { status: 'down' } } });
+      expect(body.description).toMatch(/^temporal is down: .+; webhooks are recorded/);
+      expect((await down.fetch('/livez')).status).toBe(200);
+    } finally {
+      await down.stop();
+      await temporal.close();
+    }
+  });
+
+  it('/readyz is 503 and names the database when PostgreSQL does not answer; /livez stays 200', async () => {
+    const nowhere = createDb({ url: `postgres://postgres@127.0.0.1:${await freePort()}/finops`, poolMax: 1 });
+    const down = await startTestApi(nowhere);
+    try {
+      const res = await down.fetch('/readyz');
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body).toMatchObject({ status: 'unavailable', checks: { database: { status: 'down' }, temporal: { status: 'up' } } });
+      expect(body.checks.database.error).toBeTruthy();
+      expect(body.description).toBe(`database is down: ${body.checks.database.error}`);
+      expect((await down.fetch('/livez')).status).toBe(200);
+    } finally {
+      await down.stop();
+      await nowhere.destroy();
+    }
+  });
+});
+
+describe("the image's HEALTHCHECK", () => {
+  it("asks the API's /readyz and passes on its 200", async () => {
+    const check = await runTs('scripts/healthcheck.ts', { ...process.env, HOST: '127.0.0.1', PORT: new URL(api.url).port });
+    expect(check.stdout).toContain(`${api.url}/readyz 200`);
+    expect(check.code).toBe(0);
   });
 });
 

@@ -12,6 +12,14 @@ export function spawnTs(relativeScript: string, options: SpawnOptions = {}): Chi
   return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, relativeScript)], { cwd: ROOT, ...options });
 }
 
+/** Runs a TypeScript entry point to its end: its exit code and what it wrote to stdout. */
+export function runTs(relativeScript: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string }> {
+  const child = spawnTs(relativeScript, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout })));
+}
+
 /** SIGKILLs the process and resolves once it is really gone. */
 export async function killHard(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -7,6 +7,8 @@ describe('loadConfig', () => {
     expect(config.TEMPORAL_ADDRESS).toBe('127.0.0.1:7233');
     expect(config.AUTH_JWT_SECRET!.length).toBeGreaterThanOrEqual(32);
     expect(config.RECEIPT_DECISION_TIMEOUT).toBe(7 * 86_400_000);
+    // A worker's probes are not the API's business: loopback, a port of their own.
+    expect(config).toMatchObject({ WORKER_HEALTH_HOST: '127.0.0.1', WORKER_HEALTH_PORT: 3100 });
   });
 
   it('parses lists, booleans and durations', () => {

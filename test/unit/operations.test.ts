@@ -16,7 +16,7 @@ import { restDoors, trpcProcedures } from '../support/doors';
  * and the reference, the provider webhooks, public invoice links, OAuth and the browser session, MCP.
  */
 const OWN_PIPELINES = [
-  /^\/health$/,
+  /^\/(health|livez|readyz)$/,
   /^\/openapi\.json$/,
   /^\/$/,
   /^\/reference\//,

@@ -54,7 +54,8 @@ export async function startApiProcess(env: NodeJS.ProcessEnv, port?: number): Pr
 
 /** A worker process (`worker/main.ts`); it is ready once it polls, so callers wait for work to flow. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): Running {
-  return running('', spawnTs('worker/main.ts', { env, stdio }));
+  // Scenarios run two workers on one host: each probes on a port of its own.
+  return running('', spawnTs('worker/main.ts', { env: { WORKER_HEALTH_PORT: '0', ...env }, stdio }));
 }
 
 /**

@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DependencyCheck } from '../shared/dependency-check';
+
+export interface WorkerReadiness {
+  ready: boolean;
+  checks: Record<string, DependencyCheck>;
+}
+
+export interface HealthServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's probes, on a port of their own that is not the API's: `/livez` answers 200 while the
+ * process serves it, `/readyz` 200 or 503 as `readiness` finds. No framework: two routes, loopback by
+ * default, and nothing else answers.
+ */
+export async function startHealthServer(opts: {
+  host: string;
+  port: number;
+  readiness: () => Promise<WorkerReadiness>;
+}): Promise<HealthServer> {
+  const send = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(body));
+  };
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'Method Not Allowed', description: 'GET only' });
+    if (path === '/livez') return send(res, 200, { status: 'ok' });
+    if (path === '/readyz') {
+      opts.readiness().then(
+        ({ ready, checks }) => {
+          const failed = Object.entries(checks).filter(([, c]) => c.status === 'down');
+          send(res, ready ? 200 : 503, {
+            status: ready ? 'ok' : 'unavailable',
+            ...(failed.length ? { description: failed.map(([name, c]) => `${name} is down: ${c.error ?? 'no answer'}`).join('; ') } : {}),
+            checks,
+          });
+        },
+        (err: unknown) => send(res, 503, { status: 'unavailable', description: (err as Error).message }),
+      );
+      return;
+    }
+    send(res, 404, { error: 'Not Found', description: `No route for ${req.method} ${path}` });
+  });
+  // A probe connects, asks once and goes: an idle connection is no reason to wait at shutdown.
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
