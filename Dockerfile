@@ -23,5 +23,7 @@ EXPOSE 3000
 # Readiness of whichever process the container runs: the API's /readyz on PORT, else the worker's on
 # WORKER_HEALTH_PORT (loopback inside the container). A worker loads its workflow bundle before it polls.
 HEALTHCHECK --interval=10s --timeout=6s --start-period=30s --retries=3 CMD ["node", "dist/scripts/healthcheck.js"]
+# SIGTERM drains: the API its requests (SHUTDOWN_GRACE), a worker its activities (WORKER_SHUTDOWN_GRACE);
+# give the container that long to stop (compose: stop_grace_period) before it is killed.
 # The compose file picks the process: dist/api/main.js, dist/worker/main.js or dist/scripts/admin.js.
 CMD ["node", "dist/api/main.js"]

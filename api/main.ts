@@ -45,8 +45,10 @@ export async function startApi(config: Config): Promise<RunningApi> {
   return {
     server,
     url,
+    /** Stops accepting at once, lets requests in flight finish within SHUTDOWN_GRACE, then stops the background passes. */
     async stop() {
-      await closeServer(server);
+      logger.info({ graceMs: config.SHUTDOWN_GRACE }, 'api stopping: no new connections, draining requests in flight');
+      await closeServer(server, config.SHUTDOWN_GRACE);
       await relay.stop();
       await notificationRelay.stop();
       await webhookDeliveryRelay.stop();
@@ -55,6 +57,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
       await deps.credentials.close();
       await temporal.close();
       await db.destroy();
+      logger.info('api stopped');
     },
   };
 }
@@ -63,7 +66,14 @@ if (require.main === module) {
   const config = loadConfig();
   startApi(config).then(
     (api) => {
-      const stop = () => void api.stop().then(() => process.exit(0));
+      const stop = () =>
+        void api.stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            createLogger(config, { process: 'api' }).error({ err }, 'API did not stop cleanly');
+            process.exit(1);
+          },
+        );
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     },

@@ -49,6 +49,8 @@ const schema = z
     PUBLIC_URL: url.optional(),
     ALLOWED_API_ORIGINS: list.default(['http://localhost:3000', 'http://localhost:3001']),
     TRUST_PROXY: bool.default(false),
+    // After SIGTERM or SIGINT the API stops accepting and lets requests in flight finish for this long, then cuts the rest.
+    SHUTDOWN_GRACE: duration.default(10_000),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     // Failed authentications (wrong key, token, password) an IP may make per minute before it must wait.
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
@@ -103,6 +105,8 @@ const schema = z
     // The worker's /livez and /readyz (no API there): loopback by default, for a probe on the same host or in the same container. 0: any free port.
     WORKER_HEALTH_HOST: z.string().default('127.0.0.1'),
     WORKER_HEALTH_PORT: port.default(3100),
+    // After SIGTERM or SIGINT a worker polls no more and lets activities in flight finish for this long, then cancels them.
+    WORKER_SHUTDOWN_GRACE: duration.default(30_000),
 
     // Identity provider session tokens
     AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

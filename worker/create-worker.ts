@@ -16,6 +16,9 @@ export function workflowSource(bundlePath?: string): Pick<WorkerOptions, 'workfl
   return { workflowsPath: require.resolve('../workflows') };
 }
 
+/** After the grace, how long cancelled activities get to wind up before the worker gives up on them. */
+export const SHUTDOWN_FORCE_MARGIN_MS = 5_000;
+
 export interface WorkerParams {
   connection: NativeConnection;
   namespace: string;
@@ -23,6 +26,11 @@ export interface WorkerParams {
   deps: ActivityDeps;
   bundlePath?: string;
   identity?: string;
+  /**
+   * How long activities in flight may run on after shutdown begins, before they are cancelled; the
+   * worker stops polling at once. Unset: cancelled at once.
+   */
+  shutdownGraceMs?: number;
   /** Replaces some activities (tests mock a provider-facing activity this way). */
   activityOverrides?: Record<string, unknown>;
 }
@@ -34,6 +42,11 @@ export async function createWorker(p: WorkerParams): Promise<Worker> {
     taskQueue: p.taskQueue,
     activities: { ...createActivities(p.deps), ...p.activityOverrides },
     ...(p.identity ? { identity: p.identity } : {}),
+    // An activity that ignores its cancellation would hold the worker up for ever: a moment after the
+    // grace the run fails, and the process exits.
+    ...(p.shutdownGraceMs !== undefined
+      ? { shutdownGraceTime: p.shutdownGraceMs, shutdownForceTime: p.shutdownGraceMs + SHUTDOWN_FORCE_MARGIN_MS }
+      : {}),
     ...workflowSource(p.bundlePath),
   });
 }

@@ -79,21 +79,32 @@ async function pollUntilStopped(
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deps,
     bundlePath: config.WORKFLOW_BUNDLE_PATH,
+    shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE,
   });
   Object.assign(running, { connection, worker });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
   const stopping = new AbortController();
   const polling = worker.run();
   const inLine = bringSchedulesInLine(db, config, logger, stopping.signal);
-  const done = polling.finally(async () => {
+  const done = (async () => {
+    // Rejected when activities outlast WORKER_SHUTDOWN_GRACE and the margin after it: they are left to
+    // Temporal, which retries them elsewhere once their timeout passes.
+    let failure: Error | undefined;
+    try {
+      await polling;
+    } catch (err) {
+      failure = err as Error;
+    }
     stopping.abort();
     await inLine;
     await health.close();
-    await connection.close();
+    // A worker cut off mid-activity still holds its connection, which then refuses to close.
+    if (failure === undefined) await connection.close();
     await closeActivityDeps(deps);
     await db.destroy();
+    if (failure !== undefined) throw failure;
     logger.info('worker stopped');
-  });
+  })();
   return {
     probesUrl: health.url,
     done,
@@ -159,8 +170,11 @@ async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, sign
 if (require.main === module) {
   const config = loadConfig();
   installTemporalRuntime(createLogger(config, { process: 'worker' }));
+  // Temporal's runtime shuts the worker down on SIGTERM and SIGINT; once its activities have finished
+  // (or WORKER_SHUTDOWN_GRACE has passed) `done` settles, and nothing is left to wait for.
   startWorker(config)
     .then((w) => w.done)
+    .then(() => process.exit(0))
     .catch((err: unknown) => {
       createLogger(config, { process: 'worker' }).fatal({ err }, 'worker failed');
       process.exit(1);

@@ -9,6 +9,8 @@ describe('loadConfig', () => {
     expect(config.RECEIPT_DECISION_TIMEOUT).toBe(7 * 86_400_000);
     // A worker's probes are not the API's business: loopback, a port of their own.
     expect(config).toMatchObject({ WORKER_HEALTH_HOST: '127.0.0.1', WORKER_HEALTH_PORT: 3100 });
+    expect(config.SHUTDOWN_GRACE).toBe(10_000);
+    expect(config.WORKER_SHUTDOWN_GRACE).toBe(30_000);
   });
 
   it('parses lists, booleans and durations', () => {
