@@ -15,11 +15,13 @@ import { ensureDemo } from './lib/demo';
 import { ensureDatabase, startEmbeddedPostgres } from './lib/embedded-postgres';
 import { tcpAnswers } from './lib/ports';
 import { findOrBuildTemporalCli } from './lib/temporal-cli';
+import { startMailCatcher, type MailCatcher } from './lib/mail-catcher';
 
 /**
  * `npm start`: the whole service on one machine. Brings up what is missing (an embedded PostgreSQL
- * when DATABASE_URL is unset, a Temporal dev server when TEMPORAL_ADDRESS does not answer), migrates,
- * seeds a demo team on first run, then runs the API and a worker in this process. Ctrl-C stops it all.
+ * when DATABASE_URL is unset, a Temporal dev server when TEMPORAL_ADDRESS does not answer, a mail
+ * catcher when SMTP_URL is unset), migrates, seeds a demo team on first run, then runs the API and a
+ * worker in this process. Ctrl-C stops it all.
  */
 const ROOT = PROJECT_ROOT;
 // The launcher's progress goes through the same logger as everything else (pretty at a terminal).
@@ -28,6 +30,8 @@ const launcher = createLogger(
   { process: 'start' },
 );
 const say = (m: string) => launcher.info(m);
+/** The port of SMTP_URL's default, so that a worker started on its own beside `npm start` reaches the catcher too. */
+const DEFAULT_SMTP_PORT = 1025;
 
 async function main() {
   try {
@@ -71,6 +75,17 @@ async function main() {
     say(`using the Temporal server at ${config.TEMPORAL_ADDRESS}`);
   }
 
+  // Nothing listens at the default SMTP address on a fresh machine: without a catcher, every email the
+  // demo sends would wait for retries that never succeed.
+  let mail: MailCatcher | undefined;
+  if (!process.env.SMTP_URL) {
+    const catcher = await startMailCatcher({ smtpPort: DEFAULT_SMTP_PORT, httpPort: config.MAIL_CATCHER_PORT });
+    mail = catcher;
+    config = { ...config, SMTP_URL: catcher.smtpUrl };
+    stops.push(() => catcher.close());
+    say(`SMTP_URL is unset: mail goes to the catcher at ${catcher.smtpUrl}, to read at ${catcher.url}`);
+  }
+
   const db = createDb({ url: databaseUrl, poolMax: 2, logger: launcher });
   const applied = await migrateLatest(db);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
@@ -97,6 +112,10 @@ async function main() {
     `  Health           ${api.url}/health (probes: ${api.url}/livez, ${api.url}/readyz)`,
     `  Worker probes    ${worker.probesUrl}/livez, ${worker.probesUrl}/readyz`,
     `  Temporal UI      ${config.TEMPORAL_UI_URL}`,
+    mail
+      ? `  Mail             ${mail.url}   (every email sent, caught: SMTP_URL is unset)`
+      : `  Mail             sent through ${redactedSmtpUrl(config.SMTP_URL)}`,
+    `  Links in emails  ${config.PUBLIC_URL ?? '(none: set PUBLIC_URL)'}`,
     '',
     `  Demo team        ${demo.teamName} (inbox id ${demo.inboxId})${demo.created ? ' — created now' : ''}`,
     `  Demo user        ${demo.email}`,
@@ -162,6 +181,17 @@ async function startTemporalDevServer(config: Config, dataDir: string): Promise<
   }
   exited.catch(() => undefined);
   return child;
+}
+
+/** Where mail goes, without the password a URL may carry. */
+function redactedSmtpUrl(smtpUrl: string): string {
+  try {
+    const u = new URL(smtpUrl);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(SMTP_URL)';
+  }
 }
 
 function splitAddress(address: string): [string, string] {

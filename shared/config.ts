@@ -46,6 +46,7 @@ const schema = z
     // Gateway
     HOST: z.string().default('0.0.0.0'),
     PORT: port.default(3000),
+    // Where this API is reached from outside: links in emails, OpenAPI servers, OAuth metadata. Unset in development: http://localhost:PORT.
     PUBLIC_URL: url.optional(),
     ALLOWED_API_ORIGINS: list.default(['http://localhost:3000', 'http://localhost:3001']),
     TRUST_PROXY: bool.default(false),
@@ -138,7 +139,10 @@ const schema = z
       .optional(),
 
     // Outbound mail
+    // Unset under `npm start`: its mail catcher receives here (or on a free port when this one is taken) and shows what it caught.
     SMTP_URL: z.string().default('smtp://127.0.0.1:1025'),
+    // The catcher's web page, where every mail `npm start` sends can be read (only when SMTP_URL is unset).
+    MAIL_CATCHER_PORT: port.default(1080),
     MAIL_FROM: z.string().default('Finops <no-reply@finops.local>'),
 
     // bank-a (Plaid wire format)
@@ -216,6 +220,7 @@ const schema = z
   })
   .transform((env) => ({
     ...env,
+    PUBLIC_URL: env.PUBLIC_URL ?? (env.NODE_ENV === 'development' && env.PORT !== 0 ? `http://localhost:${env.PORT}` : undefined),
     AUTH_JWT_SECRET: env.AUTH_JWT_SECRET ?? (env.AUTH_JWKS_URL ? undefined : DEV_JWT_SECRET),
     ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
   }));

@@ -7,13 +7,14 @@ import { startEcbFake } from '../fakes/ecb';
 
 /**
  * The fresh-machine path of `npm start`: no DATABASE_URL (embedded PostgreSQL), nothing at
- * TEMPORAL_ADDRESS (dev server from the CLI), first run seeds the demo; then Ctrl-C stops it all.
+ * TEMPORAL_ADDRESS (dev server from the CLI), no SMTP_URL (the mail catcher) and no PUBLIC_URL (links
+ * to the local API), first run seeds the demo; then Ctrl-C stops it all.
  */
 describe('npm start', () => {
-  it('brings everything up, serves health, the reference page and the demo token, and stops cleanly on SIGINT', async () => {
+  it('brings everything up, serves health, the reference page, the demo token and a mail catcher, and stops cleanly on SIGINT', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'finops-start-'));
     chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as the postgres user when we are root
-    const [port, pgPort, temporalPort, uiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [port, pgPort, temporalPort, uiPort, mailPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const ecb = await startEcbFake({ '2026-11-20': { USD: 1.0512 } });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -24,10 +25,13 @@ describe('npm start', () => {
       EMBEDDED_PG_PORT: String(pgPort),
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
       TEMPORAL_UI_URL: `http://localhost:${uiPort}`,
+      MAIL_CATCHER_PORT: String(mailPort),
       FX_RATES_URL: ecb.url,
       FX_RATES_SCHEDULE: 'true',
     };
     delete env.DATABASE_URL;
+    delete env.SMTP_URL;
+    delete env.PUBLIC_URL;
     delete env.WORKFLOW_BUNDLE_PATH;
     const child = spawnTs('scripts/start.ts', { env });
     let out = '';
@@ -61,6 +65,45 @@ describe('npm start', () => {
       expect(tx.status).toBe(200);
       expect(((await tx.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
       expect((await fetch(`http://localhost:${uiPort}/`)).status).toBe(200);
+
+      // No SMTP_URL: the mail catcher has the invoice the demo sends, with a public link to this API.
+      expect(out).toContain(`Mail             http://127.0.0.1:${mailPort}`);
+      const api = (method: string, p: string, body?: unknown) =>
+        fetch(`http://127.0.0.1:${port}${p}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const customer = (await (await api('POST', '/customers', { name: 'Kunde GmbH', billingEmail: 'kunde@example.com' })).json()) as {
+        data: { id: string };
+      };
+      const invoice = (await (
+        await api('POST', '/invoices', {
+          currency: 'EUR',
+          customerId: customer.data.id,
+          lineItems: [{ name: 'Consulting', quantity: 1, price: 580, vatRate: 19 }],
+        })
+      ).json()) as { data: { id: string; invoiceNumber: string } };
+      expect((await api('POST', `/invoices/${invoice.data.id}/send`)).status).toBe(200);
+      type Caught = { to: string; text: string; hasHtml: boolean; attachments: { filename: string; url: string }[] };
+      let mail: Caught | undefined;
+      for (const end = Date.now() + 30_000; !mail && Date.now() < end; await new Promise((r) => setTimeout(r, 250))) {
+        const caught = (await (await fetch(`http://127.0.0.1:${mailPort}/api/messages`)).json()) as Caught[];
+        mail = caught.find((m) => m.to === 'kunde@example.com');
+      }
+      expect(mail).toBeDefined();
+      expect(mail!.attachments.map((a) => a.filename)).toEqual([`${invoice.data.invoiceNumber}.pdf`]);
+      const pdf = await fetch(`http://127.0.0.1:${mailPort}${mail!.attachments[0].url}`);
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
+      const link = new RegExp(`http://localhost:${port}/i/[\\w-]+`).exec(mail!.text)?.[0];
+      expect(link).toBeDefined();
+      const publicPage = await fetch(link!);
+      expect(publicPage.status).toBe(200);
+      expect(await publicPage.text()).toContain(invoice.data.invoiceNumber);
       // The worker created the daily exchange-rate schedule, whose first run fetches at once.
       for (const end = Date.now() + 20_000; ecb.state.requests === 0 && Date.now() < end;) await new Promise((r) => setTimeout(r, 250));
       expect(ecb.state.requests).toBeGreaterThan(0);
@@ -86,6 +129,7 @@ describe('npm start', () => {
       expect(await tcpAnswers(`127.0.0.1:${temporalPort}`)).toBe(false);
       expect(await tcpAnswers(`127.0.0.1:${pgPort}`)).toBe(false);
       expect(await tcpAnswers(`127.0.0.1:${port}`)).toBe(false);
+      expect(await tcpAnswers(`127.0.0.1:${mailPort}`)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       await ecb.close();

@@ -1,5 +1,4 @@
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpReceiver } from '../../scripts/lib/smtp-receiver';
 
 export interface CapturedMail {
   from: string;
@@ -26,45 +25,18 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const messages: CapturedMail[] = [];
   const waiters: Array<() => void> = [];
   const refuse = new Set<string>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (!refuse.has(address.address)) return callback();
-      callback(Object.assign(new Error('mailbox unavailable, try again later'), { responseCode: 450 }));
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        // A mail that cannot be parsed is refused to the sender rather than left unanswered.
-        simpleParser(raw).then(
-          (parsed) => {
-            messages.push({
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              to: session.envelope.rcptTo.map((r) => r.address),
-              raw: raw.toString('utf8'),
-              subject: parsed.subject ?? '',
-              text: parsed.text ?? '',
-            });
-            waiters.splice(0).forEach((w) => w());
-            callback();
-          },
-          (err: unknown) => callback(err instanceof Error ? err : new Error('unparseable mail', { cause: err })),
-        );
-      });
+  const receiver = await startSmtpReceiver({
+    host: '127.0.0.1',
+    port,
+    refuse: (recipient) => refuse.has(recipient),
+    onMail: ({ from, to, raw, parsed }) => {
+      messages.push({ from, to, raw: raw.toString('utf8'), subject: parsed.subject ?? '', text: parsed.text ?? '' });
+      waiters.splice(0).forEach((w) => w());
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const actual = (server.server.address() as { port: number }).port;
   return {
-    port: actual,
-    url: `smtp://127.0.0.1:${actual}`,
+    port: receiver.port,
+    url: receiver.url,
     messages,
     refuse,
     waitFor(match, timeoutMs = 20_000) {
@@ -80,6 +52,6 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
         check();
       });
     },
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () => receiver.close(),
   };
 }

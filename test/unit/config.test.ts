@@ -60,6 +60,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'AKIA' })).not.toThrow();
   });
 
+  it('points PUBLIC_URL at the local API in development only, so links in emails work', () => {
+    expect(loadConfig({}).PUBLIC_URL).toBe('http://localhost:3000');
+    expect(loadConfig({ PORT: '4100' }).PUBLIC_URL).toBe('http://localhost:4100');
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com' }).PUBLIC_URL).toBe('https://api.example.com');
+    expect(loadConfig({ NODE_ENV: 'test' }).PUBLIC_URL).toBeUndefined();
+    const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64), DATABASE_URL: 'postgres://db/x' };
+    expect(loadConfig(production).PUBLIC_URL).toBeUndefined();
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
   });
