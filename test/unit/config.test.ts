@@ -65,7 +65,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '4100' }).PUBLIC_URL).toBe('http://localhost:4100');
     expect(loadConfig({ PUBLIC_URL: 'https://api.example.com' }).PUBLIC_URL).toBe('https://api.example.com');
     expect(loadConfig({ NODE_ENV: 'test' }).PUBLIC_URL).toBeUndefined();
-    const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64), DATABASE_URL: 'postgres://db/x' };
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: 'a'.repeat(64),
+      DATABASE_URL: 'postgres://db/x',
+    };
     expect(loadConfig(production).PUBLIC_URL).toBeUndefined();
   });
 
