@@ -61,7 +61,7 @@ async function main() {
         accessTokenEncrypted: encrypt(item.accessToken, config.ENCRYPTION_KEY),
       });
       const started = performance.now();
-      const workflowId = await requestSync(temporal, { connectionId: conn.id, teamId: team.id, manualSync: true });
+      const workflowId = await requestSync(temporal, { connectionId: conn.id, teamId: team.id, manualSync: true }, conn);
       const result = await (await temporal.client()).workflow.getHandle<SyncConnectionWorkflow>(workflowId).result();
       const seconds = (performance.now() - started) / 1000;
       const stored = await Transaction.query(bench.db).where({ teamId: team.id }).resultSize();

@@ -7,7 +7,12 @@ import {
   type DocumentProcessingStage,
   type DocumentProcessingWorkflow,
 } from '../shared/temporal/document-processing/contract';
-import { receiptIngestionContract, receiptIngestionId, type ReceiptIngestionInput } from '../shared/temporal/receipt-ingestion/contract';
+import {
+  receiptIngestionContract,
+  receiptIngestionId,
+  receiptIngestionSummary,
+  type ReceiptIngestionInput,
+} from '../shared/temporal/receipt-ingestion/contract';
 import { Stage, TeamId } from '../shared/temporal/search-attribute-keys';
 
 const retry = { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '2m', maximumAttempts: 10 };
@@ -64,6 +69,7 @@ export const documentProcessing: DocumentProcessingWorkflow = async (input) => {
         { key: TeamId, value: input.teamId },
         { key: Stage, value: 'uploading' },
       ],
+      staticSummary: receiptIngestionSummary(receipt),
     });
     progress.receiptWorkflowId = workflowId;
   }

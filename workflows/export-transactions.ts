@@ -1,4 +1,11 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { TransactionExportActivities } from '../activities/exports/transactions';
 import {
   exportTransactionsProgress,
@@ -31,6 +38,29 @@ const { emailTransactionExport } = proxyActivities<TransactionExportActivities>(
   retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '10m' },
 });
 
+const count = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** Where the export is, in words, for the run's current details in the Temporal UI. */
+function describe(p: ExportTransactionsProgress): string {
+  const r = p.result;
+  const written = r
+    ? `Wrote ${count(r.rowsWritten, 'transaction', 'transactions')} and ${count(r.receiptsWritten, 'receipt', 'receipts')}` +
+      (r.receiptsMissing ? ` (${r.receiptsMissing.toLocaleString('en')} missing from storage)` : '')
+    : '';
+  switch (p.stage) {
+    case 'writing':
+      return 'Writing the transactions and receipts into the ZIP';
+    case 'announcing':
+      return `${written}; notifying the requester`;
+    case 'emailing':
+      return `${written}; emailing the link`;
+    case 'completed':
+      return p.email === 'sent' ? `${written}; link emailed` : written;
+    case 'failed':
+      return `Failed: ${p.error ?? 'unknown error'}`;
+  }
+}
+
 /**
  * ExportTransactions (id `export:<exportId>`): write the filtered rows as CSV and XLSX with their
  * receipts into one ZIP and keep it as a document → notify the requester → mail the link to the
@@ -51,6 +81,7 @@ export const exportTransactions: ExportTransactionsWorkflow = async (input) => {
   const setStage = (stage: ExportTransactionsStage) => {
     progress.stage = stage;
     upsertSearchAttributes([{ key: Stage, value: stage }]);
+    setCurrentDetails(describe(progress));
   };
   // Found by team and export in the Temporal UI, however the run was started.
   upsertSearchAttributes([
@@ -58,6 +89,7 @@ export const exportTransactions: ExportTransactionsWorkflow = async (input) => {
     { key: ExportId, value: input.exportId },
     { key: Stage, value: progress.stage },
   ]);
+  setCurrentDetails(describe(progress));
 
   try {
     progress.result = await writeTransactionExport(input);

@@ -1,4 +1,4 @@
-import { patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ImportActivities } from '../activities/imports/import';
 import {
   importProgress,
@@ -17,6 +17,23 @@ const steps = {
 } as const;
 const { importRows, validateImport, insertImportedRows } = proxyActivities<ImportActivities>(steps);
 
+const count = (n: number) => n.toLocaleString('en');
+const rows = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
+
+/** Where the import is, in words, for the run's current details in the Temporal UI. */
+function describe(p: ImportProgress): string {
+  switch (p.stage) {
+    case 'validating':
+      return 'Checking the rows';
+    case 'importing':
+      return p.rowsRead ? `Checked ${rows(p.rowsRead)}; importing them` : 'Reading, checking and importing the rows';
+    case 'completed':
+      return `Imported ${count(p.created)} of ${rows(p.rowsRead)}${p.skipped ? ` (${count(p.skipped)} imported before)` : ''}`;
+    case 'failed':
+      return `Nothing imported: bad rows among the ${rows(p.rowsRead)} read`;
+  }
+}
+
 /**
  * ImportTransactions (id `import:<importId>`): one step reads, checks and inserts every row of the
  * uploaded file in one database transaction (or fails with the bad rows by line, importing
@@ -30,8 +47,10 @@ export const importTransactions: ImportTransactionsWorkflow = async (input) => {
   const setStage = (stage: ImportStage) => {
     progress.stage = stage;
     upsertSearchAttributes([{ key: Stage, value: stage }]);
+    setCurrentDetails(describe(progress));
   };
   setHandler(importProgress, () => progress);
+  setCurrentDetails(describe(progress));
 
   if (patched('single-pass-import')) {
     setStage('importing');

@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { TeamDeletionActivities } from '../activities/teams/deletion';
 import { Stage } from '../shared/temporal/search-attribute-keys';
 import {
@@ -19,6 +19,30 @@ const { stopTeamWork } = proxyActivities<TeamDeletionActivities>({ startToCloseT
 
 // A deletion of millions of rows is hundreds of batches: past this, it carries its progress into a fresh run.
 const HISTORY_LIMIT = 10_000;
+
+const count = (n: number) => n.toLocaleString('en');
+
+/** Where the deletion is, in words, for the run's current details in the Temporal UI. */
+function describe(p: TeamDeletionProgress): string {
+  const planned = p.tables.reduce((sum, t) => sum + t.total, 0);
+  const tablesDone = p.tables.filter((t) => t.done).length;
+  switch (p.stage) {
+    case 'starting':
+      return 'Starting';
+    case 'revoking_access':
+      return 'Revoking access';
+    case 'stopping_work':
+      return "Stopping the team's runs and schedules";
+    case 'deleting': {
+      if (!p.tables.length) return 'Planning what to delete';
+      const current = p.tables.find((t) => !t.done);
+      const at = current ? `; now ${current.table}` : '';
+      return `Deleted ${count(p.deletedRows)} of ${count(planned)} rows (${tablesDone} of ${p.tables.length} tables done${at})`;
+    }
+    case 'done':
+      return p.teamName === null ? 'Nothing to delete: the team was gone already' : `Deleted ${count(p.deletedRows)} rows and the team`;
+  }
+}
 
 /**
  * TeamDeletion (id `team-deletion:<teamId>`): revoke access → stop what runs for the team → delete
@@ -41,7 +65,10 @@ export const teamDeletion: TeamDeletionWorkflow = async (input) => {
   const setStage = (s: TeamDeletionStage) => {
     progress.stage = s;
     upsertSearchAttributes([{ key: Stage, value: s }]);
+    setCurrentDetails(describe(progress));
   };
+  // A run continued from another starts with no details of its own.
+  setCurrentDetails(describe(progress));
 
   if (!input.progress) {
     setStage('revoking_access');
@@ -56,6 +83,7 @@ export const teamDeletion: TeamDeletionWorkflow = async (input) => {
     await stopTeamWork({ teamId: input.teamId, exceptWorkflowId: workflowId });
     setStage('deleting');
     progress.tables = (await planTeamDeletion({ teamId: input.teamId })).map((t) => ({ ...t, deleted: 0, done: false }));
+    setCurrentDetails(describe(progress));
   }
 
   for (const table of progress.tables) {
@@ -67,6 +95,7 @@ export const teamDeletion: TeamDeletionWorkflow = async (input) => {
       table.deleted += deleted;
       progress.deletedRows += deleted;
       table.done = deleted < input.batchSize;
+      setCurrentDetails(describe(progress));
     }
   }
   await deleteTeamRecord({ teamId: input.teamId });

@@ -18,11 +18,11 @@ export function startDocumentSweep(
       const left = await documentsLeftPending(deps.db, { graceMs: opts.graceMs, limit: 100 });
       for (const doc of left) {
         try {
-          await startDocumentProcessing(deps.temporal, {
-            teamId: doc.teamId,
-            documentId: doc.id,
-            decisionTimeoutMs: deps.config.RECEIPT_DECISION_TIMEOUT,
-          });
+          await startDocumentProcessing(
+            deps.temporal,
+            { teamId: doc.teamId, documentId: doc.id, decisionTimeoutMs: deps.config.RECEIPT_DECISION_TIMEOUT },
+            doc,
+          );
         } catch (err) {
           // Temporal still away: the next pass tries again, and the rest of this one would fail the same way.
           log.warn({ err, documentId: doc.id }, 'could not start processing a pending document; it stays pending');

@@ -21,7 +21,7 @@ export function startNotificationRelay(
       const due = await claimDueNotificationEmails(deps.db, { limit: 50, staleAfterS: opts.staleAfterS ?? 60 });
       const { failed, firstError } = await reconcileEach(due, async (n) => {
         try {
-          await startNotificationDelivery(deps.temporal, n);
+          await startNotificationDelivery(deps.temporal, { notificationId: n.notificationId, teamId: n.teamId }, n);
         } catch (err) {
           log.warn({ err, notificationId: n.notificationId }, 'could not start a notification delivery; it stays due');
           await releaseNotificationEmails(deps.db, n.notificationId);

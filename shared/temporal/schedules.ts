@@ -1,4 +1,6 @@
-import { ScheduleAlreadyRunning, type Client, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import { ScheduleAlreadyRunning, type Client, type ScheduleSpec } from '@temporalio/client';
+import type { ScheduledStart } from './start';
+import { summaryLine } from './summary';
 import { SYNC_EXCHANGE_RATES_ID, syncExchangeRatesContract } from './sync-exchange-rates/contract';
 
 export const EXCHANGE_RATES_SCHEDULE_ID = 'exchange-rates-daily';
@@ -16,12 +18,13 @@ export async function ensureExchangeRateSchedule(
   taskQueue: string,
   scheduleId = EXCHANGE_RATES_SCHEDULE_ID,
 ): Promise<'created' | 'updated'> {
-  const action: ScheduleOptionsAction = {
+  const action: ScheduledStart = {
     type: 'startWorkflow',
     workflowType: syncExchangeRatesContract.workflowType,
     workflowId: SYNC_EXCHANGE_RATES_ID,
     taskQueue,
     args: [],
+    staticSummary: summaryLine('Exchange rates', 'ECB reference rates', 'daily'),
   };
   try {
     await client.schedule.create({

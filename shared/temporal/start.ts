@@ -1,4 +1,9 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  type ScheduleOptionsAction,
+} from '@temporalio/client';
 import { TypedSearchAttributes, type SearchAttributePair, type SignalDefinition, type Workflow } from '@temporalio/common';
 import type { TemporalGateway } from './client';
 import type { WorkflowContract } from './contract';
@@ -8,7 +13,17 @@ export interface StartRequest<W extends Workflow> {
   workflowId: string;
   args: Parameters<W>;
   searchAttributes?: SearchAttributePair[];
+  /**
+   * One line the Temporal UI lists the run by (`Invoice INV-0042 · Kunde GmbH · €690.20 · due 12 Dec 2026`):
+   * required, so no start leaves an operator to open the run to learn what it is about.
+   */
+  summary: string;
+  /** More about the run, in markdown, shown when it is opened. */
+  details?: string;
 }
+
+/** A schedule's action is a start too: each run it starts is listed by this summary. */
+export type ScheduledStart = ScheduleOptionsAction & { staticSummary: string };
 
 const typed = (pairs: SearchAttributePair[] | undefined) => (pairs ? new TypedSearchAttributes(pairs) : undefined);
 
@@ -30,6 +45,8 @@ export async function startOnce<W extends Workflow>(
       args: req.args,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: typed(req.searchAttributes),
+      staticSummary: req.summary,
+      staticDetails: req.details,
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -55,6 +72,9 @@ export async function signalWithStart<W extends Workflow, A extends unknown[]>(
     signal: req.signal,
     signalArgs: req.signalArgs,
     typedSearchAttributes: typed(req.searchAttributes),
+    // Kept from the first start: a signal to a running run leaves its summary as it was.
+    staticSummary: req.summary,
+    staticDetails: req.details,
   });
   return req.workflowId;
 }

@@ -93,7 +93,11 @@ describe('incoming bank transactions as invoice payments', () => {
     expect((await trpc.invoicePaymentSuggestions.get.query({ status: 'pending' })).data).toHaveLength(0);
 
     // A transaction pays one invoice once: syncing again suggests nothing new.
-    await requestSync(stack.api.deps.temporal, { connectionId: connection.id, teamId: stack.acme.team.id, manualSync: true });
+    await requestSync(
+      stack.api.deps.temporal,
+      { connectionId: connection.id, teamId: stack.acme.team.id, manualSync: true },
+      { institutionName: connection.institutionName, provider: connection.provider },
+    );
     await sync();
     expect(await stack.tdb.db('invoice_payment_suggestions').where({ teamId: stack.acme.team.id })).toHaveLength(2);
     expect(await stack.tdb.db('invoice_payments').where({ teamId: stack.acme.team.id })).toHaveLength(3);

@@ -54,7 +54,11 @@ describe('BankConsentExpiry survives a killed worker', () => {
         (n: { type: string }) => n.type,
       );
 
-    const workflowId = await watchConsentExpiry(temporal, { connectionId, teamId: owner.team.id, expiresAt, leadMs: 9_000 });
+    const workflowId = await watchConsentExpiry(
+      temporal,
+      { connectionId, teamId: owner.team.id, expiresAt, leadMs: 9_000 },
+      { institutionName: 'First Platypus Bank', provider: 'bank-a' },
+    );
     const handle = (await temporal.client()).workflow.getHandle<BankConsentWorkflow>(workflowId);
     await eventually(async () => (await notices()).length === 1, 30_000, 'the warning');
 

@@ -53,7 +53,7 @@ describe('DocumentProcessing survives a worker killed mid-run', () => {
     let first: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
     let second: ChildProcess | undefined;
     try {
-      await startDocumentProcessing(api.deps.temporal, { teamId: owner.team.id, documentId: doc.id, decisionTimeoutMs: 600_000 });
+      await startDocumentProcessing(api.deps.temporal, { teamId: owner.team.id, documentId: doc.id, decisionTimeoutMs: 600_000 }, doc);
       const client = await api.deps.temporal.client();
       const handle = client.workflow.getHandle<DocumentProcessingWorkflow>(documentProcessingId(doc.id));
       await eventually(

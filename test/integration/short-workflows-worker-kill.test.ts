@@ -49,7 +49,7 @@ describe('one-step workflows survive a worker killed while they retry', () => {
       const first = startWorker(env);
       const workflowId = await startChatReply(
         temporal,
-        { incomingMessageId: `wamid.in-${Date.now()}`, teamId: null },
+        { incomingMessageId: `wamid.in-${Date.now()}`, teamId: null, reason: 'welcome' },
         { to: '4915112345678', text: 'Receipt saved.' },
       );
       const handle = (await temporal.client()).workflow.getHandle(workflowId);

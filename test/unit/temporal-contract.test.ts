@@ -81,13 +81,13 @@ describe('the Temporal contract (shared/temporal)', () => {
     ]);
   });
 
-  // What workflows import must be safe in the sandbox: definitions and types only.
+  // What workflows import must be safe in the sandbox: definitions, types, and how a run's summary is written.
   it('keeps contract files free of anything but the workflow SDK', () => {
     for (const folder of Object.keys(contracts)) {
-      const allowed = ['@temporalio/workflow', '../contract', '../search-attribute-keys'];
+      const allowed = ['@temporalio/workflow', '../contract', '../search-attribute-keys', '../summary'];
       expect(valueImportsOf(path.join(TEMPORAL, folder, 'contract.ts')).filter((i) => !allowed.includes(i))).toEqual([]);
     }
-    for (const file of ['contract.ts', 'search-attribute-keys.ts']) {
+    for (const file of ['contract.ts', 'search-attribute-keys.ts', 'summary.ts']) {
       expect(importsOf(path.join(TEMPORAL, file)).filter((i) => i !== '@temporalio/common')).toEqual([]);
     }
   });

@@ -64,18 +64,19 @@ export async function recordConsentExpiry(
 ): Promise<void> {
   await deps.db.transaction(async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`bank-consent:${conn.id}`]);
-    const before = await BankConnection.query(trx).findById(conn.id).select('consentExpiresAt', 'consentObservedAt');
+    const before = await BankConnection.query(trx)
+      .findOne({ teamId: conn.teamId, id: conn.id })
+      .select('consentExpiresAt', 'consentObservedAt', 'provider', 'institutionName');
     if (!before || (before.consentObservedAt && before.consentObservedAt > observedAt)) return;
     // Stamped even when the date is the same: an older reading arriving later must still be refused.
     await BankConnection.query(trx).findById(conn.id).patch({ consentExpiresAt: expiresAt, consentObservedAt: observedAt });
     if (before.consentExpiresAt?.getTime() === expiresAt?.getTime()) return;
     const timer = expiresAt
-      ? watchConsentExpiry(deps.temporal, {
-          connectionId: conn.id,
-          teamId: conn.teamId,
-          expiresAt,
-          leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD,
-        })
+      ? watchConsentExpiry(
+          deps.temporal,
+          { connectionId: conn.id, teamId: conn.teamId, expiresAt, leadMs: deps.config.BANK_CONSENT_NOTICE_LEAD },
+          before,
+        )
       : stopConsentTimer(deps.temporal, conn.id);
     await timer.catch((err: unknown) => {
       deps.logger.error({ err, connectionId: conn.id }, 'could not move the consent expiry timer');

@@ -128,10 +128,13 @@ export async function completeReconnect(
     await upsertProviderAccounts(trx, conn, snapshot.accounts);
   });
   await markReconnected(deps.db, conn);
-  await keepBankSyncScheduled(deps.temporal, { connectionId: conn.id, teamId }, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
-    deps.logger.error({ err, connectionId: conn.id }, 'could not resume the regular sync; the next worker start does');
-  });
+  const about = { institutionName: snapshot.institution?.name ?? conn.institutionName, provider: conn.provider };
+  await keepBankSyncScheduled(deps.temporal, { connectionId: conn.id, teamId }, about, deps.config.BANK_SYNC_INTERVAL).catch(
+    (err: unknown) => {
+      deps.logger.error({ err, connectionId: conn.id }, 'could not resume the regular sync; the next worker start does');
+    },
+  );
   await recordConsentExpiry(deps, conn, snapshot.consentExpiresAt, snapshot.readAt);
-  await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false });
+  await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false }, about);
   return getConnection(deps.db, teamId, conn.id);
 }

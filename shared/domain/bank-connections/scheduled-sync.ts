@@ -16,7 +16,9 @@ export async function requestScheduledSync(
   temporal: TemporalGateway,
   input: ScheduledBankSyncInput,
 ): Promise<ScheduledBankSyncOutcome> {
-  const conn = await BankConnection.query(db).findOne({ teamId: input.teamId, id: input.connectionId }).select('status');
+  const conn = await BankConnection.query(db)
+    .findOne({ teamId: input.teamId, id: input.connectionId })
+    .select('status', 'provider', 'institutionName');
   if (!conn) {
     await removeBankSyncSchedule(temporal, input.connectionId);
     return 'gone';
@@ -25,7 +27,7 @@ export async function requestScheduledSync(
     await pauseBankSyncSchedule(temporal, input.connectionId);
     return 'paused';
   }
-  await requestSync(temporal, { ...input, manualSync: false });
+  await requestSync(temporal, { ...input, manualSync: false }, conn);
   return 'requested';
 }
 
@@ -55,8 +57,8 @@ export async function scheduleEveryConnection(
   everyMs: number,
   signal?: AbortSignal,
 ): Promise<Reconciled> {
-  const connections = await BankConnection.query(db).where({ status: 'connected' }).select('id', 'teamId');
-  return reconcileEach(connections, (c) => keepBankSyncScheduled(temporal, { connectionId: c.id, teamId: c.teamId }, everyMs), signal);
+  const connections = await BankConnection.query(db).where({ status: 'connected' }).select('id', 'teamId', 'provider', 'institutionName');
+  return reconcileEach(connections, (c) => keepBankSyncScheduled(temporal, { connectionId: c.id, teamId: c.teamId }, c, everyMs), signal);
 }
 
 /** Every connection of the team, whatever its status: any of them may have a sync schedule. */

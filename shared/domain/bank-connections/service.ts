@@ -122,10 +122,11 @@ export async function createConnection(
     if (isUniqueViolation(err)) throw conflict(`This ${body.provider} connection already exists`);
     throw err;
   }
-  await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: false }).catch((err: unknown) => {
+  const about = { institutionName: snapshot.institution?.name ?? null, provider: body.provider };
+  await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: false }, about).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not start the initial sync; it will run on the next webhook or manual sync');
   });
-  await keepBankSyncScheduled(deps.temporal, { connectionId: id, teamId }, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
+  await keepBankSyncScheduled(deps.temporal, { connectionId: id, teamId }, about, deps.config.BANK_SYNC_INTERVAL).catch((err: unknown) => {
     deps.logger.error({ err, connectionId: id }, 'could not schedule the regular sync; the next worker start creates it');
   });
   await recordConsentExpiry(deps, { id, teamId }, snapshot.consentExpiresAt, snapshot.readAt);
@@ -152,9 +153,9 @@ export async function deleteConnection(
 }
 
 export async function manualSync(deps: Pick<ConnectionDeps, 'db' | 'temporal'>, teamId: string, id: string) {
-  const row = await BankConnection.query(deps.db).findOne({ teamId, id }).select('status');
+  const row = await BankConnection.query(deps.db).findOne({ teamId, id }).select('status', 'provider', 'institutionName');
   if (!row) throw notFound(`Bank connection ${id} not found`);
   if (row.status === 'disconnected') throw conflict('The connection is disconnected: reconnect it before syncing');
-  const workflowId = await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: true });
+  const workflowId = await requestSync(deps.temporal, { connectionId: id, teamId, manualSync: true }, row);
   return { workflowId, status: 'sync_requested' as const };
 }

@@ -73,7 +73,7 @@ export async function applyConnectionEvent(
   const sync = async (): Promise<WebhookOutcome> => ({
     outcome: 'processed',
     teamId,
-    workflowId: await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false }),
+    workflowId: await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false }, conn),
   });
 
   switch (event.kind) {

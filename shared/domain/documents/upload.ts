@@ -71,7 +71,11 @@ export async function uploadDocuments(
     );
     if (tags.length) await tagDocument(db, who.teamId, doc.id, tags, false);
     if (doc.processingStatus === 'pending')
-      await startDocumentProcessing(temporal, { teamId: who.teamId, documentId: doc.id, decisionTimeoutMs: deps.decisionTimeoutMs });
+      await startDocumentProcessing(
+        temporal,
+        { teamId: who.teamId, documentId: doc.id, decisionTimeoutMs: deps.decisionTimeoutMs },
+        { name: doc.name },
+      );
     results.push({ ...(await getDocument(db, who.teamId, doc.id)), duplicate });
   }
   return results;
@@ -83,14 +87,17 @@ export async function uploadDocuments(
  * its way to the start is left to it. Newest first: a document whose run was terminated before it read
  * anything stays pending (starting it again finds that run), and must not keep newer ones waiting.
  */
-export async function documentsLeftPending(db: Db, opts: { graceMs: number; limit: number }): Promise<{ teamId: string; id: string }[]> {
+export async function documentsLeftPending(
+  db: Db,
+  opts: { graceMs: number; limit: number },
+): Promise<{ teamId: string; id: string; name: string }[]> {
   return Document.query(db)
     .where('processingStatus', 'pending')
     .whereNull('deletedAt')
     .whereRaw(`created_at < now() - ? * interval '1 millisecond'`, [opts.graceMs])
     .orderBy('createdAt', 'desc')
     .limit(opts.limit)
-    .select('teamId', 'id');
+    .select('teamId', 'id', 'name');
 }
 
 /** The columns a document's row starts with (an upload's also says who sent it). */

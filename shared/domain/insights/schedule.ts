@@ -8,13 +8,18 @@ import { lastCompleteWeek } from './compute';
 
 /**
  * After a team is created or its time zone changes: its WeeklyInsights schedule runs on Monday morning
- * in its time zone. Given the changes of an update, it calls Temporal only when they name a time zone.
+ * in its time zone. Given the changes of an update, it calls Temporal only when they name a time zone
+ * or a new name (the schedule's runs are listed by the team's name).
  * Never fails the request that changed the team: an unreachable Temporal is logged, and the worker's
  * start-up pass (scheduleEveryTeam) brings the schedule in line.
  */
-export function keepWeeklyInsightsScheduled(temporal: TemporalGateway, log: Pick<Logger, 'error'>, changes?: { timezone?: unknown }) {
-  return async <T extends { id: string; timezone: string | null }>(team: T): Promise<T> => {
-    if (changes && changes.timezone === undefined) return team;
+export function keepWeeklyInsightsScheduled(
+  temporal: TemporalGateway,
+  log: Pick<Logger, 'error'>,
+  changes?: { timezone?: unknown; name?: unknown },
+) {
+  return async <T extends { id: string; name: string; timezone: string | null }>(team: T): Promise<T> => {
+    if (changes && changes.timezone === undefined && changes.name === undefined) return team;
     try {
       await ensureWeeklyInsightsSchedule(temporal, team);
     } catch (err) {
@@ -26,7 +31,7 @@ export function keepWeeklyInsightsScheduled(temporal: TemporalGateway, log: Pick
 
 /** Every team's schedule at its current time zone; at worker start, for teams made while Temporal was away or outside the API. */
 export async function scheduleEveryTeam(db: Db, temporal: TemporalGateway, signal?: AbortSignal): Promise<Reconciled> {
-  const teams = await Team.query(db).whereNull('deletionRequestedAt').select('id', 'timezone');
+  const teams = await Team.query(db).whereNull('deletionRequestedAt').select('id', 'name', 'timezone');
   return reconcileEach(teams, (team) => ensureWeeklyInsightsSchedule(temporal, team), signal);
 }
 

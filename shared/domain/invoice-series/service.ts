@@ -7,6 +7,7 @@ import {
   keepInvoiceSeriesScheduled,
   nextSeriesIssue,
   removeInvoiceSeriesSchedule,
+  type SeriesAbout,
   type SeriesRhythm,
 } from '../../temporal/invoice-series/calls';
 import type { SeriesIssue } from '../../temporal/invoice-series/contract';
@@ -45,6 +46,14 @@ const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number
     intervalMs,
   };
 };
+
+/** What the series' runs are listed by: its name, its customer, and what each invoice comes to. */
+const aboutOf = (s: InvoiceSeries, customerName: string | null): SeriesAbout => ({
+  name: s.name,
+  customerName,
+  amount: invoiceTotals(s.lineItems, s.discount).amount,
+  currency: s.currency,
+});
 
 type SeriesRow = InvoiceSeries & { cursorCreatedAt: string; customerName: string };
 
@@ -112,9 +121,8 @@ export async function createInvoiceSeries(
   body: CreateInvoiceSeriesBody,
 ): Promise<InvoiceSeriesDto> {
   const { teamId } = target;
-  if (!(await Customer.query(db).findOne({ teamId, id: body.customerId }).select('id'))) {
-    throw badRequest('Invalid customer', [{ field: 'customerId', message: 'no such customer in your team' }]);
-  }
+  const customer = await Customer.query(db).findOne({ teamId, id: body.customerId }).select('name');
+  if (!customer) throw badRequest('Invalid customer', [{ field: 'customerId', message: 'no such customer in your team' }]);
   assertTemplate(body.lineItems, body.discount ?? 0);
   const team = await Team.query(db).findById(teamId).select('timezone').throwIfNotFound();
   const today = todayIn(team.timezone ?? 'UTC');
@@ -142,6 +150,7 @@ export async function createInvoiceSeries(
     await keepInvoiceSeriesScheduled(
       scheduling.temporal,
       rhythmOf(series, team.timezone, scheduling.intervalMs),
+      aboutOf(series, customer.name),
       startDate === today,
     ).catch((err: unknown) => {
       throw workflowServiceUnreachable(err);
@@ -171,7 +180,12 @@ export async function updateInvoiceSeries(
       .where({ teamId, id })
       .returning('*');
     const team = await Team.query(trx).findById(teamId).select('timezone').throwIfNotFound();
-    await keepInvoiceSeriesScheduled(scheduling.temporal, rhythmOf(updated, team.timezone, scheduling.intervalMs)).catch((err: unknown) => {
+    const customer = await Customer.query(trx).findOne({ teamId, id: updated.customerId }).select('name');
+    await keepInvoiceSeriesScheduled(
+      scheduling.temporal,
+      rhythmOf(updated, team.timezone, scheduling.intervalMs),
+      aboutOf(updated, customer?.name ?? null),
+    ).catch((err: unknown) => {
       throw workflowServiceUnreachable(err);
     });
   });

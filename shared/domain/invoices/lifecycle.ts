@@ -3,7 +3,12 @@ import type { Mailer } from '../../providers/mail';
 import type { Storage } from '../../providers/storage';
 import { badRequest, conflict, notFound, workflowServiceUnreachable } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
-import { keepInvoiceLifecycle, queryInvoiceLifecycle, signalInvoiceChanged } from '../../temporal/invoice-lifecycle/calls';
+import {
+  keepInvoiceLifecycle,
+  queryInvoiceLifecycle,
+  signalInvoiceChanged,
+  type InvoiceAbout,
+} from '../../temporal/invoice-lifecycle/calls';
 import type { InvoiceNextAction, InvoiceStepPlan } from '../../temporal/invoice-lifecycle/contract';
 import { roundMoney } from '../common/currency';
 import { startOfDayIn, todayIn } from '../common/time-zone';
@@ -43,12 +48,22 @@ export async function changeInvoiceStatus(
     await check?.(trx, current);
     const to = await transitionInvoice(trx, current, t, details);
     if (!LIVE.includes(to)) return false;
-    await keepInvoiceLifecycle(temporal, target).catch((err: unknown) => {
+    await keepInvoiceLifecycle(temporal, target, await invoiceAbout(trx, teamId, invoiceId)).catch((err: unknown) => {
       throw workflowServiceUnreachable(err);
     });
     return true;
   });
   if (!live) await signalInvoiceChanged(temporal, invoiceId).catch(() => false);
+}
+
+/** What the invoice's run is listed by, read after the transition (issuing it sets its due date). */
+async function invoiceAbout(trx: Db, teamId: string, invoiceId: string): Promise<InvoiceAbout> {
+  const about = await trx('invoices as i')
+    .leftJoin('customers as c', (on) => on.on('c.id', 'i.customer_id').andOn('c.team_id', 'i.team_id'))
+    .where({ 'i.team_id': teamId, 'i.id': invoiceId })
+    .first<InvoiceAbout | undefined>('i.invoice_number', 'c.name as customer_name', 'i.amount', 'i.currency', 'i.due_date');
+  if (!about) throw notFound(`Invoice ${invoiceId} not found`);
+  return about;
 }
 
 /** A REST/tRPC action on the status machine: finalize, send, mark-paid or cancel. */

@@ -4,7 +4,7 @@ import { MessagingConnection } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
 import { decisionReply } from '../../temporal/receipt-ingestion/contract';
 import { startReceiptIngestion } from '../../temporal/receipt-ingestion/calls';
-import { startChatReply } from '../../temporal/send-chat-message/calls';
+import { startChatReply, type ChatReplyReason } from '../../temporal/send-chat-message/calls';
 import { parseDecisionButton } from '../receipts/chat-buttons';
 import { isReceiptFile } from '../receipts/file-types';
 import { submitDecision } from '../receipts/submit-decision';
@@ -37,8 +37,8 @@ const UNSUPPORTED = 'That file type is not supported. Send a JPEG, PNG, WebP or 
  */
 export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage): Promise<WebhookOutcome> {
   // Tagged with the team the number is connected to (none for a stranger), so its replies are found by TeamId.
-  const reply = (teamId: string | null, text: string) =>
-    startChatReply(deps.temporal, { incomingMessageId: m.id, teamId }, { to: m.from, text });
+  const reply = (teamId: string | null, text: string, reason: ChatReplyReason) =>
+    startChatReply(deps.temporal, { incomingMessageId: m.id, teamId, reason }, { to: m.from, text });
   const conn = await MessagingConnection.query(deps.db).findOne({ phoneNumber: m.from });
 
   switch (m.kind) {
@@ -46,18 +46,22 @@ export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage)
       const inboxId = INBOX_ID_PATTERN.exec(m.text.toLowerCase())?.[0];
       const team = inboxId ? await findTeamByInboxId(deps.db, inboxId) : undefined;
       if (team) {
-        if (conn && conn.teamId !== team.id) return { outcome: 'processed', workflowId: await reply(conn.teamId, TAKEN) };
+        if (conn && conn.teamId !== team.id) return { outcome: 'processed', workflowId: await reply(conn.teamId, TAKEN, 'taken') };
         if (!conn) await MessagingConnection.query(deps.db).insert({ teamId: team.id, phoneNumber: m.from });
-        return { outcome: 'processed', teamId: team.id, workflowId: await reply(team.id, `Connected to ${team.name}. ${HOW_TO}`) };
+        return {
+          outcome: 'processed',
+          teamId: team.id,
+          workflowId: await reply(team.id, `Connected to ${team.name}. ${HOW_TO}`, 'connected'),
+        };
       }
-      if (!conn) return { outcome: 'processed', workflowId: await reply(null, WELCOME) };
-      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, HOW_TO) };
+      if (!conn) return { outcome: 'processed', workflowId: await reply(null, WELCOME, 'welcome') };
+      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, HOW_TO, 'how-to') };
     }
 
     case 'file': {
-      if (!conn) return { outcome: 'processed', workflowId: await reply(null, WELCOME) };
+      if (!conn) return { outcome: 'processed', workflowId: await reply(null, WELCOME, 'welcome') };
       if (!isReceiptFile(m.mimeType))
-        return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, UNSUPPORTED) };
+        return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, UNSUPPORTED, 'unsupported-file') };
       const workflowId = await startReceiptIngestion(deps.temporal, {
         teamId: conn.teamId,
         source: 'messaging',
@@ -81,7 +85,7 @@ export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage)
       if (outcome === 'not_found') return { outcome: 'ignored', teamId: conn.teamId };
       // A waiting run applies the decision and sends the confirmation itself.
       if (outcome === 'signalled') return { outcome: 'processed', teamId: conn.teamId, workflowId };
-      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, decisionReply(outcome)) };
+      return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, decisionReply(outcome), 'decision') };
     }
   }
 }

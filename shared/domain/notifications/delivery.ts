@@ -28,6 +28,8 @@ export async function enqueueNotificationEmails(
 export interface DueNotification {
   notificationId: string;
   teamId: string;
+  /** What the notice is about, for its run's summary. */
+  type: NotificationType;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface DueNotification {
  * relays never claim the same rows.
  */
 export async function claimDueNotificationEmails(db: Db, opts: { limit: number; staleAfterS: number }): Promise<DueNotification[]> {
-  const { rows } = await db.raw<{ rows: { notification_id: string; team_id: string }[] }>(
+  const { rows } = await db.raw<{ rows: { notification_id: string; team_id: string; type: NotificationType }[] }>(
     `with due as (
        select id from notification_deliveries
         where status = 'pending' or (status = 'started' and claimed_at < now() - make_interval(secs => ?))
@@ -45,10 +47,11 @@ export async function claimDueNotificationEmails(db: Db, opts: { limit: number; 
         for update skip locked)
      update notification_deliveries d set status = 'started', claimed_at = now()
        from due where d.id = due.id
-     returning d.notification_id, d.team_id`,
+     returning d.notification_id, d.team_id,
+       (select n.type from notifications n where n.id = d.notification_id and n.team_id = d.team_id) as type`,
     [opts.staleAfterS, opts.limit],
   );
-  const byId = new Map(rows.map((r) => [r.notification_id, { notificationId: r.notification_id, teamId: r.team_id }]));
+  const byId = new Map(rows.map((r) => [r.notification_id, { notificationId: r.notification_id, teamId: r.team_id, type: r.type }]));
   return [...byId.values()];
 }
 

@@ -25,7 +25,8 @@ export async function requestTeamDeletion(
   batchSize: number,
 ): Promise<DeletionProgressDto> {
   assertOwner(await teamAccess(db, caller, teamId), 'delete the team');
-  await startTeamDeletion(temporal, { teamId, requestedBy: caller.userId, batchSize });
+  const teamName = (await teamNameOf(db, teamId)) ?? teamId;
+  await startTeamDeletion(temporal, { teamId, requestedBy: caller.userId, batchSize }, { teamName });
   await markTeamDeleted(db, teamId, caller.userId);
   return { teamId, teamName: null, workflowId: teamDeletionId(teamId), stage: 'starting', deletedRows: 0, tables: [] };
 }

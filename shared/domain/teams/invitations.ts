@@ -8,6 +8,7 @@ import { signalInvitationDecided, startInvitation } from '../../temporal/invitat
 import { assertSession, type Caller } from '../auth/principal';
 import { notify } from '../notifications/service';
 import { assertOwner, teamAccess } from './access';
+import { teamNameOf } from './current';
 import type { CreateInvitationBody, InvitationDto, MyTeamDto } from './schema';
 import { getTeamFor } from './teams';
 
@@ -95,12 +96,16 @@ export async function inviteMember(
     throw err;
   }
   try {
-    await startInvitation(temporal, {
-      invitationId: invitation.id,
-      teamId,
-      remindAt: new Date(expiresAt.getTime() - reminderLeadMs(timing.ttlMs)).toISOString(),
-      expiresAt: expiresAt.toISOString(),
-    });
+    await startInvitation(
+      temporal,
+      {
+        invitationId: invitation.id,
+        teamId,
+        remindAt: new Date(expiresAt.getTime() - reminderLeadMs(timing.ttlMs)).toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      },
+      { teamName: (await teamNameOf(db, teamId)) ?? teamId, role: body.role },
+    );
   } catch (err) {
     // Without its run nobody would be emailed: take the invitation back so inviting again works.
     await TeamInvitation.query(db).deleteById(invitation.id);

@@ -64,7 +64,11 @@ export async function requestTransactionExport(
     email: body.email ?? null,
   });
   try {
-    await startTransactionExport(temporal, { exportId: row.id, teamId: who.teamId });
+    await startTransactionExport(
+      temporal,
+      { exportId: row.id, teamId: who.teamId },
+      { formats: row.formats, from: body.filter?.from, to: body.filter?.to },
+    );
   } catch (err) {
     await TransactionExport.query(db).deleteById(row.id);
     throw workflowServiceUnreachable(err);

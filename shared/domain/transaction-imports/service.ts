@@ -51,7 +51,7 @@ export async function startImport(
   fields: { bankAccountId: string; mapping?: ImportMapping },
 ): Promise<ImportDto> {
   const { db, storage, temporal } = deps;
-  const account = await BankAccount.query(db).findOne({ teamId: who.teamId, id: fields.bankAccountId }).select('id');
+  const account = await BankAccount.query(db).findOne({ teamId: who.teamId, id: fields.bankAccountId }).select('id', 'name');
   if (!account) throw notFound(`Bank account ${fields.bankAccountId} not found`);
   const format = detectImportFormat(file.head);
   if (!format) throw unsupportedStatement();
@@ -84,7 +84,7 @@ export async function startImport(
     createdBy: who.userId,
   });
   try {
-    await startImportTransactions(temporal, { importId: id, teamId: who.teamId });
+    await startImportTransactions(temporal, { importId: id, teamId: who.teamId }, { fileName: file.fileName, accountName: account.name });
   } catch (err) {
     // Nothing will run it: the import and its file go, and the client may simply send it again.
     await TransactionImport.query(db).deleteById(id);

@@ -23,10 +23,13 @@ export interface DueDelivery {
   deliveryId: string;
   teamId: string;
   endpointId: string;
+  /** The event and the endpoint's URL, for the run's summary; the URL is null once the endpoint is gone. */
+  eventType: string;
+  url: string | null;
 }
 
 export async function claimDueWebhookDeliveries(db: Db, opts: { limit: number; staleAfterS: number }): Promise<DueDelivery[]> {
-  const { rows } = await db.raw<{ rows: { id: string; team_id: string; endpoint_id: string }[] }>(
+  const { rows } = await db.raw<{ rows: { id: string; team_id: string; endpoint_id: string; event_type: string; url: string | null }[] }>(
     `with due as (
        select id from webhook_deliveries
         where status = 'pending' or (status = 'starting' and claimed_at < now() - make_interval(secs => ?))
@@ -35,10 +38,11 @@ export async function claimDueWebhookDeliveries(db: Db, opts: { limit: number; s
         for update skip locked)
      update webhook_deliveries d set status = 'starting', claimed_at = now(), updated_at = now()
        from due where d.id = due.id
-     returning d.id, d.team_id, d.endpoint_id`,
+     returning d.id, d.team_id, d.endpoint_id, d.event_type,
+       (select e.url from webhook_endpoints e where e.id = d.endpoint_id and e.team_id = d.team_id) as url`,
     [opts.staleAfterS, opts.limit],
   );
-  return rows.map((r) => ({ deliveryId: r.id, teamId: r.team_id, endpointId: r.endpoint_id }));
+  return rows.map((r) => ({ deliveryId: r.id, teamId: r.team_id, endpointId: r.endpoint_id, eventType: r.event_type, url: r.url }));
 }
 
 export const webhookRetryPolicy = (config: Config): WebhookRetryPolicy => ({
@@ -57,7 +61,8 @@ export async function startClaimedDelivery(
   due: DueDelivery,
 ): Promise<boolean> {
   try {
-    await startWebhookDelivery(deps.temporal, { ...due, retry: webhookRetryPolicy(deps.config) });
+    const { deliveryId, teamId, endpointId } = due;
+    await startWebhookDelivery(deps.temporal, { deliveryId, teamId, endpointId, retry: webhookRetryPolicy(deps.config) }, due);
   } catch (err) {
     deps.logger.warn({ err, deliveryId: due.deliveryId }, 'could not start a webhook delivery; it stays due');
     await WebhookDelivery.query(deps.db).where({ id: due.deliveryId, status: 'starting' }).patch({ status: 'pending', claimedAt: null });

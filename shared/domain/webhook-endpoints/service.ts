@@ -244,14 +244,16 @@ export async function replayWebhookDelivery(
   endpointId: string,
   deliveryId: string,
 ): Promise<WebhookDeliveryDto> {
-  await deps.db.transaction(async (trx) => {
-    const row = await WebhookDelivery.query(trx).findOne({ teamId, endpointId, id: deliveryId }).forUpdate().select('status');
+  const eventType = await deps.db.transaction(async (trx) => {
+    const row = await WebhookDelivery.query(trx).findOne({ teamId, endpointId, id: deliveryId }).forUpdate().select('status', 'eventType');
     if (!row) throw notFound(`Webhook delivery ${deliveryId} not found`);
     if (row.status !== 'delivered' && row.status !== 'failed')
       throw conflict('This delivery is still being delivered; replay it when it has ended');
     await WebhookDelivery.query(trx).findById(deliveryId).patch({ status: 'starting', claimedAt: dbNow(), updatedAt: dbNow() });
+    return row.eventType;
   });
-  await startClaimedDelivery(deps, { deliveryId, teamId, endpointId });
+  const endpoint = await WebhookEndpoint.query(deps.db).findOne({ teamId, id: endpointId }).select('url');
+  await startClaimedDelivery(deps, { deliveryId, teamId, endpointId, eventType, url: endpoint?.url ?? null });
   return getWebhookDelivery(deps.db, teamId, endpointId, deliveryId);
 }
 
@@ -273,6 +275,6 @@ export async function sendTestWebhook(deps: WebhookDeps, teamId: string, endpoin
     status: 'starting',
     claimedAt: dbNow(),
   });
-  await startClaimedDelivery(deps, { deliveryId: row.id, teamId, endpointId });
+  await startClaimedDelivery(deps, { deliveryId: row.id, teamId, endpointId, eventType: row.eventType, url: endpoint.url });
   return getWebhookDelivery(deps.db, teamId, endpointId, row.id);
 }

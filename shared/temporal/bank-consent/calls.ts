@@ -1,7 +1,12 @@
 import type { TemporalGateway } from '../client';
 import { ConnectionId, Stage, TeamId } from '../search-attribute-keys';
 import { signalIfRunning, signalWithStart } from '../start';
+import { summaryLine } from '../summary';
 import { bankConsentContract, bankConsentWorkflowId, consentExpiryChanged, consentStage, type BankConsentStage } from './contract';
+
+/** The connection by its bank. Not the expiry: a later signal moves it, and the summary stays as the run started. */
+const summaryOf = (about: { institutionName: string | null; provider: string }) =>
+  summaryLine('Bank consent expiry', about.institutionName, about.provider);
 
 /**
  * Keeps the connection's consent timer on this expiry: signal-with-start on `bank-consent:<id>`, so a
@@ -10,6 +15,7 @@ import { bankConsentContract, bankConsentWorkflowId, consentExpiryChanged, conse
 export function watchConsentExpiry(
   temporal: TemporalGateway,
   input: { connectionId: string; teamId: string; expiresAt: Date; leadMs: number },
+  about: { institutionName: string | null; provider: string },
 ): Promise<string> {
   const expiresAt = input.expiresAt.toISOString();
   return signalWithStart(temporal, bankConsentContract, {
@@ -22,6 +28,7 @@ export function watchConsentExpiry(
       { key: ConnectionId, value: input.connectionId },
       { key: Stage, value: 'waiting' },
     ],
+    summary: summaryOf(about),
   });
 }
 

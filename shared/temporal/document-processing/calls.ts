@@ -1,6 +1,7 @@
 import type { TemporalGateway } from '../client';
 import { DocumentId, Stage, TeamId } from '../search-attribute-keys';
 import { startOnce } from '../start';
+import { summaryLine } from '../summary';
 import {
   documentProcessingContract,
   documentProcessingId,
@@ -9,8 +10,15 @@ import {
   type DocumentProcessingProgress,
 } from './contract';
 
+/** The document by its file name. */
+const summaryOf = (about: { name: string }) => summaryLine('Document', about.name);
+
 /** Starts processing an uploaded document once; returns the workflow id. */
-export function startDocumentProcessing(temporal: TemporalGateway, input: DocumentProcessingInput): Promise<string> {
+export function startDocumentProcessing(
+  temporal: TemporalGateway,
+  input: DocumentProcessingInput,
+  about: { name: string },
+): Promise<string> {
   return startOnce(temporal, documentProcessingContract, {
     workflowId: documentProcessingId(input.documentId),
     args: [input],
@@ -19,6 +27,7 @@ export function startDocumentProcessing(temporal: TemporalGateway, input: Docume
       { key: DocumentId, value: input.documentId },
       { key: Stage, value: 'extracting' },
     ],
+    summary: summaryOf(about),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { TemporalGateway } from '../client';
 import { ImportId, Stage, TeamId } from '../search-attribute-keys';
 import { startOnce } from '../start';
+import { summaryLine } from '../summary';
 import {
   importProgress,
   importTransactionsContract,
@@ -9,8 +10,15 @@ import {
   type ImportTransactionsInput,
 } from './contract';
 
+/** The file and the account it goes into: `Import · statement.csv · Business Checking`. */
+const summaryOf = (about: { fileName: string; accountName: string }) => summaryLine('Import', about.fileName, about.accountName);
+
 /** Starts importing an uploaded statement once; returns the workflow id. */
-export function startImportTransactions(temporal: TemporalGateway, input: ImportTransactionsInput): Promise<string> {
+export function startImportTransactions(
+  temporal: TemporalGateway,
+  input: ImportTransactionsInput,
+  about: { fileName: string; accountName: string },
+): Promise<string> {
   return startOnce(temporal, importTransactionsContract, {
     workflowId: importTransactionsId(input.importId),
     args: [input],
@@ -19,6 +27,7 @@ export function startImportTransactions(temporal: TemporalGateway, input: Import
       { key: ImportId, value: input.importId },
       { key: Stage, value: 'validating' },
     ],
+    summary: summaryOf(about),
   });
 }
 

@@ -2,6 +2,7 @@ import type { SignalDefinition } from '@temporalio/common';
 import type { TemporalGateway } from '../client';
 import { InvitationId, Stage, TeamId } from '../search-attribute-keys';
 import { signalIfRunning, startOnce } from '../start';
+import { day, summaryLine } from '../summary';
 import {
   invitationAccepted,
   invitationContract,
@@ -15,8 +16,16 @@ import {
   type InvitationStage,
 } from './contract';
 
+/** The team and the role offered, and until when; the invitee's address stays out of the list. */
+const summaryOf = (input: InvitationInput, about: { teamName: string; role: string }) =>
+  summaryLine('Invitation', about.teamName, about.role, `expires ${day(new Date(input.expiresAt))}`);
+
 /** Starts the run that emails the invitation, reminds once and expires it; returns the workflow id. */
-export function startInvitation(temporal: TemporalGateway, input: InvitationInput): Promise<string> {
+export function startInvitation(
+  temporal: TemporalGateway,
+  input: InvitationInput,
+  about: { teamName: string; role: string },
+): Promise<string> {
   return startOnce(temporal, invitationContract, {
     workflowId: invitationWorkflowId(input.invitationId),
     args: [input],
@@ -25,6 +34,7 @@ export function startInvitation(temporal: TemporalGateway, input: InvitationInpu
       { key: InvitationId, value: input.invitationId },
       { key: Stage, value: 'sending' },
     ],
+    summary: summaryOf(input, about),
   });
 }
 

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from '../client';
 import { InvoiceId, Stage, TeamId } from '../search-attribute-keys';
 import { signalIfRunning, signalWithStart } from '../start';
+import { day, money, summaryLine } from '../summary';
 import {
   invoiceChanged,
   invoiceLifecycleContract,
@@ -11,11 +12,29 @@ import {
   type InvoiceLifecycleProgress,
 } from './contract';
 
+/** What an invoice's run is listed by. */
+export interface InvoiceAbout {
+  invoiceNumber: string;
+  customerName: string | null;
+  amount: number;
+  currency: string;
+  dueDate: string | null;
+}
+
+/** `Invoice INV-0042 · Kunde GmbH · €690.20 · due 12 Dec 2026` */
+const summaryOf = (about: InvoiceAbout) =>
+  summaryLine(
+    `Invoice ${about.invoiceNumber}`,
+    about.customerName,
+    money(about.amount, about.currency),
+    about.dueDate ? `due ${day(about.dueDate)}` : null,
+  );
+
 /**
  * The invoice left draft or changed while live: its run reads it again, and is started when none
  * runs (an invoice unscheduled back to draft and issued again gets a new run under the same id).
  */
-export function keepInvoiceLifecycle(temporal: TemporalGateway, input: InvoiceLifecycleInput): Promise<string> {
+export function keepInvoiceLifecycle(temporal: TemporalGateway, input: InvoiceLifecycleInput, about: InvoiceAbout): Promise<string> {
   return signalWithStart(temporal, invoiceLifecycleContract, {
     workflowId: invoiceLifecycleId(input.invoiceId),
     args: [input],
@@ -26,6 +45,7 @@ export function keepInvoiceLifecycle(temporal: TemporalGateway, input: InvoiceLi
       { key: InvoiceId, value: input.invoiceId },
       { key: Stage, value: 'starting' },
     ],
+    summary: summaryOf(about),
   });
 }
 

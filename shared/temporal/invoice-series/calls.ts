@@ -1,14 +1,9 @@
-import {
-  ScheduleAlreadyRunning,
-  ScheduleNotFoundError,
-  type CalendarSpec,
-  type Month,
-  type ScheduleOptionsAction,
-  type ScheduleSpec,
-} from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type CalendarSpec, type Month, type ScheduleSpec } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { TemporalGateway } from '../client';
 import { Stage, TeamId } from '../search-attribute-keys';
+import type { ScheduledStart } from '../start';
+import { money, summaryLine } from '../summary';
 import { invoiceSeriesScheduleId, recurringInvoiceContract } from './contract';
 
 /** What the schedule needs to know of a series: its rhythm, where the team is, and whether it runs. */
@@ -68,7 +63,19 @@ function specFor(s: SeriesRhythm): ScheduleSpec {
   return { calendars: [calendarFor(s)], timezone: s.timezone, startAt: s.startAt, endAt: s.endAt };
 }
 
-const actionFor = (temporal: TemporalGateway, s: SeriesRhythm): ScheduleOptionsAction => ({
+/** What a series' runs are listed by: the series, its customer, and what each invoice comes to. */
+export interface SeriesAbout {
+  name: string;
+  customerName: string | null;
+  amount: number;
+  currency: string;
+}
+
+/** `Invoice series · Retainer · Kunde GmbH · €690.20 monthly` */
+const summaryOf = (s: SeriesRhythm, about: SeriesAbout) =>
+  summaryLine('Invoice series', about.name, about.customerName, `${money(about.amount, about.currency)} ${s.frequency}`);
+
+const actionFor = (temporal: TemporalGateway, s: SeriesRhythm, about: SeriesAbout): ScheduledStart => ({
   type: 'startWorkflow',
   workflowType: recurringInvoiceContract.workflowType,
   workflowId: invoiceSeriesScheduleId(s.id),
@@ -78,17 +85,23 @@ const actionFor = (temporal: TemporalGateway, s: SeriesRhythm): ScheduleOptionsA
     { key: TeamId, value: s.teamId },
     { key: Stage, value: 'issuing' },
   ]),
+  staticSummary: summaryOf(s, about),
 });
 
 /**
  * Creates the series' schedule, or brings an existing one in line with the series (rhythm, end,
  * paused or not). `issueNow`: the first invoice goes at once (a series that starts today).
  */
-export async function keepInvoiceSeriesScheduled(temporal: TemporalGateway, s: SeriesRhythm, issueNow = false): Promise<void> {
+export async function keepInvoiceSeriesScheduled(
+  temporal: TemporalGateway,
+  s: SeriesRhythm,
+  about: SeriesAbout,
+  issueNow = false,
+): Promise<void> {
   const client = await temporal.client();
   const scheduleId = invoiceSeriesScheduleId(s.id);
   const spec = specFor(s);
-  const action = actionFor(temporal, s);
+  const action = actionFor(temporal, s, about);
   const paused = s.status !== 'active';
   try {
     await client.schedule.create({

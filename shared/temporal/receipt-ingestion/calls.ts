@@ -5,6 +5,7 @@ import {
   buttonReply,
   receiptIngestionContract,
   receiptIngestionId,
+  receiptIngestionSummary,
   stageQuery,
   type ButtonReply,
   type ReceiptIngestionInput,
@@ -25,6 +26,7 @@ export function startReceiptIngestion(temporal: TemporalGateway, input: Omit<Rec
       { key: TeamId, value: input.teamId },
       { key: Stage, value: 'uploading' },
     ],
+    summary: receiptIngestionSummary(input),
   });
 }
 

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { workflowContract } from '../contract';
+import { summaryLine } from '../summary';
 
 /** A received file, as the ingestReceipt activity stores it. */
 export interface IngestInput {
@@ -63,6 +64,16 @@ export const receiptIngestionContract = workflowContract<ReceiptIngestionWorkflo
 
 /** One run per received file: a redelivered message or mail finds the run it started. */
 export const receiptIngestionId = (teamId: string, sourceMessageId: string) => `receipt:${teamId}:${sourceMessageId}`;
+
+const SOURCES: Record<IngestInput['source'], string> = { messaging: 'from chat', email: 'by email', upload: 'uploaded' };
+
+/**
+ * What a run is listed by: `Receipt · by email · taxi.pdf`. Here rather than in calls.ts because
+ * DocumentProcessing starts these runs too, as children, and a workflow reads only contracts. The
+ * sender (a phone number, an address) stays out.
+ */
+export const receiptIngestionSummary = (input: IngestInput) =>
+  summaryLine('Receipt', SOURCES[input.source], input.fileName ?? input.mimeType);
 
 /** What the sender is told in chat; the workflow and a decision made after it ended say the same. */
 export const receiptReplies = {

@@ -1,11 +1,17 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleSpec } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { TemporalGateway } from '../client';
 import { ConnectionId, TeamId } from '../search-attribute-keys';
+import type { ScheduledStart } from '../start';
+import { summaryLine } from '../summary';
 import { bankSyncScheduleId, scheduledBankSyncContract, type ScheduledBankSyncInput } from './contract';
 
 /** Every `everyMs`, spread by up to a tenth of it (at most 30 minutes) so connections do not all sync at once. */
 const specFor = (everyMs: number): ScheduleSpec => ({ intervals: [{ every: everyMs }], jitter: Math.min(everyMs / 10, 30 * 60_000) });
+
+/** Every run the schedule starts is listed as the connection's: `Scheduled sync · First Platypus Bank · bank-a`. */
+const summaryOf = (about: { institutionName: string | null; provider: string }) =>
+  summaryLine('Scheduled sync', about.institutionName, about.provider);
 
 const PAUSED_NOTE = 'paused while the connection is disconnected';
 
@@ -13,11 +19,16 @@ const PAUSED_NOTE = 'paused while the connection is disconnected';
  * The connection's regular sync, so a webhook that never comes costs hours, not forever: created, or
  * brought to the current interval and unpaused (a connection that works again).
  */
-export async function keepBankSyncScheduled(temporal: TemporalGateway, input: ScheduledBankSyncInput, everyMs: number): Promise<void> {
+export async function keepBankSyncScheduled(
+  temporal: TemporalGateway,
+  input: ScheduledBankSyncInput,
+  about: { institutionName: string | null; provider: string },
+  everyMs: number,
+): Promise<void> {
   const client = await temporal.client();
   const scheduleId = bankSyncScheduleId(input.connectionId);
   const spec = specFor(everyMs);
-  const action: ScheduleOptionsAction = {
+  const action: ScheduledStart = {
     type: 'startWorkflow',
     workflowType: scheduledBankSyncContract.workflowType,
     workflowId: scheduleId,
@@ -27,6 +38,7 @@ export async function keepBankSyncScheduled(temporal: TemporalGateway, input: Sc
       { key: TeamId, value: input.teamId },
       { key: ConnectionId, value: input.connectionId },
     ]),
+    staticSummary: summaryOf(about),
   };
   try {
     await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 hour' } });

@@ -2,10 +2,11 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from '../client';
 import { Stage, TeamId } from '../search-attribute-keys';
 import { startOnce } from '../start';
+import { summaryLine } from '../summary';
 import { teamDeletionContract, teamDeletionId, teamDeletionProgress, type TeamDeletionInput, type TeamDeletionProgress } from './contract';
 
 /** Starts the deletion of a team once; asking again while it runs finds the same run. Returns the workflow id. */
-export function startTeamDeletion(temporal: TemporalGateway, input: TeamDeletionInput): Promise<string> {
+export function startTeamDeletion(temporal: TemporalGateway, input: TeamDeletionInput, about: { teamName: string }): Promise<string> {
   return startOnce(temporal, teamDeletionContract, {
     workflowId: teamDeletionId(input.teamId),
     args: [input],
@@ -13,6 +14,7 @@ export function startTeamDeletion(temporal: TemporalGateway, input: TeamDeletion
       { key: TeamId, value: input.teamId },
       { key: Stage, value: 'starting' },
     ],
+    summary: summaryLine('Team deletion', about.teamName),
   });
 }
 

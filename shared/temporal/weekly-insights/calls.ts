@@ -1,7 +1,9 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleOptionsAction, type ScheduleSpec } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleSpec } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { TemporalGateway } from '../client';
 import { Stage, TeamId } from '../search-attribute-keys';
+import type { ScheduledStart } from '../start';
+import { summaryLine } from '../summary';
 import { weeklyInsightsContract, weeklyInsightsScheduleId } from './contract';
 
 // Monday 06:00 where the team is: the week has ended everywhere in its zone, and the summary is there
@@ -15,12 +17,12 @@ const specFor = (timeZone: string): ScheduleSpec => ({
 /** Creates the team's weekly schedule, or brings it to the team's current time zone and task queue. */
 export async function ensureWeeklyInsightsSchedule(
   temporal: TemporalGateway,
-  team: { id: string; timezone: string | null },
+  team: { id: string; name: string; timezone: string | null },
 ): Promise<'created' | 'updated'> {
   const client = await temporal.client();
   const scheduleId = weeklyInsightsScheduleId(team.id);
   const spec = specFor(team.timezone ?? 'UTC');
-  const action: ScheduleOptionsAction = {
+  const action: ScheduledStart = {
     type: 'startWorkflow',
     workflowType: weeklyInsightsContract.workflowType,
     workflowId: scheduleId,
@@ -30,6 +32,7 @@ export async function ensureWeeklyInsightsSchedule(
       { key: TeamId, value: team.id },
       { key: Stage, value: 'choosing_week' },
     ]),
+    staticSummary: summaryLine('Weekly insights', team.name, `Mondays 06:00 ${team.timezone ?? 'UTC'}`),
   };
   try {
     await client.schedule.create({ scheduleId, spec, action, policies: { overlap: 'SKIP', catchupWindow: '1 day' } });
