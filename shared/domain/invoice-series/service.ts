@@ -94,8 +94,8 @@ export async function getInvoiceSeries(db: Db, temporal: TemporalGateway, teamId
   return toDto(row, next);
 }
 
-function assertTemplate(lines: CreateInvoiceSeriesBody['lineItems'], discount: number) {
-  if (invoiceTotals(lines, discount).amount < 0) {
+function assertTemplate(lines: CreateInvoiceSeriesBody['lineItems'], discount: number, currency: string) {
+  if (invoiceTotals(lines, discount, currency).amount < 0) {
     throw badRequest('The discount exceeds the invoice total', [{ field: 'discount', message: 'larger than the total' }]);
   }
 }
@@ -115,7 +115,7 @@ export async function createInvoiceSeries(
   if (!(await Customer.query(db).findOne({ teamId, id: body.customerId }).select('id'))) {
     throw badRequest('Invalid customer', [{ field: 'customerId', message: 'no such customer in your team' }]);
   }
-  assertTemplate(body.lineItems, body.discount ?? 0);
+  assertTemplate(body.lineItems, body.discount ?? 0, body.currency);
   const team = await Team.query(db).findById(teamId).select('timezone').throwIfNotFound();
   const today = todayIn(team.timezone ?? 'UTC');
   const startDate = body.startDate ?? today;
@@ -163,7 +163,7 @@ export async function updateInvoiceSeries(
     const current = await InvoiceSeries.query(trx).findOne({ teamId, id }).forUpdate();
     if (!current) throw notFound(`Invoice series ${id} not found`);
     if (current.status === 'ended') throw conflict('This series has ended; create a new one');
-    assertTemplate(body.lineItems ?? current.lineItems, body.discount ?? current.discount);
+    assertTemplate(body.lineItems ?? current.lineItems, body.discount ?? current.discount, current.currency);
     const endDate = body.endDate === undefined ? current.endDate : body.endDate;
     if (endDate && endDate < current.startDate) throw badRequest('Invalid endDate', [{ field: 'endDate', message: 'before startDate' }]);
     const [updated] = await InvoiceSeries.query(trx)
