@@ -1,4 +1,5 @@
 import { formatAmountWithCode, formatMoney as format, minorUnitsOf, roundMoney } from '../../shared/domain/currencies/money';
+import { messageOf } from '../../shared/domain/notifications/messages';
 
 describe('money in its currency', () => {
   it('knows the minor units of ISO 4217, and takes 2 for a code it does not know', () => {
@@ -36,5 +37,15 @@ describe('money in its currency', () => {
     expect(formatAmountWithCode(1234.5, 'EUR')).toBe('1,234.50 EUR');
     expect(formatAmountWithCode(1000, 'JPY')).toBe('1,000 JPY');
     expect(formatAmountWithCode(12.5, null)).toBe('12.50');
+  });
+});
+
+describe('notifications about money', () => {
+  it('write amounts in their currency’s digits', () => {
+    const overdue = (amountDue: number, currency: string) =>
+      messageOf('invoice_overdue', { invoiceId: 'i', invoiceNumber: 'INV-1', dueDate: '2026-11-01', amountDue, currency }).body;
+    expect(overdue(42.5, 'EUR')).toContain('42.50 EUR is still open');
+    expect(overdue(1100, 'JPY')).toContain('1,100 JPY is still open');
+    expect(overdue(4.07, 'BHD')).toContain('4.070 BHD is still open');
   });
 });
