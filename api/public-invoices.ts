@@ -4,6 +4,7 @@ import { invoicePageHtml, NOT_FOUND_PAGE } from '../shared/domain/invoices/publi
 import { renderInvoicePdf } from '../shared/domain/invoices/pdf';
 import { AppError } from '../shared/errors';
 import type { ApiDeps } from './deps';
+import { attachmentDisposition } from './http/content-disposition';
 import type { AppState } from './http/state';
 
 // The page has no scripts and loads nothing: everything it shows is inline.
@@ -45,7 +46,7 @@ export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'stora
     }
     const pdf = await renderInvoicePdf(found);
     ctx.type = 'application/pdf';
-    ctx.attachment(`${found.invoice.invoiceNumber}.pdf`);
+    ctx.set('Content-Disposition', attachmentDisposition(`${found.invoice.invoiceNumber}.pdf`));
     ctx.body = pdf;
   });
   return router;

@@ -1,4 +1,5 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
+import { formatAmountWithCode } from '../../shared/domain/currencies/money';
 import type { ReceiptFields } from '../../shared/domain/receipts/extract';
 import { UnreadableDocumentError, type Extraction } from '../../shared/domain/receipts/extractor';
 import { decideSuggestion } from '../../shared/domain/receipts/decide';
@@ -86,7 +87,7 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
       date: string;
       name: string;
     }) {
-      const body = `Receipt${input.receiptName ? ` from ${input.receiptName}` : ''} matches "${input.name}", ${Math.abs(input.amount).toFixed(2)} ${input.currency} on ${input.date}. Is this right?`;
+      const body = `Receipt${input.receiptName ? ` from ${input.receiptName}` : ''} matches "${input.name}", ${formatAmountWithCode(Math.abs(input.amount), input.currency)} on ${input.date}. Is this right?`;
       await sendOnce(db, () =>
         messaging.sendButtons(input.to, body, [
           { id: decisionButtonId({ action: 'confirm', ...input }), title: 'Confirm' },

@@ -83,7 +83,7 @@ export const documents = [
     restOnly: 'a file download',
     summary: 'Download a document',
     description:
-      'The stored bytes, streamed, with their detected `Content-Type`, `Content-Length` and a `Content-Disposition` naming the file (RFC 6266: an ASCII `filename` and a UTF-8 `filename*`).',
+      'The stored bytes, streamed, with their detected `Content-Type`, `Content-Length` and a `Content-Disposition` naming the file (RFC 6266: an ASCII `filename`, with accents dropped and any other letter, quote, backslash, semicolon or percent sign as `_`, and the name itself as UTF-8 `filename*` whenever the two differ).',
     input: schema.documentIdParams,
     output: file('The file as it was uploaded.'),
     run: async ({ principal, input }, { db, storage }) => {

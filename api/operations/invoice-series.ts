@@ -11,17 +11,19 @@ export const invoiceSeries = [
   query('invoiceSeries.get', 'GET /invoice-series', ['invoices.read'], {
     formerly: ['invoiceSeries.list'],
     summary: 'List recurring invoice series',
-    description: 'Newest first, keyset-paginated; `nextIssueAt` is on `GET /invoice-series/:id` only (it asks Temporal).',
+    description:
+      "Newest first, keyset-paginated. Each with `nextIssueAt`: when its schedule issues the next invoice, worked out from the series' rhythm, start, end and the team's time zone as the schedule runs on them (no call to Temporal per row); null while paused or ended.",
     input: seriesSchema.listInvoiceSeriesQuery,
     output: page(seriesSchema.invoiceSeriesSchema),
-    run: ({ principal, input }, { db }) => series.listInvoiceSeries(db, principal.teamId, input),
+    run: ({ principal, input }, { db, config }) => series.listInvoiceSeries(db, principal.teamId, input, config.INVOICE_SERIES_INTERVAL),
   }),
   query('invoiceSeries.getById', 'GET /invoice-series/:id', ['invoices.read'], {
     summary: 'Get a recurring invoice series',
-    description: 'With `nextIssueAt` from its Temporal schedule.',
+    description:
+      "With `nextIssueAt`: when its schedule issues the next invoice, worked out from the series' rhythm, start, end and the team's time zone as the schedule runs on them; null while paused or ended.",
     input: idParams,
     output: one(seriesSchema.invoiceSeriesSchema),
-    run: ({ principal, input }, { db, temporal }) => series.getInvoiceSeries(db, temporal, principal.teamId, input.id),
+    run: ({ principal, input }, { db, config }) => series.getInvoiceSeries(db, principal.teamId, input.id, config.INVOICE_SERIES_INTERVAL),
   }),
   mutation('invoiceSeries.create', 'POST /invoice-series', ['invoices.write'], {
     status: 201,

@@ -59,7 +59,7 @@ export const invoices = [
     restOnly: 'a PDF file',
     summary: 'The invoice as a PDF',
     description:
-      'One A4 page (more for long invoices): the team, the customer’s billing address, the lines with quantity, unit price and VAT, totals with VAT per rate, payment reference and note; money formatted for the team’s country. Rendered on request, so it always shows the invoice as it is now.',
+      'One A4 page (more for long invoices): the team, the customer’s billing address, the lines with quantity, unit price and VAT, totals with VAT per rate, payment reference and note; money formatted for the team’s country in the currency’s minor unit (¥1,000, BHD 1.235). Rendered on request, so it always shows the invoice as it is now.',
     input: schema.invoiceIdParams,
     output: file('application/pdf, named `<invoice number>.pdf`.'),
     run: async ({ principal, input }, { db, storage }) => {
@@ -71,7 +71,7 @@ export const invoices = [
     status: 201,
     summary: 'Create a draft invoice',
     description:
-      "Totals are computed from the line items (VAT and tax per line, rounded to the cent). The number defaults to the team's prefix and next number (`INV-0001`; `invoicePrefix`, `invoiceNextNumber` on the team); an explicit number already used is 409.",
+      "Totals are computed from the line items in the currency's minor unit (ISO 4217: cents for EUR, whole yen for JPY, fils for BHD; see GET /currencies): each line's amount, VAT and tax are rounded as printed and then summed, and the discount is rounded too. Unit prices keep up to four decimals. The number defaults to the team's prefix and next number (`INV-0001`; `invoicePrefix`, `invoiceNextNumber` on the team); an explicit number already used is 409.",
     input: schema.createInvoiceBody,
     output: one(schema.invoiceSchema),
     run: ({ principal, input }, { db }) => createInvoice(db, principal.teamId, principal.userId, input),
@@ -79,7 +79,7 @@ export const invoices = [
   mutation('invoices.update', 'PATCH /invoices/:id', ['invoices.write'], {
     body: 'data',
     summary: 'Edit a draft invoice',
-    description: 'Only drafts can be edited (409 otherwise).',
+    description: 'Only drafts can be edited (409 otherwise). The totals are computed again, in the minor unit of the (new) currency.',
     input: schema.invoiceIdParams.extend({ data: schema.updateInvoiceBody }),
     output: one(schema.invoiceSchema),
     run: ({ principal, input }, { db }) => updateInvoice(db, principal.teamId, input.id, input.data),
@@ -157,7 +157,7 @@ export const invoices = [
     body: 'data',
     summary: 'Record a payment',
     description:
-      'A payment received outside the payment provider, in full or in part: `amountDue` goes down, and when the payments reach the total the invoice is `paid` and its lifecycle ends. Reminders after a part payment state what is still due. 400 for more than is due; 409 unless the invoice is unpaid or overdue.',
+      'A payment received outside the payment provider, in full or in part: `amountDue` goes down, and when the payments reach the total the invoice is `paid` and its lifecycle ends. Reminders after a part payment state what is still due. The amount is taken in the invoice currency’s minor unit (¥1,000.4 is ¥1,000). 400 for more than is due, or for an amount that rounds to 0; 409 unless the invoice is unpaid or overdue.',
     input: schema.invoiceIdParams.extend({ data: schema.invoicePaymentBody }),
     output: one(schema.invoiceSchema),
     run: async ({ principal, input }, { db, temporal }) => {

@@ -53,8 +53,8 @@ export const transactionImports = [
     summary: 'Preview a statement file before importing it',
     description: [
       'The file as `multipart/form-data` (part `file`). Changes nothing: answers what the importer sees.',
-      `For CSV: the delimiter, whether the first row is a header, the columns recognised by their names (date, description, amount or debit/credit, currency, reference — in English, German, French, Dutch or Spanish), the date format (one of ${schema.DATE_FORMATS.join(', ')}) and decimal separator the values fit, the first rows as they are, and as they would import. Only the first 64 KB are read. For OFX and CAMT.053: the format and the first transactions (for a statement up to 2 MB).`,
-      'Send the detected mapping back, corrected where needed, as `mapping` to POST /transactions/import.',
+      `For CSV: the header row, and \`mapping\`, an ImportMapping as far as the file shows it: the columns recognised by their names (date, description, amount or debit/credit, currency, reference — in English, German, French, Dutch or Spanish) or, without a header, the first column of dates and of amounts; the date format (one of ${schema.DATE_FORMATS.join(', ')}) and decimal separator the values fit; the delimiter; whether the first row is a header. A field that was not found is left out of \`mapping\` (never null), and \`missing\` names each one the import needs (\`date\`, \`description\`, \`amount\` or \`debit\`/\`credit\`, \`dateFormat\`) with what to give. Then the first rows as they are, and as they would import with \`mapping\`. Only the first 64 KB are read. For OFX and CAMT.053: the format and the first transactions (for a statement up to 2 MB); \`mapping\` is null and \`missing\` empty, as those need none.`,
+      'When `missing` is empty, send `mapping` back as it is (JSON in the `mapping` field) to POST /transactions/import; otherwise add what `missing` names first (and correct any column it guessed wrong).',
     ].join('\n\n'),
     multipart: { description: 'The statement file.', form: z.object({ file: binary }), limits },
     output: one(schema.importPreviewSchema),

@@ -9,6 +9,7 @@ import type { RequestAuthenticator } from '../auth/failure-throttle';
 import type { ApiDeps } from '../deps';
 import { sendEvents } from '../http/event-stream';
 import { idempotently } from '../http/idempotency';
+import { attachmentDisposition } from '../http/content-disposition';
 import { assertStorableText, readJsonBody } from '../http/json-body';
 import { spoolMultipart, type SpooledUpload } from '../http/multipart';
 import type { AppState } from '../http/state';
@@ -194,8 +195,7 @@ const lastValues = (sent: Record<string, string[]>) => Object.fromEntries(Object
 
 function sendFile(ctx: Context, file: FileBody) {
   ctx.type = file.mimeType;
-  // RFC 6266: koa's attachment() writes both `filename` (ASCII fallback) and `filename*` (UTF-8).
-  ctx.attachment(file.fileName);
+  ctx.set('Content-Disposition', attachmentDisposition(file.fileName));
   if (file.size !== undefined) ctx.length = file.size;
   ctx.body = file.body;
 }

@@ -179,6 +179,44 @@ describe('the public link (/i/:token)', () => {
     expect((await send('DELETE', `/invoices/${invoice.id}/public-link`, ctx.acme.sessionToken)).status).toBe(404);
   });
 
+  it('names the PDF in ASCII for every client and in UTF-8 for those that read it, through the API and the link alike', async () => {
+    const number = 'Rechnung Ω 王 "7"; 1%';
+    const invoice = (
+      await (
+        await send('POST', '/invoices', ctx.acme.sessionToken, {
+          invoiceNumber: number,
+          currency: 'EUR',
+          lineItems: [{ name: 'Support plan', price: 240 }],
+        })
+      ).json()
+    ).data;
+    expect((await send('POST', `/invoices/${invoice.id}/finalize`, ctx.acme.sessionToken, {})).status).toBe(200);
+    const { url } = (await (await send('POST', `/invoices/${invoice.id}/public-link`, ctx.acme.sessionToken, {})).json()).data;
+    // RFC 6266: the fallback has no quote, backslash, semicolon or percent sign to be read differently;
+    // the name itself is in `filename*`, percent-encoded UTF-8.
+    const expected = `attachment; filename="Rechnung _ _ _7__ 1_.pdf"; filename*=UTF-8''Rechnung%20%CE%A9%20%E7%8E%8B%20%227%22%3B%201%25.pdf`;
+    for (const res of [(await pdfOf(invoice.id)).res, await visit(`${new URL(url, ctx.api.url).pathname}/pdf`)]) {
+      expect(res.status).toBe(200);
+      const header = res.headers.get('content-disposition') ?? '';
+      expect(header).toBe(expected);
+      expect(header).toMatch(/^[\x20-\x7e]+$/);
+      expect(decodeURIComponent(header.split("UTF-8''")[1])).toBe(`${number}.pdf`);
+    }
+    // A name in Latin-1 alone was sent raw, and clients guess its charset: it too gets both forms.
+    const latin = (
+      await (
+        await send('POST', '/invoices', ctx.acme.sessionToken, {
+          invoiceNumber: 'Müller-1',
+          currency: 'EUR',
+          lineItems: [{ name: 'Support plan', price: 240 }],
+        })
+      ).json()
+    ).data;
+    expect((await pdfOf(latin.id)).res.headers.get('content-disposition')).toBe(
+      `attachment; filename="Muller-1.pdf"; filename*=UTF-8''M%C3%BCller-1.pdf`,
+    );
+  });
+
   it('a new link replaces the old; drafts, other teams and unknown tokens show nothing', async () => {
     const invoice = await finalized();
     const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);

@@ -76,6 +76,8 @@ describe('recurring invoices', () => {
 
     const paused = await json('PATCH', `/invoice-series/${series.id}`, { status: 'paused', note: 'Thanks!' });
     expect(paused.body.data).toMatchObject({ status: 'paused', note: 'Thanks!', nextIssueAt: null });
+    const inList = async () => (await json('GET', '/invoice-series')).body.data.find((s: { id: string }) => s.id === series.id);
+    expect(await inList()).toMatchObject({ status: 'paused', nextIssueAt: null });
     expect((await (await scheduleOf(series.id)).describe()).state.paused).toBe(true);
     // A run that had already begun may still finish; after that, nothing for three periods.
     await new Promise((r) => setTimeout(r, 2_000));
@@ -84,6 +86,7 @@ describe('recurring invoices', () => {
     expect(await invoicesOf(series.id)).toHaveLength(atPause);
 
     expect((await json('PATCH', `/invoice-series/${series.id}`, { status: 'active' })).body.data.nextIssueAt).not.toBeNull();
+    expect((await inList()).nextIssueAt).not.toBeNull();
     await eventually(async () => (await invoicesOf(series.id)).length > atPause, 20_000, 'an invoice after resuming');
     const resumed = (await invoicesOf(series.id)).at(-1);
     // The template change applies from the next invoice; delivery `finalize` issues without an email.
@@ -117,6 +120,14 @@ describe('recurring invoices', () => {
       startDate: later,
       customer: { id: customerId },
     });
+    // The list says when each issues next, as GET by id does: here the next 3-second tick.
+    const listed = (await json('GET', '/invoice-series')).body.data.find((s: { id: string }) => s.id === created.id);
+    const byId = (await json('GET', `/invoice-series/${created.id}`)).body.data;
+    for (const next of [listed.nextIssueAt, byId.nextIssueAt]) {
+      expect(next).not.toBeNull();
+      expect(Date.parse(next) % 3_000).toBe(0);
+      expect(Math.abs(Date.parse(next) - Date.now())).toBeLessThanOrEqual(3_500);
+    }
     expect(await trpcError(trpcAs(stack.api, stranger.sessionToken).invoiceSeries.getById.query({ id: created.id }))).toMatchObject({
       httpStatus: 404,
     });

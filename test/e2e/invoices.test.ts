@@ -1,4 +1,5 @@
 import { invoiceSchema } from '../../shared/domain/invoices/schema';
+import { pdfText } from '../../shared/domain/receipts/pdf-text';
 import { insertApiKey } from '../support/fixtures';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
@@ -72,6 +73,51 @@ describe('invoices', () => {
     const again = await send('POST', `/invoices/${draft.id}/cancel`, ctx.acme.sessionToken);
     expect(again.status).toBe(409);
     expect((await again.json()).description).toBe('Cannot cancel an invoice that is paid');
+  });
+
+  it("totals in the currency's minor unit: whole yen for JPY, fils for BHD, on the invoice, its payments and its PDF", async () => {
+    const token = ctx.acme.sessionToken;
+    const yen = (
+      await (
+        await send('POST', '/invoices', token, {
+          currency: 'JPY',
+          lineItems: [{ name: 'Translation', quantity: 3, price: 333.33, vatRate: 10 }],
+        })
+      ).json()
+    ).data;
+    // 3 × 333.33 is 999.99: printed ¥1,000, and every total is of what is printed.
+    expect(yen).toMatchObject({ subtotal: 1000, vat: 100, tax: 0, amount: 1100, amountDue: 1100 });
+    expect(yen.lineItems[0]).toMatchObject({ quantity: 3, price: 333.33 });
+    const text = (await pdfText(Buffer.from(await (await ctx.api.fetch(`/invoices/${yen.id}/pdf`, { token })).arrayBuffer()))).replace(
+      /\s+/g,
+      ' ',
+    );
+    for (const expected of ['¥333.33', '¥1,000', '¥100', '¥1,100'])
+      expect({ expected, found: text.includes(expected) }).toEqual({ expected, found: true });
+    expect(text).not.toMatch(/¥1,000\.00|¥999\.99/);
+
+    // A payment is taken in whole yen too: ¥600.4 is ¥600, and ¥0.4 is nothing at all.
+    await send('POST', `/invoices/${yen.id}/finalize`, token);
+    const part = await send('POST', `/invoices/${yen.id}/payments`, token, { amount: 600.4 });
+    expect(part.status).toBe(201);
+    expect((await part.json()).data).toMatchObject({ status: 'unpaid', amountPaid: 600, amountDue: 500 });
+    const dust = await send('POST', `/invoices/${yen.id}/payments`, token, { amount: 0.4 });
+    expect(dust.status).toBe(400);
+    expect((await dust.json()).details).toEqual([{ field: 'amount', message: 'rounds to 0 JPY' }]);
+    const rest = await send('POST', `/invoices/${yen.id}/payments`, token, { amount: 500.3 });
+    expect((await rest.json()).data).toMatchObject({ status: 'paid', amountPaid: 1100, amountDue: 0 });
+
+    // Three decimals for the Bahraini dinar, also when a draft changes into it.
+    const draft = (await (await send('POST', '/invoices', token, { currency: 'EUR', lineItems: [{ name: 'Audit', price: 1 }] })).json())
+      .data;
+    const dinar = await send('PATCH', `/invoices/${draft.id}`, token, {
+      currency: 'BHD',
+      lineItems: [{ name: 'Audit', quantity: 3, price: 1.2345, vatRate: 10 }],
+      discount: 0.0004,
+    });
+    expect((await dinar.json()).data).toMatchObject({ currency: 'BHD', subtotal: 3.704, vat: 0.37, discount: 0, amount: 4.074 });
+    const trpc = await trpcAs(ctx.api, token).invoices.getById.query({ id: draft.id });
+    expect(trpc).toMatchObject({ subtotal: 3.704, amount: 4.074 });
   });
 
   it('refuses a foreign customer and invalid lines, and keeps teams apart', async () => {

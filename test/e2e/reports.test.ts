@@ -18,6 +18,8 @@ const RATES = [
   { quote: 'USD', date: '2026-03-06', rate: 1.08 }, // a Friday: covers Saturday 2026-03-07
   { quote: 'GBP', date: '2026-03-10', rate: 0.85 },
   { quote: 'CHF', date: '2026-01-02', rate: 0.95 }, // too old for 2026-03-20: that payment is left out
+  { quote: 'JPY', date: '2026-03-02', rate: 161.2375 }, // 1,000 EUR is ¥161,237.5
+  { quote: 'BHD', date: '2026-03-02', rate: 0.412345 }, // 1,000 EUR is BHD 412.345
 ];
 
 const tdb = withTestDatabase({
@@ -159,6 +161,14 @@ describe('reports in the base currency', () => {
     const march = body.data.months[2];
     expect(march.income).toBeCloseTo((200 / eurRate('GBP', '2026-03-10')) * eurRate('USD', '2026-03-10'), 2);
     expect(march.expenses).toBe(50);
+  });
+
+  it("in the report currency's minor unit: whole yen, and fils for the Bahraini dinar", async () => {
+    // 2026-03-02: income 1,000 EUR; 2026-03-03: rent 1,200 EUR.
+    const yen = (await get('/reports/profit-and-loss?from=2026-03-02&to=2026-03-03&currency=JPY')).body.data;
+    expect(yen).toMatchObject({ currency: 'JPY', income: 161_238, expenses: 193_485, profit: -32_247 });
+    const dinar = (await get('/reports/profit-and-loss?from=2026-03-02&to=2026-03-03&currency=BHD')).body.data;
+    expect(dinar).toMatchObject({ currency: 'BHD', income: 412.345, expenses: 494.814, profit: -82.469 });
   });
 
   it('revenue gross and net of tax, beside the previous period', async () => {

@@ -89,7 +89,7 @@ beforeAll(async () => {
   ids.ink = await seedTransaction(acme, { date: '2026-03-05', name: 'Printer "Ink", Ltd', amount: -120.99, categorySlug: 'office' });
   ids.refund = await seedTransaction(acme, { date: '2026-03-01', name: '=HYPERLINK("x")', amount: 1000, categorySlug: 'office' });
   // Not selected: another category, outside the dates, excluded.
-  await seedTransaction(acme, { date: '2026-03-20', name: 'Train', amount: -30, categorySlug: 'travel' });
+  await seedTransaction(acme, { date: '2026-03-20', name: 'Train', amount: -3000, currency: 'JPY', categorySlug: 'travel' });
   await seedTransaction(acme, { date: '2026-02-27', name: 'February paper', amount: -10, categorySlug: 'office' });
   await seedTransaction(acme, { date: '2026-03-15', name: 'Hidden', amount: -5, categorySlug: 'office', status: 'excluded' });
   ids.paperReceipt = await attach(acme, ids.paper, 'receipt one.pdf', RECEIPT_PDF, 'application/pdf');
@@ -170,6 +170,10 @@ describe('transaction exports', () => {
     });
     expect(rows[1]).toMatchObject({ Date: new Date('2026-03-05T00:00:00Z'), Name: 'Printer "Ink", Ltd', Amount: -120.99 });
     expect(rows[2]).toMatchObject({ Date: new Date('2026-03-01T00:00:00Z'), Name: '=HYPERLINK("x")', Amount: 1000 });
+    // Euros show their cents.
+    const amountColumn = header.indexOf('Amount') + 1;
+    expect(sheet.getRow(2).getCell(amountColumn).numFmt).toBe('#,##0.00');
+    expect(sheet.getRow(2).getCell(header.indexOf('Tax amount') + 1).numFmt).toBe('#,##0.00');
 
     // Nothing of the other team, though its row matches the same filter.
     const everything = await Promise.all(Object.values(zip.files).map((f) => f.async('nodebuffer')));
@@ -255,6 +259,13 @@ describe('transaction exports', () => {
     expect(done).toMatchObject({ rowsWritten: 1, receiptsWritten: 0 });
     const zip = await downloadZip(done.documentId!, stack.acme.sessionToken);
     expect(Object.keys(zip.files)).toEqual(['transactions.xlsx']);
+    // Yen have no cents: the amount shows as ¥ are written, not as 3,000.00.
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await zip.file('transactions.xlsx')!.async('uint8array')).buffer as ArrayBuffer);
+    const sheet = book.getWorksheet('Transactions')!;
+    const amountColumn = (sheet.getRow(1).values as unknown[]).indexOf('Amount');
+    const { value, numFmt } = sheet.getRow(2).getCell(amountColumn);
+    expect({ value, numFmt }).toEqual({ value: -3000, numFmt: '#,##0' });
     expect((await trpcError(trpc.transactionExports.getById.query({ id: '00000000-0000-4000-8000-000000000000' }))).httpStatus).toBe(404);
     const first = await trpc.transactionExports.get.query({ pageSize: 1 });
     expect(first.data.map((e) => e.id)).toEqual([started.id]);

@@ -71,22 +71,22 @@ describe('statement imports', () => {
     ].join('\r\n');
     const res = await post('/transactions/import/preview', form(`\uFEFF${csv}`, 'umsaetze.csv'));
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toEqual({
+    const preview = (await res.json()).data;
+    expect(preview).toEqual({
       format: 'csv',
-      delimiter: ';',
-      decimalSeparator: ',',
-      dateFormat: 'DD.MM.YYYY',
-      hasHeader: true,
       headers: ['Buchungstag', 'Verwendungszweck', 'Betrag', 'Währung'],
+      // Only what was found: nothing is null, and the formats are part of the mapping.
       mapping: {
         date: 'Buchungstag',
         description: 'Verwendungszweck',
         amount: 'Betrag',
-        debit: null,
-        credit: null,
         currency: 'Währung',
-        reference: null,
+        dateFormat: 'DD.MM.YYYY',
+        decimalSeparator: ',',
+        delimiter: ';',
+        hasHeader: true,
       },
+      missing: [],
       rows: [
         ['03.11.2026', 'REWE Markt Berlin', '-1.234,56', 'EUR'],
         ['04.11.2026', 'Gehalt; November', '2.500,00', 'EUR'],
@@ -100,15 +100,8 @@ describe('statement imports', () => {
     });
     expect(await stack.tdb.db('imports').where({ teamId: stack.acme.team.id })).toEqual([]);
 
-    // The detected mapping, sent back, imports the file as the preview showed it (debit/credit layout aside).
-    const mapping = {
-      date: 'Buchungstag',
-      description: 'Verwendungszweck',
-      amount: 'Betrag',
-      currency: 'Währung',
-      dateFormat: 'DD.MM.YYYY',
-      decimalSeparator: ',',
-    };
+    // The suggested mapping, sent back as it is, imports the file as the preview showed it.
+    const mapping = preview.mapping;
     const done = await finished(await startImport(csv, 'umsaetze.csv', { bankAccountId: usdAccountId, mapping: JSON.stringify(mapping) }));
     expect(done).toMatchObject({ status: 'completed', progress: { rowsRead: 3, created: 3, skipped: 0 } });
     expect(
@@ -123,6 +116,51 @@ describe('statement imports', () => {
       ['2026-11-04', 2500, 'EUR', 'Gehalt; November'],
       ['2026-11-15', -950, 'EUR', 'Miete'],
     ]);
+  });
+
+  it('names what its mapping lacks, so the client can complete it; the completed mapping imports', async () => {
+    // No header row: the date and the amount are found by their values, the text cannot be.
+    const csv = ['2026-10-01,3.20,Tea,EUR', '2026-10-02,-12.00,Deposit back,EUR', '2026-10-03,11.90,Dinner,EUR'].join('\n');
+    const res = await post('/transactions/import/preview', form(csv, 'headless.csv'));
+    expect(res.status).toBe(200);
+    const preview = (await res.json()).data;
+    expect(preview).toMatchObject({
+      headers: [],
+      mapping: { date: 0, amount: 1, dateFormat: 'YYYY-MM-DD', decimalSeparator: '.', delimiter: ',', hasHeader: false },
+      missing: [{ field: 'description', message: expect.stringContaining("the column with the transaction's text") }],
+      sample: [],
+    });
+    expect(Object.values(preview.mapping)).not.toContain(null);
+
+    // Sent as it is, the import refuses it for the field the preview named, and starts nothing.
+    const before = await stack.tdb.db('imports').count({ n: '*' });
+    const incomplete = await post(
+      '/transactions/import',
+      form(csv, 'headless.csv', { bankAccountId: accountId, mapping: JSON.stringify(preview.mapping) }),
+    );
+    expect(incomplete.status).toBe(400);
+    expect((await incomplete.json()).details.map((d: { field: string }) => d.field)).toEqual(
+      preview.missing.map((m: { field: string }) => `mapping.${m.field}`),
+    );
+    expect(await stack.tdb.db('imports').count({ n: '*' })).toEqual(before);
+
+    // With the one thing it named, it imports.
+    const account = await newAccount(stack.acme.team.id, 'Headless');
+    const mapping = JSON.stringify({ ...preview.mapping, description: 2 });
+    const done = await finished(await startImport(csv, 'headless.csv', { bankAccountId: account, mapping }));
+    expect(done).toMatchObject({ status: 'completed', progress: { rowsRead: 3, created: 3 } });
+    expect((await transactionsOf(account)).map((t: { name: string; amount: number }) => [t.name, t.amount])).toEqual([
+      ['Tea', 3.2],
+      ['Deposit back', -12],
+      ['Dinner', 11.9],
+    ]);
+
+    // Nothing it recognises at all: every field the import needs is named.
+    const blank = await post('/transactions/import/preview', form('Foo,Bar\nx,y\n', 'blank.csv'));
+    expect((await blank.json()).data).toMatchObject({
+      mapping: { delimiter: ',', hasHeader: true },
+      missing: [{ field: 'date' }, { field: 'description' }, { field: 'amount' }, { field: 'dateFormat' }],
+    });
   });
 
   it('imports a 100,000-row CSV once: every row created, and the same file again creates none', async () => {
@@ -202,6 +240,8 @@ describe('statement imports', () => {
     const preview = await post('/transactions/import/preview', form(CAMT053_STATEMENT, 'camt.xml'));
     expect((await preview.json()).data).toMatchObject({
       format: 'camt053',
+      mapping: null,
+      missing: [],
       sample: [
         { date: '2026-11-03', amount: '-250' },
         { date: '2026-11-04', amount: '1190' },

@@ -199,10 +199,11 @@ export const probe = (db: Db) => [z, MONEY_LIMIT, db];
       ['activities/', "import { createActivities } from '../../../activities';\nexport const a = createActivities;\n", PATHS],
       ['the gateway', "import { createApp } from '../../../api/app';\nexport const a = createApp;\n", PATHS],
     ],
-    legal: `import { roundMoney } from '../common/currency';
+    legal: `import { currencyCode } from '../common/currency';
+import { roundMoney } from '../currencies/money';
 import { Invoice } from '../../db/models';
 import { invoiceLifecycleContract } from '../../temporal/invoice-lifecycle/contract';
-export const probe = [roundMoney, Invoice, invoiceLifecycleContract];
+export const probe = [currencyCode, roundMoney, Invoice, invoiceLifecycleContract];
 `,
   },
   {

@@ -1,6 +1,6 @@
 import { TeamScopedModel } from './base';
 
-/** A week of the team's money (insightSummarySchema describes each figure). Amounts in `currency`, rounded to cents. */
+/** A week of the team's money (insightSummarySchema describes each figure). Amounts in `currency`, rounded to its minor unit. */
 export interface InsightSummary {
   currency: string | null;
   income: number;

@@ -5,6 +5,3 @@ export const currencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, 'ISO 4217, upper case')
   .meta({ description: 'ISO 4217 code, upper case.', example: 'EUR' });
-
-/** A money figure as the API shows it: rounded to cents. */
-export const roundMoney = (n: number) => Math.round(n * 100) / 100;

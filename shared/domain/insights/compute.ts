@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex';
 import { isoDate } from '../../db/timestamps';
-import { roundMoney } from '../common/currency';
+import { moneyRounder, roundMoney } from '../currencies/money';
 import { todayIn } from '../common/time-zone';
 import { addDays } from '../reports/period';
 import { profitAndLoss, runway, spending } from '../reports/service';
@@ -60,14 +60,15 @@ export async function computeWeeklySummary(db: Db, teamId: string, weekStart: st
       ),
   ]);
 
+  const round = moneyRounder(pnl.currency);
   const usual = new Map(before.categories.map((c) => [c.slug, c]));
   const slugs = new Map([...before.categories, ...spent.categories].map((c) => [c.slug, c.name]));
   const now = new Map(spent.categories.map((c) => [c.slug, c.amount]));
   const largestChanges = [...slugs]
     .map(([slug, name]) => {
       const amount = now.get(slug) ?? 0;
-      const weeklyAverage = roundMoney((usual.get(slug)?.amount ?? 0) / 4);
-      return { slug, name, amount, weeklyAverage, change: roundMoney(amount - weeklyAverage) };
+      const weeklyAverage = round((usual.get(slug)?.amount ?? 0) / 4);
+      return { slug, name, amount, weeklyAverage, change: round(amount - weeklyAverage) };
     })
     .filter((c) => c.change !== 0)
     .sort((a, b) => Math.abs(b.change) - Math.abs(a.change) || (a.slug ?? '').localeCompare(b.slug ?? ''))
@@ -84,7 +85,7 @@ export async function computeWeeklySummary(db: Db, teamId: string, weekStart: st
     receiptsWaiting: waiting[0].n,
     overdueInvoices: {
       count: overdue.reduce((n, r) => n + r.n, 0),
-      totals: overdue.map((r) => ({ currency: r.currency.trim(), amount: roundMoney(r.amount) })),
+      totals: overdue.map((r) => ({ currency: r.currency.trim(), amount: roundMoney(r.amount, r.currency) })),
     },
     runway: { balance: burn.balance, monthlyBurn: burn.monthlyBurn, runwayMonths: burn.runwayMonths },
     unconvertedTransactions: pnl.conversion.unconvertedTransactions,

@@ -3,7 +3,7 @@ import type { InsightSummary as SummaryColumn } from '../../db/models';
 import { isoDate, pageSize } from '../common/query';
 import type { Assert, SameType } from '../common/same-type';
 
-const money = z.number().meta({ description: "In the summary's currency, rounded to cents." });
+const money = z.number().meta({ description: "In the summary's currency, rounded to its minor unit (cents for EUR, whole yen for JPY)." });
 
 const categoryChange = z.object({
   slug: z.string().nullable().meta({ description: 'null: uncategorised.' }),

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import { Transaction } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
+import { minorUnitsSql, roundMoney } from '../currencies/money';
 import { recordInvoicePayment } from '../invoices/lifecycle';
 import { notify } from '../notifications/service';
 
@@ -20,6 +21,9 @@ interface Candidate {
   currency: string;
   reason: Reason;
 }
+
+// The same amount: equal in the currency's minor unit (a yen apart is different, a tenth of a fils too).
+const SAME_AMOUNT = `abs(o.due - x.amount) < 0.5 * power(10::numeric, -${minorUnitsSql('o.currency')})`;
 
 /**
  * Incoming transactions that nothing has claimed yet, beside the open invoices they could pay: the
@@ -50,7 +54,7 @@ async function candidates(db: Db, teamId: string): Promise<Candidate[]> {
        -- Named: the number appears, and not as the start of a longer one (INV-0001 is not in INV-00012).
        cross join lateral (select strpos(x.text, lower(o.invoice_number)) as at) p
        cross join lateral (select p.at > 0 and substr(x.text, p.at + char_length(o.invoice_number), 1) !~ '[0-9]' as named) n
-      where abs(o.due - x.amount) < 0.005 or (x.amount < o.due and n.named)
+      where ${SAME_AMOUNT} or (x.amount < o.due and n.named)
       order by x.id, o.invoice_number`,
     [teamId, teamId, LOOKBACK_DAYS],
   );
@@ -78,7 +82,10 @@ export async function matchInvoicePayments(db: Db, temporal: TemporalGateway, te
   for (const [transactionId, all] of byTransaction) {
     const best = Math.min(...all.map((c) => RANK[c.reason]));
     const top = all.filter((c) => RANK[c.reason] === best);
-    const certain = top.length === 1 && top[0].reason === 'number' && Math.abs(top[0].due - top[0].amount) < 0.005;
+    const certain =
+      top.length === 1 &&
+      top[0].reason === 'number' &&
+      roundMoney(top[0].due, top[0].currency) === roundMoney(top[0].amount, top[0].currency);
     if (certain) {
       const c = top[0];
       const tx = await Transaction.query(db).findOne({ teamId, id: transactionId }).select('date', 'name').throwIfNotFound();

@@ -33,10 +33,10 @@ export const invoiceSeriesSchema = z
     status: z.enum(SERIES_STATUSES),
     issuedCount: z.number().int(),
     lastIssuedAt: z.string().nullable(),
-    nextIssueAt: z
-      .string()
-      .nullable()
-      .meta({ description: 'When the schedule issues the next invoice (from Temporal); null when paused or ended.' }),
+    nextIssueAt: z.string().nullable().meta({
+      description:
+        "When the schedule issues the next invoice (08:00 in the team's time zone on the rhythm's next day), worked out from the series as its schedule runs on it; null when paused, ended, or when nothing comes before `endDate`.",
+    }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -5,7 +5,6 @@ import { AppError, badRequest, conflict, notFound, workflowServiceUnreachable } 
 import type { TemporalGateway } from '../../temporal/client';
 import {
   keepInvoiceSeriesScheduled,
-  nextSeriesIssue,
   removeInvoiceSeriesSchedule,
   type SeriesAbout,
   type SeriesRhythm,
@@ -18,6 +17,7 @@ import { createInvoice } from '../invoices/service';
 import { invoiceTotals } from '../invoices/totals';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
+import { nextSeriesIssueAt } from './next-issue';
 import type { CreateInvoiceSeriesBody, InvoiceSeriesDto, ListInvoiceSeriesQuery, UpdateInvoiceSeriesBody } from './schema';
 
 /** The team's series that have not ended: each has a schedule that may still issue an invoice. */
@@ -31,7 +31,11 @@ export interface SeriesScheduling {
   intervalMs?: number;
 }
 
-const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number): SeriesRhythm => {
+const rhythmOf = (
+  s: Pick<InvoiceSeries, 'id' | 'teamId' | 'frequency' | 'startDate' | 'endDate' | 'status'>,
+  timezone: string | null,
+  intervalMs?: number,
+): SeriesRhythm => {
   const zone = timezone ?? 'UTC';
   return {
     id: s.id,
@@ -51,20 +55,31 @@ const rhythmOf = (s: InvoiceSeries, timezone: string | null, intervalMs?: number
 const aboutOf = (s: InvoiceSeries, customerName: string | null): SeriesAbout => ({
   name: s.name,
   customerName,
-  amount: invoiceTotals(s.lineItems, s.discount).amount,
+  amount: invoiceTotals(s.lineItems, s.discount, s.currency).amount,
   currency: s.currency,
 });
 
-type SeriesRow = InvoiceSeries & { cursorCreatedAt: string; customerName: string };
+type SeriesRow = InvoiceSeries & { cursorCreatedAt: string; customerName: string; teamTimezone: string | null };
 
 function selectSeries(db: Db, teamId: string) {
   return db('invoice_series as s')
     .join('customers as c', 'c.id', 's.customer_id')
+    .join('teams as t', 't.id', 's.team_id')
     .where('s.team_id', teamId)
-    .select<SeriesRow[]>('s.*', db.raw('s.created_at::text as cursor_created_at'), 'c.name as customer_name');
+    .select<SeriesRow[]>(
+      's.*',
+      db.raw('s.created_at::text as cursor_created_at'),
+      'c.name as customer_name',
+      't.timezone as team_timezone',
+    );
 }
 
-function toDto(row: SeriesRow, nextIssueAt: Date | null): InvoiceSeriesDto {
+/**
+ * The series as the API shows it. `nextIssueAt` is worked out from the series' own rhythm, as its
+ * schedule runs on it (`intervalMs`: the demo interval the schedules were made with, when configured).
+ */
+function toDto(row: SeriesRow, intervalMs: number | undefined, now: Date): InvoiceSeriesDto {
+  const nextIssueAt = nextSeriesIssueAt(rhythmOf(row, row.teamTimezone, intervalMs), now);
   return {
     id: row.id,
     name: row.name,
@@ -88,23 +103,26 @@ function toDto(row: SeriesRow, nextIssueAt: Date | null): InvoiceSeriesDto {
   };
 }
 
-export async function listInvoiceSeries(db: Db, teamId: string, query: ListInvoiceSeriesQuery): Promise<Page<InvoiceSeriesDto>> {
+export async function listInvoiceSeries(
+  db: Db,
+  teamId: string,
+  query: ListInvoiceSeriesQuery,
+  intervalMs?: number,
+): Promise<Page<InvoiceSeriesDto>> {
   const q = selectSeries(db, teamId);
   if (query.status) q.where('s.status', query.status);
-  // The next issue time lives in Temporal; the list shows the series as stored (see GET /invoice-series/:id).
-  return newestFirstPage(q, 's', query, (row) => toDto(row, null));
+  const now = new Date();
+  return newestFirstPage(q, 's', query, (row) => toDto(row, intervalMs, now));
 }
 
-/** The series with when its schedule issues next (asked of Temporal; null when it cannot be asked). */
-export async function getInvoiceSeries(db: Db, temporal: TemporalGateway, teamId: string, id: string): Promise<InvoiceSeriesDto> {
+export async function getInvoiceSeries(db: Db, teamId: string, id: string, intervalMs?: number): Promise<InvoiceSeriesDto> {
   const row = (await selectSeries(db, teamId).where('s.id', id)).at(0);
   if (!row) throw notFound(`Invoice series ${id} not found`);
-  const next = row.status === 'active' ? await nextSeriesIssue(temporal, id).catch(() => null) : null;
-  return toDto(row, next);
+  return toDto(row, intervalMs, new Date());
 }
 
-function assertTemplate(lines: CreateInvoiceSeriesBody['lineItems'], discount: number) {
-  if (invoiceTotals(lines, discount).amount < 0) {
+function assertTemplate(lines: CreateInvoiceSeriesBody['lineItems'], discount: number, currency: string) {
+  if (invoiceTotals(lines, discount, currency).amount < 0) {
     throw badRequest('The discount exceeds the invoice total', [{ field: 'discount', message: 'larger than the total' }]);
   }
 }
@@ -123,7 +141,7 @@ export async function createInvoiceSeries(
   const { teamId } = target;
   const customer = await Customer.query(db).findOne({ teamId, id: body.customerId }).select('name');
   if (!customer) throw badRequest('Invalid customer', [{ field: 'customerId', message: 'no such customer in your team' }]);
-  assertTemplate(body.lineItems, body.discount ?? 0);
+  assertTemplate(body.lineItems, body.discount ?? 0, body.currency);
   const team = await Team.query(db).findById(teamId).select('timezone').throwIfNotFound();
   const today = todayIn(team.timezone ?? 'UTC');
   const startDate = body.startDate ?? today;
@@ -157,7 +175,7 @@ export async function createInvoiceSeries(
     });
     return series.id;
   });
-  return getInvoiceSeries(db, scheduling.temporal, teamId, id);
+  return getInvoiceSeries(db, teamId, id, scheduling.intervalMs);
 }
 
 /** Template changes apply from the next invoice; `status` pauses or resumes the schedule. An ended series is 409. */
@@ -172,7 +190,7 @@ export async function updateInvoiceSeries(
     const current = await InvoiceSeries.query(trx).findOne({ teamId, id }).forUpdate();
     if (!current) throw notFound(`Invoice series ${id} not found`);
     if (current.status === 'ended') throw conflict('This series has ended; create a new one');
-    assertTemplate(body.lineItems ?? current.lineItems, body.discount ?? current.discount);
+    assertTemplate(body.lineItems ?? current.lineItems, body.discount ?? current.discount, current.currency);
     const endDate = body.endDate === undefined ? current.endDate : body.endDate;
     if (endDate && endDate < current.startDate) throw badRequest('Invalid endDate', [{ field: 'endDate', message: 'before startDate' }]);
     const [updated] = await InvoiceSeries.query(trx)
@@ -189,7 +207,7 @@ export async function updateInvoiceSeries(
       throw workflowServiceUnreachable(err);
     });
   });
-  return getInvoiceSeries(db, scheduling.temporal, teamId, id);
+  return getInvoiceSeries(db, teamId, id, scheduling.intervalMs);
 }
 
 /** Ends the series for good: its schedule goes, and the invoices it issued stay (no longer linked to it). */

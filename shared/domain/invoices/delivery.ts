@@ -4,6 +4,7 @@ import { Invoice, InvoiceDelivery } from '../../db/models';
 import { dbNow } from '../../db/timestamps';
 import type { Storage } from '../../providers/storage';
 import type { MailMessage, Mailer } from '../../providers/mail';
+import { formatMoney } from '../currencies/money';
 import { sha256Hex } from '../crypto/tokens';
 import { invoiceForPdf, localeOf, renderInvoicePdf } from './pdf';
 
@@ -104,7 +105,7 @@ async function composeEmail(
 ): Promise<MailMessage> {
   const { invoice, team } = data;
   const locale = localeOf(team.countryCode);
-  const money = (n: number) => new Intl.NumberFormat(locale, { style: 'currency', currency: invoice.currency }).format(n);
+  const money = (n: number) => formatMoney(n, invoice.currency, locale);
   const due = invoice.dueDate
     ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${invoice.dueDate}T00:00:00Z`))
     : null;

@@ -10,7 +10,7 @@ import {
   type InvoiceAbout,
 } from '../../temporal/invoice-lifecycle/calls';
 import type { InvoiceNextAction, InvoiceStepPlan } from '../../temporal/invoice-lifecycle/contract';
-import { roundMoney } from '../common/currency';
+import { roundMoney } from '../currencies/money';
 import { startOfDayIn, todayIn } from '../common/time-zone';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
@@ -138,22 +138,27 @@ export async function recordInvoicePayment(
     if (invoice.status !== 'unpaid' && invoice.status !== 'overdue') {
       throw conflict(`Payments are recorded against unpaid or overdue invoices; this one is ${invoice.status}`);
     }
-    const due = roundMoney(invoice.amount - invoice.amountPaid);
-    if (payment.amount > due + 0.004) {
+    // In the invoice currency's minor unit: a payment of ¥1,000.4 is one of ¥1,000.
+    const due = roundMoney(invoice.amount - invoice.amountPaid, invoice.currency);
+    const amount = roundMoney(payment.amount, invoice.currency);
+    if (amount > due) {
       throw badRequest('More than is due', [{ field: 'amount', message: `at most ${due} ${invoice.currency} is due` }]);
+    }
+    if (amount <= 0) {
+      throw badRequest('Less than the currency can pay', [{ field: 'amount', message: `rounds to 0 ${invoice.currency}` }]);
     }
     await InvoicePayment.query(trx).insert({
       teamId,
       invoiceId,
-      amount: payment.amount,
+      amount,
       paidAt,
       reference: payment.reference ?? null,
       transactionId: payment.transactionId ?? null,
       createdBy: target.userId,
     });
-    const amountPaid = roundMoney(invoice.amountPaid + payment.amount);
+    const amountPaid = roundMoney(invoice.amountPaid + amount, invoice.currency);
     await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ amountPaid, updatedAt: dbNow() });
-    if (amountPaid + 0.004 < invoice.amount) return false;
+    if (roundMoney(invoice.amount - amountPaid, invoice.currency) > 0) return false;
     await transitionInvoice(trx, invoice, 'mark-paid', { at: paidAt, paymentReference: payment.reference ?? null });
     return true;
   });
@@ -307,7 +312,7 @@ export async function performInvoiceStep(
             invoiceId,
             invoiceNumber: invoice.invoiceNumber,
             dueDate: invoice.dueDate,
-            amountDue: roundMoney(invoice.amount - invoice.amountPaid),
+            amountDue: roundMoney(invoice.amount - invoice.amountPaid, invoice.currency),
             currency: invoice.currency,
           },
         });

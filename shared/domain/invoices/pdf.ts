@@ -3,8 +3,10 @@ import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/knex';
 import type { Storage } from '../../providers/storage';
 import { Customer, Document, Team } from '../../db/models';
+import { formatMoney } from '../currencies/money';
 import type { InvoiceDto } from './schema';
 import { getInvoice } from './service';
+import { lineAmounts } from './totals';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
@@ -113,12 +115,12 @@ export function paymentLines(
 /**
  * One A4 template: the team and the invoice's numbers at the top, the customer's billing address,
  * the lines with quantity, unit price and VAT, totals with VAT per rate, then payment and note.
- * Money is formatted for the team's country (1.234,56 € in Germany, €1,234.56 in Ireland).
+ * Money is formatted for the team's country (1.234,56 € in Germany, €1,234.56 in Ireland), in the
+ * currency's minor unit (¥1,000, BHD 1.235); unit prices keep the decimals they have.
  */
 export function renderInvoicePdf({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties): Promise<Buffer> {
   const locale = localeOf(team.countryCode);
-  const money = (n: number) =>
-    new Intl.NumberFormat(locale, { style: 'currency', currency: invoice.currency }).format(n).replace(/[\u202f\u00a0]/g, ' ');
+  const money = (n: number, opts?: { price?: boolean }) => formatMoney(n, invoice.currency, locale, opts).replace(/[\u202f\u00a0]/g, ' ');
   const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(n).replace(/[\u202f\u00a0]/g, ' ');
   const date = (d: string | null) =>
     d ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`)) : '—';
@@ -232,9 +234,9 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
     const cells = [
       line.unit ? `${line.name} (${line.unit})` : line.name,
       number(line.quantity),
-      money(line.price),
+      money(line.price, { price: true }),
       line.vatRate ? `${number(line.vatRate)} %` : '—',
-      money(line.quantity * line.price),
+      money(lineAmounts(line, invoice.currency).net),
     ];
     const height = doc.heightOfString(cells[0], { width: cols[0].w });
     if (y + height > doc.page.height - MARGIN - 160) {
@@ -253,13 +255,14 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   }
 
   // Totals, with VAT per rate as tax authorities ask.
-  // Each line's VAT rounded to the cent, as the stored totals are (totals.ts).
+  // Each line's amount and VAT in the currency's minor unit, as the stored totals are (totals.ts).
   const byRate = new Map<number, { base: number; vat: number }>();
   for (const l of invoice.lineItems) {
     if (!l.vatRate) continue;
     const r = byRate.get(l.vatRate) ?? { base: 0, vat: 0 };
-    r.base += l.quantity * l.price;
-    r.vat += Math.round(l.quantity * l.price * l.vatRate) / 100;
+    const { net, vat } = lineAmounts(l, invoice.currency);
+    r.base += net;
+    r.vat += vat;
     byRate.set(l.vatRate, r);
   }
   const totals: [string, string, boolean][] = [['Subtotal', money(invoice.subtotal), false]];

@@ -1,6 +1,8 @@
 import { escapeHtml as e } from '../common/html';
+import { formatMoney } from '../currencies/money';
 import { localeOf, paymentLines, type InvoiceParties } from './pdf';
 import type { InvoiceDto } from './schema';
+import { lineAmounts } from './totals';
 
 /**
  * The invoice as its customer sees it at the public link: the same facts as the PDF, and a link to
@@ -8,12 +10,12 @@ import type { InvoiceDto } from './schema';
  */
 export function invoicePageHtml({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties, pdfHref: string): string {
   // The same conventions as the PDF: the team's country decides how money reads.
-  const money = (n: number, currency: string) =>
-    new Intl.NumberFormat(localeOf(team.countryCode), { style: 'currency', currency }).format(n);
+  const locale = localeOf(team.countryCode);
+  const money = (n: number, currency: string, opts?: { price?: boolean }) => formatMoney(n, currency, locale, opts);
   const rows = invoice.lineItems
     .map(
       (l) =>
-        `<tr><td>${e(l.unit ? `${l.name} (${l.unit})` : l.name)}</td><td class="n">${l.quantity}</td><td class="n">${e(money(l.price, invoice.currency))}</td><td class="n">${l.vatRate ? `${l.vatRate} %` : '—'}</td><td class="n">${e(money(l.quantity * l.price, invoice.currency))}</td></tr>`,
+        `<tr><td>${e(l.unit ? `${l.name} (${l.unit})` : l.name)}</td><td class="n">${l.quantity}</td><td class="n">${e(money(l.price, invoice.currency, { price: true }))}</td><td class="n">${l.vatRate ? `${l.vatRate} %` : '—'}</td><td class="n">${e(money(lineAmounts(l, invoice.currency).net, invoice.currency))}</td></tr>`,
     )
     .join('');
   const status =

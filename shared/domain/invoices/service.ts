@@ -5,7 +5,7 @@ import { Customer, Invoice, InvoiceLineItem, TrackerEntry } from '../../db/model
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
-import { roundMoney } from '../common/currency';
+import { roundMoney } from '../currencies/money';
 import { containsPattern } from '../common/query';
 import type { CreateInvoiceBody, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
 import { lockInvoice } from './status';
@@ -49,7 +49,7 @@ function toDto({
   const open = ['draft', 'scheduled', 'unpaid', 'overdue'].includes(fields.status);
   return {
     ...fields,
-    amountDue: open ? roundMoney(fields.amount - fields.amountPaid) : 0,
+    amountDue: open ? roundMoney(fields.amount - fields.amountPaid, fields.currency) : 0,
     scheduledAt: toIsoOrNull(scheduledAt),
     sentAt: toIsoOrNull(sentAt),
     paidAt: toIsoOrNull(paidAt),
@@ -128,7 +128,7 @@ async function nextInvoiceNumber(db: Db, teamId: string): Promise<string> {
 /** Creates a draft; its number defaults to the next INV-nnnn of the team. */
 export async function createInvoice(db: Db, teamId: string, userId: string | null, body: CreateInvoiceBody): Promise<InvoiceDto> {
   await assertCustomer(db, teamId, body.customerId);
-  const totals = invoiceTotals(body.lineItems, body.discount ?? 0);
+  const totals = invoiceTotals(body.lineItems, body.discount ?? 0, body.currency);
   assertNotNegative(totals);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -163,7 +163,7 @@ export async function updateInvoice(db: Db, teamId: string, id: string, body: Up
     await assertCustomer(trx, teamId, body.customerId);
     const { lineItems, ...fields } = body;
     const lines = lineItems ?? (await InvoiceLineItem.query(trx).where({ teamId, invoiceId: id }).orderBy('position'));
-    const totals = invoiceTotals(lines, body.discount ?? current.discount);
+    const totals = invoiceTotals(lines, body.discount ?? current.discount, body.currency ?? current.currency);
     assertNotNegative(totals);
     const issueDate = body.issueDate === undefined ? current.issueDate : body.issueDate;
     const dueDate = body.dueDate === undefined ? current.dueDate : body.dueDate;

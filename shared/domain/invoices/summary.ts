@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { Team } from '../../db/models';
 import { isoDate } from '../../db/timestamps';
-import { roundMoney } from '../common/currency';
+import { roundMoney } from '../currencies/money';
 import { convert, ratesOn } from '../exchange-rates/service';
 import type { invoiceSummarySchema } from './schema';
 
@@ -58,9 +58,9 @@ export async function invoiceSummary(db: Db, teamId: string, now = new Date()): 
         const converted = base ? convert(own, currency, base, rates) : null;
         if (converted === null) unconverted.add(currency);
         else amount += converted;
-        return { currency, count: r[name], amount: roundMoney(own) };
+        return { currency, count: r[name], amount: roundMoney(own, currency) };
       });
-    return { count: byCurrency.reduce((n, c) => n + c.count, 0), amount: roundMoney(amount), byCurrency };
+    return { count: byCurrency.reduce((n, c) => n + c.count, 0), amount: roundMoney(amount, base), byCurrency };
   };
   const summary = {
     currency: base,

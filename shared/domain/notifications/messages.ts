@@ -1,3 +1,4 @@
+import { formatAmountWithCode as money } from '../currencies/money';
 import type { NotificationMetadata, NotificationType } from './types';
 
 /** What a notification says to a person: one line for the list and the mail's subject, and a longer text for the mail. */
@@ -70,7 +71,7 @@ const writers: Writers = {
   }),
   invoice_overdue: (m) => ({
     title: `Invoice ${m.invoiceNumber} is overdue`,
-    body: `Invoice ${m.invoiceNumber} was due on ${m.dueDate}; ${m.amountDue} ${m.currency} is still open.`,
+    body: `Invoice ${m.invoiceNumber} was due on ${m.dueDate}; ${money(m.amountDue, m.currency)} is still open.`,
   }),
   invoice_undeliverable: (m) => ({
     title: `Invoice ${m.invoiceNumber} could not be emailed`,
@@ -78,11 +79,11 @@ const writers: Writers = {
   }),
   invoice_payment_suggested: (m) => ({
     title: `Is this the payment of invoice ${m.invoiceNumber}?`,
-    body: `An incoming transfer of ${m.amount} ${m.currency} may pay invoice ${m.invoiceNumber}. Confirm or decline the match.`,
+    body: `An incoming transfer of ${money(m.amount, m.currency)} may pay invoice ${m.invoiceNumber}. Confirm or decline the match.`,
   }),
   invoice_paid_by_transfer: (m) => ({
     title: `Invoice ${m.invoiceNumber} was paid by bank transfer`,
-    body: `A transfer of ${m.amount} ${m.currency} naming invoice ${m.invoiceNumber} paid it in full; it was recorded as the payment.`,
+    body: `A transfer of ${money(m.amount, m.currency)} naming invoice ${m.invoiceNumber} paid it in full; it was recorded as the payment.`,
   }),
   insight_ready: (m) => ({
     title: `Your week in numbers: ${m.periodStart} to ${m.periodEnd}`,

@@ -1,3 +1,5 @@
+import { roundMoney } from '../currencies/money';
+
 /** Stands in for a word OCR was unsure of: no field is ever read from it. */
 export const UNSURE = '\u2047';
 
@@ -19,7 +21,7 @@ const CURRENCY_SIGNS: Array<[RegExp, string]> = [
   [/\$|\bUSD\b/i, 'USD'],
 ];
 
-/** 1.234,56 / 1,234.56 / 1234.56 / 12,50 → number. */
+/** 1.234,56 / 1,234.56 / 1234.56 / 12,50 → number, to the four decimals money is stored with. */
 export function parseMoney(s: string): number | null {
   const m = s.replace(/\s/g, '').match(/-?\d[\d.,]*/);
   if (!m) return null;
@@ -29,7 +31,7 @@ export function parseMoney(s: string): number | null {
   if (lastComma > lastDot) v = v.replace(/\./g, '').replace(',', '.');
   else v = v.replace(/,/g, '');
   const n = Number(v);
-  return Number.isFinite(n) ? Math.round(n * 100) / 100 : null;
+  return Number.isFinite(n) ? Math.round(n * 10_000) / 10_000 : null;
 }
 
 function parseDate(text: string): string | null {
@@ -62,11 +64,16 @@ export function extractFromText(text: string): ReceiptFields {
 
   const totalLine = sure(lines.find((l) => TOTAL_LABEL.test(l) && !/sub\s*total/i.test(l)));
   const totalMatch = totalLine ? TOTAL.exec(totalLine) : null;
-  const amount = totalMatch ? parseMoney(totalMatch[2]) : null;
   const currency = CURRENCY_SIGNS.find(([re]) => re.test(totalLine ?? '') || re.test(text))?.[1] ?? null;
+  // Amounts in the currency's minor unit (cents when none was found).
+  const money = (s: string) => {
+    const n = parseMoney(s);
+    return n === null ? null : roundMoney(n, currency);
+  };
+  const amount = totalMatch ? money(totalMatch[2]) : null;
   const taxMatch = lines.map((l) => TAX.exec(l)).find(Boolean);
   const taxRate = taxMatch ? parseMoney(taxMatch[2]) : null;
-  const taxAmount = taxMatch?.[3] ? parseMoney(taxMatch[3]) : null;
+  const taxAmount = taxMatch?.[3] ? money(taxMatch[3]) : null;
   const dateLine = lines.find((l) => DATE_LABEL.test(l));
   const date =
     dateLine !== undefined

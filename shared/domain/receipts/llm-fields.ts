@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { currencyCode } from '../common/currency';
 import { isoDate } from '../common/query';
+import { roundMoney } from '../currencies/money';
 import type { ReceiptFields } from './extract';
 
 /** What the model is asked: the fields, and to leave out what it cannot read with certainty. */
@@ -28,22 +29,14 @@ export const LLM_RECEIPT_SCHEMA = {
 };
 
 // zod 4's number() refuses NaN and ±Infinity by itself.
-const money = z
-  .number()
-  .positive()
-  .max(1e12)
-  .transform((n) => Math.round(n * 100) / 100);
+const money = z.number().positive().max(1e12);
 /** Each field on its own: one bad value from the model empties that field, not the whole answer. */
 const llmField = {
   amount: money,
   currency: z.string().trim().toUpperCase().pipe(currencyCode),
   date: isoDate,
   merchant: z.string().trim().min(1).max(200),
-  taxAmount: z
-    .number()
-    .min(0)
-    .max(1e12)
-    .transform((n) => Math.round(n * 100) / 100),
+  taxAmount: z.number().min(0).max(1e12),
   taxRate: z.number().min(0).max(100),
 };
 
@@ -54,12 +47,16 @@ export function fieldsFromLlm(answer: unknown): ReceiptFields {
     const r = llmField[k].safeParse(raw[k]);
     return r.success ? (r.data as z.output<(typeof llmField)[K]>) : null;
   };
+  // Amounts in the receipt currency's minor unit (cents when it is not known).
+  const currency = read('currency');
+  const amount = read('amount');
+  const taxAmount = read('taxAmount');
   return {
-    amount: read('amount'),
-    currency: read('currency'),
+    amount: amount === null ? null : roundMoney(amount, currency),
+    currency,
     date: read('date'),
     merchant: read('merchant'),
-    taxAmount: read('taxAmount'),
+    taxAmount: taxAmount === null ? null : roundMoney(taxAmount, currency),
     taxRate: read('taxRate'),
   };
 }

@@ -33,7 +33,9 @@ export const revenueQuery = z
   .superRefine(checkPeriod);
 export type RevenueQuery = z.infer<typeof revenueQuery>;
 
-const money = z.number().meta({ description: 'In the report currency, rounded to cents.' });
+const money = z
+  .number()
+  .meta({ description: 'In the report currency, rounded to its minor unit (cents for EUR, whole yen for JPY, fils for BHD).' });
 const monthKey = z.string().meta({ description: 'YYYY-MM.' });
 
 const conversionSchema = z

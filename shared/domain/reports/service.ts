@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { accountsWithBalances } from '../bank-accounts/service';
 import { Team } from '../../db/models';
-import { roundMoney } from '../common/currency';
+import { moneyRounder } from '../currencies/money';
 import { convert, ratesOn } from '../exchange-rates/service';
 import { monthsBetween, previousPeriod } from './period';
 import type {
@@ -50,8 +50,12 @@ async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withE
   const header = { currency, from: q.from, to: q.to, conversion };
   const current = rows.filter((r) => r.current);
   const before = rows.filter((r) => !r.current);
+  // Every figure in the report currency's minor unit (none known: cents).
+  const round = moneyRounder(currency);
   return {
     header,
+    round,
+    sum: (of: MonthTotal[], pick: (r: MonthTotal) => number) => round(of.reduce((s, r) => s + pick(r), 0)),
     // The comparison's figures miss what could not be converted as much as the period's do: said for both.
     previous: { ...previous, conversion: previousConversion },
     current,
@@ -61,7 +65,6 @@ async function reportBasis(db: Db, teamId: string, q: ReportQuery, opts: { withE
   };
 }
 
-const sum = (rows: MonthTotal[], pick: (r: MonthTotal) => number) => roundMoney(rows.reduce((s, r) => s + pick(r), 0));
 const inMonth = (rows: MonthTotal[], month: string) => rows.filter((r) => r.month === month);
 const ratio = (now: number, before: number) => (before === 0 ? null : Math.round((now / before - 1) * 10_000) / 10_000);
 
@@ -72,10 +75,11 @@ export async function profitAndLoss(
   filter: CategoryFilter = {},
 ): Promise<z.infer<typeof profitAndLossSchema>> {
   const b = await reportBasis(db, teamId, q, filter);
+  const { sum, round } = b;
   const figures = (rows: MonthTotal[]) => {
     const income = sum(rows, (r) => r.income);
     const expenses = sum(rows, (r) => r.expenses);
-    return { income, expenses, profit: roundMoney(income - expenses) };
+    return { income, expenses, profit: round(income - expenses) };
   };
   return {
     ...b.header,
@@ -87,6 +91,7 @@ export async function profitAndLoss(
 
 export async function revenue(db: Db, teamId: string, q: RevenueQuery): Promise<z.infer<typeof revenueSchema>> {
   const b = await reportBasis(db, teamId, q);
+  const { sum } = b;
   const pick = q.type === 'net' ? (r: MonthTotal) => r.income - r.incomeTax : (r: MonthTotal) => r.income;
   const total = sum(b.current, pick);
   const previousTotal = sum(b.before, pick);
@@ -106,6 +111,7 @@ export async function revenue(db: Db, teamId: string, q: RevenueQuery): Promise<
 
 export async function expenses(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof expensesSchema>> {
   const b = await reportBasis(db, teamId, q);
+  const { sum, round } = b;
   const split = (rows: MonthTotal[]) => {
     const recurring = sum(
       rows.filter((r) => r.recurring),
@@ -115,13 +121,13 @@ export async function expenses(db: Db, teamId: string, q: ReportQuery): Promise<
       rows.filter((r) => !r.recurring),
       (r) => r.expenses,
     );
-    return { recurring, oneOff, total: roundMoney(recurring + oneOff) };
+    return { recurring, oneOff, total: round(recurring + oneOff) };
   };
   const now = split(b.current);
   return {
     ...b.header,
     ...now,
-    averagePerMonth: roundMoney(now.total / b.months.length),
+    averagePerMonth: round(now.total / b.months.length),
     previous: { ...b.previous, ...split(b.before) },
     months: b.months.map((month) => ({ month, ...split(inMonth(b.current, month)) })),
   };
@@ -129,6 +135,7 @@ export async function expenses(db: Db, teamId: string, q: ReportQuery): Promise<
 
 export async function spending(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof spendingSchema>> {
   const b = await reportBasis(db, teamId, q);
+  const { sum, round } = b;
   const bySlug = (rows: MonthTotal[]) => {
     const m = new Map<string | null, { amount: number; name: string | null; color: string | null }>();
     for (const r of rows) {
@@ -142,14 +149,14 @@ export async function spending(db: Db, teamId: string, q: ReportQuery): Promise<
   const before = bySlug(b.before);
   const total = sum(b.current, (r) => r.expenses);
   const categories = [...now]
-    .filter(([, c]) => roundMoney(c.amount) !== 0)
+    .filter(([, c]) => round(c.amount) !== 0)
     .map(([slug, c]) => ({
       slug,
       name: c.name ?? (slug === null ? 'Uncategorised' : slug),
       color: c.color,
-      amount: roundMoney(c.amount),
+      amount: round(c.amount),
       share: total ? Math.round((c.amount / total) * 10_000) / 10_000 : 0,
-      previousAmount: roundMoney(before.get(slug)?.amount ?? 0),
+      previousAmount: round(before.get(slug)?.amount ?? 0),
     }))
     .sort((x, y) => y.amount - x.amount || (x.slug ?? '').localeCompare(y.slug ?? ''));
   return { ...b.header, total, previous: { ...b.previous, total: sum(b.before, (r) => r.expenses) }, categories };
@@ -157,9 +164,13 @@ export async function spending(db: Db, teamId: string, q: ReportQuery): Promise<
 
 export async function burnRate(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof burnRateSchema>> {
   const b = await reportBasis(db, teamId, q);
-  const burnOf = (rows: MonthTotal[]) => Math.max(0, roundMoney(sum(rows, (r) => r.expenses - r.income)));
-  const average = (rows: MonthTotal[], months: string[]) =>
-    roundMoney(months.reduce((s, m) => s + burnOf(inMonth(rows, m)), 0) / months.length);
+  const { sum, round } = b;
+  const burnOf = (rows: MonthTotal[]) =>
+    Math.max(
+      0,
+      sum(rows, (r) => r.expenses - r.income),
+    );
+  const average = (rows: MonthTotal[], months: string[]) => round(months.reduce((s, m) => s + burnOf(inMonth(rows, m)), 0) / months.length);
   return {
     ...b.header,
     averageMonthlyBurn: average(b.current, b.months),
@@ -170,10 +181,11 @@ export async function burnRate(db: Db, teamId: string, q: ReportQuery): Promise<
 
 export async function cashFlow(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof cashFlowSchema>> {
   const b = await reportBasis(db, teamId, q, { withExcludedCategories: true });
+  const { sum, round } = b;
   const flow = (rows: MonthTotal[]) => {
     const inflow = sum(rows, (r) => r.income);
     const outflow = sum(rows, (r) => r.expenses);
-    return { inflow, outflow, net: roundMoney(inflow - outflow) };
+    return { inflow, outflow, net: round(inflow - outflow) };
   };
   let cumulative = 0;
   return {
@@ -182,7 +194,7 @@ export async function cashFlow(db: Db, teamId: string, q: ReportQuery): Promise<
     previous: { ...b.previous, ...flow(b.before) },
     months: b.months.map((month) => {
       const f = flow(inMonth(b.current, month));
-      cumulative = roundMoney(cumulative + f.net);
+      cumulative = round(cumulative + f.net);
       return { month, ...f, cumulative };
     }),
   };
@@ -204,13 +216,14 @@ export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.
     if (converted === null) accountsLeftOut.push({ id: a.id, name: a.name, currency: a.currency, balance: own });
     else balance += converted;
   }
-  const monthlyBurn = roundMoney(Math.max(0, -pnl.profit / (pnl.months.length || 1)));
+  const round = moneyRounder(currency);
+  const monthlyBurn = round(Math.max(0, -pnl.profit / (pnl.months.length || 1)));
   return {
     currency,
     from: pnl.from,
     to: pnl.to,
     conversion: pnl.conversion,
-    balance: roundMoney(balance),
+    balance: round(balance),
     monthlyBurn,
     runwayMonths: monthlyBurn > 0 ? Math.round((balance / monthlyBurn) * 10) / 10 : null,
     accountsLeftOut,

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { roundMoney } from '../common/currency';
+import { roundMoney } from '../currencies/money';
 import type { Conversion } from './schema';
 
 // Reports read `transaction_daily_totals` (kept by triggers, migration 0059), never the transactions:
@@ -38,7 +38,7 @@ const UNCONVERTED_LISTED = 100;
 // The days and currencies in reach, each with its factor into the report currency (null: no rate),
 // and the rows that count for this report. Factors are float8 and computed once per day and currency:
 // numeric division of two rates gives twenty-digit factors that make every sum slow, and reports round
-// to cents anyway.
+// to the currency's minor unit anyway.
 const DAYS = `
   with factors as materialized (
     select x.date, x.currency,
@@ -76,7 +76,7 @@ function conversionOf(rows: ConversionRow[]): Conversion {
       currency: currency.trim(),
       date,
       transactions,
-      amount: roundMoney(amount),
+      amount: roundMoney(amount, currency),
     })),
   };
 }

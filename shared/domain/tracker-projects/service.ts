@@ -5,6 +5,7 @@ import { Customer, TrackerProject } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import { roundMoney } from '../currencies/money';
 import type { createProjectBody, listProjectsQuery, ProjectDto, updateProjectBody } from './schema';
 
 /** A project as the list selects it: its columns, its cursor key, its customer and its tracked totals. */
@@ -39,7 +40,7 @@ const projectDto = (p: ProjectRow): ProjectDto => ({
   estimateHours: p.estimateHours,
   customer: p.customer,
   totalDuration: p.totalDuration,
-  totalAmount: Math.round(p.totalAmount * 100) / 100,
+  totalAmount: roundMoney(p.totalAmount, p.currency),
   createdAt: toIso(p.createdAt),
 });
 

@@ -137,11 +137,15 @@ async function writeEntries(
       }
       const cells = EXPORT_COLUMNS.map((c) => c.cell(t, paths));
       if (csv) await write(csv, csvLine(cells));
-      sheet
-        ?.addRow(
-          cells.map((cell) => (cell === null ? null : 'number' in cell ? cell.number : 'date' in cell ? utcDate(cell.date) : cell.text)),
-        )
-        .commit();
+      const row = sheet?.addRow(
+        cells.map((cell) => (cell === null ? null : 'number' in cell ? cell.number : 'date' in cell ? utcDate(cell.date) : cell.text)),
+      );
+      if (row) {
+        cells.forEach((cell, i) => {
+          if (cell && 'numFmt' in cell && cell.numFmt) row.getCell(i + 1).numFmt = cell.numFmt;
+        });
+        row.commit();
+      }
       rowsWritten++;
     }
     await hooks.page(rowsWritten);

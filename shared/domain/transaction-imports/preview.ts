@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { csvRecords, detectDelimiter, readCsvRow, resolveColumns, type CsvRecord } from './csv';
 import { detectImportFormat, unsupportedStatement } from './formats';
 import type { RowResult } from './rows';
-import type { DateFormat, ImportMapping, ImportPreviewDto } from './schema';
+import { csvMappingSchema, DATE_FORMATS, type ImportPreviewDto } from './schema';
 import { camtRows, ofxRows } from './statements';
 import { dateFormatsFitting, decimalSeparatorOf, formatAmount, parseAmount } from './values';
 
@@ -13,7 +13,9 @@ const PREVIEW_ROWS = 10;
 /** A statement is parsed whole for its first transactions only while it is this small. */
 const STATEMENT_PREVIEW_BYTES = 2 * 1024 * 1024;
 
-type Key = keyof ImportPreviewDto['mapping'];
+type Key = 'date' | 'description' | 'amount' | 'debit' | 'credit' | 'currency' | 'reference';
+type Suggestion = NonNullable<ImportPreviewDto['mapping']>;
+type Missing = ImportPreviewDto['missing'];
 
 /** A row read as the preview shows it; a row that could not be read shows nothing. */
 const sampleOf = (r: RowResult): ImportPreviewDto['sample'] =>
@@ -74,9 +76,10 @@ const looksLikeData = (cell: string) =>
   dateFormatsFitting([cell]).length > 0 || parseAmount(cell, '.') !== null || parseAmount(cell, ',') !== null;
 
 /**
- * What a file looks like to the importer, changing nothing: its format; for CSV the delimiter, the
- * header, the columns recognised by name, the date format and decimal separator the values fit, and
- * the first rows as they would import with that mapping.
+ * What a file looks like to the importer, changing nothing: its format; for CSV the header, a mapping
+ * as far as the file shows it (the columns recognised by name or by their values, the date format and
+ * decimal separator the values fit), what that mapping still lacks, and the first rows as they would
+ * import with it. A mapping that lacks nothing is one POST /transactions/import accepts as it is.
  */
 export async function previewImportFile(file: { path: string; head: Buffer; size: number }): Promise<ImportPreviewDto> {
   const format = detectImportFormat(file.head);
@@ -87,17 +90,7 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
       const source = await readFile(file.path, 'utf8');
       rows = format === 'ofx' ? await ofxRows(source) : camtRows(source);
     }
-    return {
-      format,
-      delimiter: null,
-      decimalSeparator: null,
-      dateFormat: null,
-      hasHeader: false,
-      headers: [],
-      mapping: { date: null, description: null, amount: null, debit: null, credit: null, currency: null, reference: null },
-      rows: [],
-      sample: rows.slice(0, PREVIEW_ROWS).flatMap(sampleOf),
-    };
+    return { format, headers: [], mapping: null, missing: [], rows: [], sample: rows.slice(0, PREVIEW_ROWS).flatMap(sampleOf) };
   }
 
   const text = await headText(file.path);
@@ -109,66 +102,91 @@ export async function previewImportFile(file: { path: string; head: Buffer; size
   const data = hasHeader ? records.slice(1) : records.slice(0, PREVIEW_ROWS);
   const column = (i: number) => data.map((r) => r.fields[i] ?? '').filter((c) => c !== '');
 
-  const mapping: ImportPreviewDto['mapping'] = {
-    date: null,
-    description: null,
-    amount: null,
-    debit: null,
-    credit: null,
-    currency: null,
-    reference: null,
-  };
+  const found = new Map<Key, number>();
   const taken = new Set<number>();
-  const ref = (i: number) => (hasHeader ? headers[i] : i);
+  const take = (key: Key, i: number) => {
+    found.set(key, i);
+    taken.add(i);
+  };
   for (const [key, words] of HEADER_WORDS) {
     const i = headers.findIndex(
       (h, index) => !taken.has(index) && words.test(h) && (key !== 'date' || dateFormatsFitting(column(index)).length > 0),
     );
-    if (i >= 0) {
-      mapping[key] = ref(i);
-      taken.add(i);
-    }
+    if (i >= 0) take(key, i);
   }
   // No header, or none that names a date: the first column whose values are all dates.
   const width = Math.max(0, ...data.map((r) => r.fields.length));
-  if (mapping.date === null) {
+  if (!found.has('date')) {
     const i = [...Array(width).keys()].find((c) => !taken.has(c) && dateFormatsFitting(column(c)).length > 0);
-    if (i !== undefined) {
-      mapping.date = ref(i);
-      taken.add(i);
-    }
+    if (i !== undefined) take('date', i);
   }
-  if (mapping.amount === null && mapping.debit === null && mapping.credit === null) {
+  // One signed amount column, or debit and/or credit: both kinds at once is not a mapping.
+  if (found.has('amount')) {
+    found.delete('debit');
+    found.delete('credit');
+  } else if (!found.has('debit') && !found.has('credit')) {
     const i = [...Array(width).keys()].find((c) => !taken.has(c) && column(c).length > 0 && decimalSeparatorOf(column(c)) !== null);
-    if (i !== undefined) {
-      mapping.amount = ref(i);
-      taken.add(i);
-    }
+    if (i !== undefined) take('amount', i);
   }
-  const indexOf = (c: string | number | null) => (c === null ? -1 : typeof c === 'number' ? c : headers.indexOf(c));
-  const dateFormat: DateFormat | null = mapping.date === null ? null : (dateFormatsFitting(column(indexOf(mapping.date)))[0] ?? null);
-  const amountSamples = [mapping.amount, mapping.debit, mapping.credit].flatMap((c) => (c === null ? [] : column(indexOf(c))));
-  const decimalSeparator = decimalSeparatorOf(amountSamples);
 
-  let sample: ImportPreviewDto['sample'] = [];
-  if (mapping.date !== null && mapping.description !== null && dateFormat && decimalSeparator && amountSamples.length) {
-    const full: ImportMapping = {
-      date: mapping.date,
-      description: mapping.description,
-      ...(mapping.amount !== null ? { amount: mapping.amount } : {}),
-      ...(mapping.amount === null && mapping.debit !== null ? { debit: mapping.debit } : {}),
-      ...(mapping.amount === null && mapping.credit !== null ? { credit: mapping.credit } : {}),
-      ...(mapping.currency !== null ? { currency: mapping.currency } : {}),
-      ...(mapping.reference !== null ? { reference: mapping.reference } : {}),
-      dateFormat,
-      decimalSeparator,
-      delimiter,
-      hasHeader,
-    };
-    const resolved = resolveColumns(full, hasHeader ? headers : null);
-    if ('columns' in resolved) {
-      sample = data.flatMap((record) => sampleOf(readCsvRow(record, resolved.columns, full)));
-    }
+  // A column by its header name where that name is the only one of its kind (the import matches names
+  // case-insensitively), else by its position.
+  const nameOf = (h: string) => h.trim().toLowerCase();
+  const unique = (i: number) => headers.filter((h) => nameOf(h) === nameOf(headers[i])).length === 1;
+  const ref = (i: number) => (hasHeader && unique(i) ? headers[i] : i);
+  const dateIndex = found.get('date');
+  const dateFormat = dateIndex === undefined ? undefined : dateFormatsFitting(column(dateIndex)).at(0);
+  const amountSamples = (['amount', 'debit', 'credit'] as const).flatMap((k) => (found.has(k) ? column(found.get(k) ?? -1) : []));
+  const decimalSeparator = decimalSeparatorOf(amountSamples) ?? undefined;
+
+  const mapping: Suggestion = {};
+  for (const key of ['date', 'description', 'amount', 'debit', 'credit', 'currency', 'reference'] as const) {
+    const i = found.get(key);
+    if (i !== undefined) mapping[key] = ref(i);
   }
-  return { format, delimiter, decimalSeparator, dateFormat, hasHeader, headers, mapping, rows: data.map((r) => r.fields), sample };
+  if (dateFormat) mapping.dateFormat = dateFormat;
+  if (decimalSeparator) mapping.decimalSeparator = decimalSeparator;
+  mapping.delimiter = delimiter;
+  mapping.hasHeader = hasHeader;
+
+  const missing = missingOf(mapping);
+  const parsed = csvMappingSchema.safeParse(mapping);
+  // What was found is checked by the import's own schema, so an empty `missing` is a mapping it takes.
+  if (!missing.length && !parsed.success) {
+    missing.push(...parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
+  }
+  let sample: ImportPreviewDto['sample'] = [];
+  if (!missing.length && parsed.success) {
+    const resolved = resolveColumns(parsed.data, hasHeader ? headers : null);
+    if ('columns' in resolved) sample = data.flatMap((record) => sampleOf(readCsvRow(record, resolved.columns, parsed.data)));
+  }
+  return { format, headers, mapping, missing, rows: data.map((r) => r.fields), sample };
+}
+
+/** The fields an ImportMapping needs that the file did not show, each with what to do about it. */
+function missingOf(mapping: Suggestion): Missing {
+  const missing: Missing = [];
+  const named = 'its header name, or its 0-based position';
+  if (mapping.date === undefined) {
+    missing.push({
+      field: 'date',
+      message: `no column whose values are all dates in one format was found: give the date column (${named})`,
+    });
+  }
+  if (mapping.description === undefined) {
+    missing.push({
+      field: 'description',
+      message: `no column named like a description (text, purpose, payee, …) was found: give the column with the transaction's text (${named})`,
+    });
+  }
+  if (mapping.amount === undefined && mapping.debit === undefined && mapping.credit === undefined) {
+    missing.push({
+      field: 'amount',
+      message: `no column of amounts was found: give one signed \`amount\` column, or \`debit\` and/or \`credit\` columns instead (${named})`,
+    });
+  }
+  if (mapping.dateFormat === undefined) {
+    missing.push({ field: 'dateFormat', message: `give the format of the date column: one of ${DATE_FORMATS.join(', ')}` });
+  }
+  return missing;
 }

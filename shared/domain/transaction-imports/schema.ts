@@ -121,26 +121,32 @@ export const listImportsQuery = z.object({
 });
 export type ListImportsQuery = z.output<typeof listImportsQuery>;
 
-const detectedColumn = z.union([z.string(), z.number().int()]).nullable();
+/** What a client must still give before the suggested mapping is an ImportMapping. */
+export const missingMappingFieldSchema = z
+  .object({
+    field: z.string().meta({
+      description:
+        'The ImportMapping field to add: `date`, `description`, `amount` (or `debit` and/or `credit` instead) or `dateFormat`; the name POST /transactions/import would give as `mapping.<field>` in its 400.',
+    }),
+    message: z.string().meta({ description: 'What was looked for and not found, and what to give.' }),
+  })
+  .meta({ id: 'ImportMappingMissingField' });
+
 export const importPreviewSchema = z
   .object({
     format: z.enum(IMPORT_FORMATS),
-    delimiter: z.enum(DELIMITERS).nullable(),
-    decimalSeparator: z.enum(DECIMAL_SEPARATORS).nullable(),
-    dateFormat: z.enum(DATE_FORMATS).nullable(),
-    hasHeader: z.boolean(),
-    headers: z.array(z.string()),
-    mapping: z
-      .object({
-        date: detectedColumn,
-        description: detectedColumn,
-        amount: detectedColumn,
-        debit: detectedColumn,
-        credit: detectedColumn,
-        currency: detectedColumn,
-        reference: detectedColumn,
-      })
-      .meta({ description: 'The columns recognised by their header names; null where none was.' }),
+    headers: z
+      .array(z.string())
+      .meta({ description: "The CSV file's header row; empty when it has none (columns are then named by position)." }),
+    mapping: z.object(csvMappingSchema.shape).partial().nullable().meta({
+      id: 'ImportMappingSuggestion',
+      description:
+        'For CSV: an `ImportMapping` as far as the file shows it: the columns recognised (by header name, or by position where a name is not unique or there is no header row), the date format and decimal separator the values fit, the delimiter and whether the first row is a header. A key that was not found is left out, never null. When `missing` is empty this is a complete ImportMapping: send it as it is as `mapping` to POST /transactions/import. Null for OFX and CAMT.053, which need no mapping.',
+    }),
+    missing: z.array(missingMappingFieldSchema).meta({
+      description:
+        'What `mapping` still lacks, one entry per field, in the order of the ImportMapping: add each (a column from `headers`, or a position) and the mapping is complete. Empty when the mapping can be sent as it is, and always for OFX and CAMT.053.',
+    }),
     rows: z.array(z.array(z.string())).meta({ description: 'The first rows as they are in the file (CSV), after the header.' }),
     sample: z
       .array(
@@ -153,7 +159,7 @@ export const importPreviewSchema = z
           reference: z.string().nullable(),
         }),
       )
-      .meta({ description: 'The first rows as they would be imported with the detected mapping; empty when it is incomplete.' }),
+      .meta({ description: 'The first rows as they would be imported with `mapping`; empty while `missing` is not.' }),
   })
   .meta({ id: 'TransactionImportPreview' });
 export type ImportPreviewDto = z.infer<typeof importPreviewSchema>;

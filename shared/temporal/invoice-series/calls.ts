@@ -58,7 +58,8 @@ function calendarFor(s: SeriesRhythm): CalendarSpec {
   }
 }
 
-function specFor(s: SeriesRhythm): ScheduleSpec {
+/** The schedule's spec for a series: what the schedule runs on, and what its next issue is computed from. */
+export function seriesScheduleSpec(s: SeriesRhythm): ScheduleSpec {
   if (s.intervalMs) return { intervals: [{ every: s.intervalMs }], endAt: s.endAt };
   return { calendars: [calendarFor(s)], timezone: s.timezone, startAt: s.startAt, endAt: s.endAt };
 }
@@ -100,7 +101,7 @@ export async function keepInvoiceSeriesScheduled(
 ): Promise<void> {
   const client = await temporal.client();
   const scheduleId = invoiceSeriesScheduleId(s.id);
-  const spec = specFor(s);
+  const spec = seriesScheduleSpec(s);
   const action = actionFor(temporal, s, about);
   const paused = s.status !== 'active';
   try {
@@ -119,17 +120,6 @@ export async function keepInvoiceSeriesScheduled(
     const { state } = await handle.describe();
     if (paused && !state.paused) await handle.pause('paused by the team');
     if (!paused && state.paused) await handle.unpause('resumed by the team');
-  }
-}
-
-/** When the schedule issues next; null when paused, ended or without a schedule. */
-export async function nextSeriesIssue(temporal: TemporalGateway, seriesId: string): Promise<Date | null> {
-  try {
-    const d = await (await temporal.client()).schedule.getHandle(invoiceSeriesScheduleId(seriesId)).describe();
-    return d.state.paused ? null : (d.info.nextActionTimes.at(0) ?? null);
-  } catch (err) {
-    if (err instanceof ScheduleNotFoundError) return null;
-    throw err;
   }
 }
 

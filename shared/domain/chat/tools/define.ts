@@ -3,6 +3,7 @@ import type { Db } from '../../../db/knex';
 import { validationError } from '../../../errors';
 import { hasScopes, type ResourceScope } from '../../auth/scopes';
 import { isoDate } from '../../common/query';
+import { formatAmountWithCode } from '../../currencies/money';
 import { monthToDate, type Period } from '../period';
 
 /** Who a tool works for: the same team scoping every service applies. */
@@ -96,8 +97,5 @@ export const span = (p: { from: string; to: string }) => (p.from === p.to ? `on 
 /** Arguments for the range a question named, when it named one. */
 export const periodArgs = (q: Question) => (q.period ? { from: q.period.from, to: q.period.to } : {});
 
-/** 1,234.50 EUR */
-export function money(amount: number, currency: string | null): string {
-  const figure = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-  return currency ? `${figure} ${currency}` : figure;
-}
+/** 1,234.50 EUR, ¥1,000 as 1,000 JPY: in the currency's minor unit. */
+export const money = formatAmountWithCode;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roundMoney as round2 } from '../../common/currency';
+import { roundMoney } from '../../currencies/money';
 import { listTransactionsQuery } from '../../transactions/schema';
 import { whereFiltered } from '../../transactions/service';
 import { defineTool, money, periodArgs, periodInput, span } from './define';
@@ -36,7 +36,7 @@ export const paymentsToTool = defineTool({
       from: input.from ?? dates.at(0) ?? null,
       to: input.to ?? dates.at(-1) ?? null,
       totals: rows
-        .map((r) => ({ currency: r.currency, amount: round2(Number(r.paid)), payments: r.payments }))
+        .map((r) => ({ currency: r.currency, amount: roundMoney(Number(r.paid), r.currency), payments: r.payments }))
         .sort((a, b) => b.amount - a.amount),
     };
   },

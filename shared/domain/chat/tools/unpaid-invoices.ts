@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { roundMoney as round2 } from '../../common/currency';
+import { roundMoney } from '../../currencies/money';
 import { listInvoicesQuery } from '../../invoices/schema';
 import { listInvoices } from '../../invoices/service';
 import { defineTool, money } from './define';
@@ -25,7 +25,7 @@ export const unpaidInvoicesTool = defineTool({
       count: page.data.length,
       overdue: page.data.filter((i) => i.status === 'overdue').length,
       complete: !page.meta.hasNextPage,
-      totals: [...totals].map(([currency, amount]) => ({ currency, amount: round2(amount) })),
+      totals: [...totals].map(([currency, amount]) => ({ currency, amount: roundMoney(amount, currency) })),
       invoices: byDue.slice(0, 20).map((i) => ({
         id: i.id,
         invoiceNumber: i.invoiceNumber,
