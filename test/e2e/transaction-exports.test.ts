@@ -286,7 +286,7 @@ describe('transaction exports', () => {
       [{ filter: { statuses: ['lost'] } }, 'filter.statuses.0'],
       [{ filter: { amountMin: 10, amountMax: 1 } }, 'filter.amountMin'],
       [{ filter: { from: '2026-02-30' } }, 'filter.from'],
-      [{ filter: { unknown: true } }, 'filter'],
+      [{ filter: { unknown: true } }, 'filter.unknown'],
       [{ formats: [] }, 'formats'],
       [{ formats: ['csv', 'csv'] }, 'formats'],
       [{ formats: ['pdf'] }, 'formats.0'],
