@@ -148,10 +148,7 @@ async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, op
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
     if (op.output.kind === 'none') return;
     if (op.output.kind === 'file') return sendFile(ctx, body as FileBody);
-    // As bytes: koa would send the JSON as one string joined to the headers, which V8 then copies
-    // whole; and the result's objects are garbage once serialised instead of when the response ends.
-    ctx.type = 'application/json';
-    ctx.body = Buffer.from(JSON.stringify(body));
+    ctx.body = body;
   } finally {
     await upload?.discard();
   }
