@@ -62,6 +62,14 @@ describe('InvoiceLifecycle', () => {
     expect(parsed.messageId).toBe(`<invoice-${invoice.id}-invoice-0@finops.local>`);
     const link = /https:\/\/finops\.example(\/i\/inv_[\w-]+)/.exec(mail.text)?.[1];
     expect(link).toBeDefined();
+    // The HTML part, for a phone: the same figures, how to pay, and the link as a button.
+    const html = String(parsed.html);
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    const amount = /for (.+?), due on/.exec(mail.text)?.[1];
+    expect(amount).toMatch(/119/);
+    for (const shown of [amount!, invoice.invoiceNumber, `Please quote ${invoice.invoiceNumber} as the payment reference.`])
+      expect(html).toContain(shown);
+    expect(html).toContain(`href="https://finops.example${link}"`);
     const page = await fetch(`${stack.api.url}${link}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(invoice.invoiceNumber);

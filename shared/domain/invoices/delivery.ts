@@ -6,7 +6,8 @@ import type { Storage } from '../../providers/storage';
 import type { MailMessage, Mailer } from '../../providers/mail';
 import { formatMoney } from '../currencies/money';
 import { sha256Hex } from '../crypto/tokens';
-import { invoiceForPdf, localeOf, renderInvoicePdf } from './pdf';
+import { invoiceEmailHtml, type InvoiceEmailContent } from './email-html';
+import { invoiceForPdf, localeOf, paymentLines, renderInvoicePdf } from './pdf';
 
 export type DeliveryKind = 'invoice' | 'reminder';
 
@@ -110,16 +111,28 @@ async function composeEmail(
     ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${invoice.dueDate}T00:00:00Z`))
     : null;
   const amountDue = money(invoice.amountDue);
+  const content: InvoiceEmailContent = {
+    teamName: team.name,
+    invoiceNumber: invoice.invoiceNumber,
+    lead:
+      kind === 'invoice'
+        ? `${team.name} has sent you invoice ${invoice.invoiceNumber} for ${amountDue}${due ? `, due on ${due}` : ''}.`
+        : `A reminder from ${team.name}: invoice ${invoice.invoiceNumber}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
+    amountDue,
+    due,
+    payment: paymentLines(invoice, team, (d) => d ?? ''),
+    link,
+    reminder: kind === 'reminder',
+  };
   const text = [
     'Hello,',
     '',
-    kind === 'invoice'
-      ? `${team.name} has sent you invoice ${invoice.invoiceNumber} for ${amountDue}${due ? `, due on ${due}` : ''}.`
-      : `A reminder from ${team.name}: invoice ${invoice.invoiceNumber}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
+    content.lead,
     '',
+    ...(content.payment.length ? [...content.payment, ''] : []),
     ...(link ? [`View and download it here: ${link}`, ''] : []),
     'The invoice is attached as a PDF.',
-    ...(kind === 'reminder' ? ['', 'If you have paid it already, thank you, and please ignore this reminder.'] : []),
+    ...(content.reminder ? ['', 'If you have paid it already, thank you, and please ignore this reminder.'] : []),
     '',
     team.name,
   ].join('\n');
@@ -130,6 +143,7 @@ async function composeEmail(
         ? `Invoice ${invoice.invoiceNumber} from ${team.name}`
         : `Reminder: invoice ${invoice.invoiceNumber} from ${team.name} is overdue`,
     text,
+    html: invoiceEmailHtml(content),
     messageId,
     replyTo: team.email ?? undefined,
     attachments: [{ filename: `${invoice.invoiceNumber}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
