@@ -242,11 +242,12 @@ describe('fuzzing every write operation', () => {
 
   // Last: it reads what the tests above were answered. With a refused session or signature every
   // request would be a 401, and "no 5xx, nothing written" would hold for nothing. Fuzzed bodies
-  // vary, the credential does not: no answer may be a 401, and some must have got past validation.
-  it.each(['session', 'signature'] as const)('got past the %s check: no input refused it, some were taken or not found', (credential) => {
+  // vary, the credential does not, and every door checks the credential before it reads a body: so
+  // no answer may be a 401, while a 400 is as much past the check as a 2xx (a seed may draw no
+  // valid body at all).
+  it.each(['session', 'signature'] as const)('got past the %s check: no input was refused for its credential', (credential) => {
     const statuses = answered[credential];
-    const count = (s: number) => statuses.filter((x) => x === s).length;
-    expect({ unauthorized: count(401), answers: statuses.length }).toEqual({ unauthorized: 0, answers: expect.any(Number) });
-    expect(statuses.filter((s) => (s >= 200 && s < 300) || s === 403 || s === 404).length).toBeGreaterThan(0);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 401)).toEqual([]);
   });
 });
