@@ -115,25 +115,40 @@ const hasUnstorable = (s: string) => s.includes('\u0000') || s.search(LONE_SURRO
  * keeps its own stack, so it cannot overflow the call stack whatever the depth.
  */
 export function assertStorableText(value: unknown, where: string): void {
-  const refuse = (field: string, message: string) =>
-    badRequest(`Invalid ${where}: NUL characters and lone surrogates are not allowed`, [{ field: field || '(root)', message }]);
-  const at = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
-  // Depth first in document order (children are pushed last to first); an object or array at depth d is level d + 1.
-  const pending: [value: unknown, path: string, depth: number][] = [[value, '', 0]];
+  const refuse = (up: Place | undefined, key: Key, message: string) =>
+    badRequest(`Invalid ${where}: NUL characters and lone surrogates are not allowed`, [{ field: pathOf(up, key) || '(root)', message }]);
+  // Depth first in document order (children are pushed last to first); an object or array at depth d
+  // is level d + 1. A value's path is only spelled out for the one refused, from its container's place.
+  const pending: [value: unknown, up: Place | undefined, key: Key, depth: number][] = [[value, undefined, undefined, 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const [v, path, depth] = next;
+    const [v, up, key, depth] = next;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw refuse(path, 'must not contain NUL characters');
-      if (v.search(LONE_SURROGATE) >= 0) throw refuse(path, 'must be well-formed Unicode (a lone surrogate)');
+      if (v.includes('\u0000')) throw refuse(up, key, 'must not contain NUL characters');
+      if (v.search(LONE_SURROGATE) >= 0) throw refuse(up, key, 'must be well-formed Unicode (a lone surrogate)');
     } else if (typeof v === 'object' && v !== null) {
       if (depth >= MAX_JSON_DEPTH) throw tooDeep(`Invalid ${where}`);
+      const place: Place = { up, key };
       if (Array.isArray(v)) {
-        for (let i = v.length - 1; i >= 0; i--) pending.push([v[i], at(path, i), depth + 1]);
+        for (let i = v.length - 1; i >= 0; i--) pending.push([v[i], place, i, depth + 1]);
       } else {
         const entries = Object.entries(v);
-        if (entries.some(([k]) => hasUnstorable(k))) throw refuse(path, 'keys must not contain NUL characters or lone surrogates');
-        for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i][1], at(path, entries[i][0]), depth + 1]);
+        if (entries.some(([k]) => hasUnstorable(k))) throw refuse(up, key, 'keys must not contain NUL characters or lone surrogates');
+        for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i][1], place, entries[i][0], depth + 1]);
       }
     }
   }
+}
+
+type Key = string | number | undefined;
+/** Where a container stands: its own container's place and its key there (none for the root). */
+interface Place {
+  up: Place | undefined;
+  key: Key;
+}
+
+/** `lineItems.1.vat`: the keys from the root down to `key`; empty for the root itself. */
+function pathOf(up: Place | undefined, key: Key): string {
+  const keys: (string | number)[] = key === undefined ? [] : [key];
+  for (let p = up; p && p.key !== undefined; p = p.up) keys.push(p.key);
+  return keys.reverse().join('.');
 }
