@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { CHECK_TIMEOUT_MS, checkDependency, databaseAnswers, type DependencyCheck } from '../shared/dependency-check';
+import { CHECK_TIMEOUT_MS, checkDependency, databaseAnswers, downIn } from '../shared/dependency-check';
 import type { ApiDeps } from './deps';
 import type { AppState } from './http/state';
 import { API_VERSION } from './version';
@@ -47,8 +47,6 @@ async function checkAll({ db, temporal }: Pick<ApiDeps, 'db' | 'temporal'>): Pro
   return { database, temporal: temporalCheck };
 }
 
-const down = (name: string, check: DependencyCheck) => `${name} is down: ${check.error ?? 'no answer'}`;
-
 /**
  * Readiness asks PostgreSQL and not Temporal. Without PostgreSQL the gateway can answer nothing
  * but errors. Without Temporal it still serves reads and takes provider webhooks, which the outbox
@@ -57,8 +55,7 @@ const down = (name: string, check: DependencyCheck) => `${name} is down: ${check
  */
 function readiness(c: Checks): { httpStatus: number; body: z.infer<typeof readinessSchema> } {
   if (c.database.status === 'down') {
-    const description = [down('database', c.database), ...(c.temporal.status === 'down' ? [down('temporal', c.temporal)] : [])].join('; ');
-    return { httpStatus: 503, body: { status: 'unavailable', version: API_VERSION, description, checks: c } };
+    return { httpStatus: 503, body: { status: 'unavailable', version: API_VERSION, description: downIn(c), checks: c } };
   }
   if (c.temporal.status === 'down')
     return {
@@ -66,7 +63,7 @@ function readiness(c: Checks): { httpStatus: number; body: z.infer<typeof readin
       body: {
         status: 'degraded',
         version: API_VERSION,
-        description: `${down('temporal', c.temporal)}; webhooks are recorded and acted on once it answers`,
+        description: `${downIn({ temporal: c.temporal })}; webhooks are recorded and acted on once it answers`,
         checks: c,
       },
     };

@@ -10,6 +10,13 @@ export interface DependencyCheck {
 /** Within this long a dependency answers or counts as down: a probe must answer before its caller gives up on it. */
 export const CHECK_TIMEOUT_MS = 2000;
 
+/** What a probe says of the checks that failed: `database is down: <why>; temporal is down: <why>`. */
+export const downIn = (checks: Record<string, DependencyCheck>): string =>
+  Object.entries(checks)
+    .filter(([, c]) => c.status === 'down')
+    .map(([name, c]) => `${name} is down: ${c.error ?? 'no answer'}`)
+    .join('; ');
+
 /** Runs one check, timed; a failure becomes `down` with the first line of its message. */
 export async function checkDependency(fn: () => Promise<unknown>): Promise<DependencyCheck> {
   const start = performance.now();

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DependencyCheck } from '../shared/dependency-check';
+import { downIn, type DependencyCheck } from '../shared/dependency-check';
 
 export interface WorkerReadiness {
   ready: boolean;
@@ -33,12 +33,8 @@ export async function startHealthServer(opts: {
     if (path === '/readyz') {
       opts.readiness().then(
         ({ ready, checks }) => {
-          const failed = Object.entries(checks).filter(([, c]) => c.status === 'down');
-          send(res, ready ? 200 : 503, {
-            status: ready ? 'ok' : 'unavailable',
-            ...(failed.length ? { description: failed.map(([name, c]) => `${name} is down: ${c.error ?? 'no answer'}`).join('; ') } : {}),
-            checks,
-          });
+          const description = downIn(checks);
+          send(res, ready ? 200 : 503, { status: ready ? 'ok' : 'unavailable', ...(description ? { description } : {}), checks });
         },
         (err: unknown) => send(res, 503, { status: 'unavailable', description: (err as Error).message }),
       );
