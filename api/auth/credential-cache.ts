@@ -95,10 +95,13 @@ export function createCredentialCache(db: Db, { ttlMs, maxEntries = 10_000, logg
   // round trip per batch of requests, not one per request.
   let barrier: Promise<void> | undefined;
   let nextBarrier: Promise<void> | undefined;
-  const send = async () => {
-    if (!client) throw new Error('not listening');
-    await client.query('select 1');
-  };
+  // pg's callback form: its promise form kept each barrier's continuation (the requests waiting on
+  // it) alive through young-generation collections (shared/db/prepared.ts says more).
+  const send = () =>
+    new Promise<void>((resolve, reject) => {
+      if (!client) return reject(new Error('not listening'));
+      client.query('select 1', (err) => (err ? reject(err) : resolve()));
+    });
   const fence = (): Promise<void> => {
     if (!barrier) {
       barrier = send().finally(() => (barrier = undefined));

@@ -1,20 +1,14 @@
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/logger';
-import type { AppState } from './state';
+import { RequestState, type AppState } from './state';
 
 /**
- * One JSON line per request with its id, team and outcome; never headers or bodies. The request's
- * own logger (`state.log`, bound to its id) is made when something first logs with it: most
- * requests log nothing at the levels production runs, and a child logger per request costs.
+ * One JSON line per request with its id, team and outcome; never headers or bodies. Gives the
+ * request its state (`RequestState`), with the request's own logger.
  */
 export function accessLog(logger: Logger): Middleware<AppState> {
   return (ctx, next) => {
-    let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', {
-      get: () => (log ??= logger.child({ requestId: ctx.state.requestId })),
-      configurable: true,
-      enumerable: true,
-    });
+    ctx.state = new RequestState(ctx.state.requestId, logger);
     // Below info (as production may run) there is no line to write: nothing to time or wait for.
     return logger.isLevelEnabled('info') ? logged(ctx, next) : next();
   };

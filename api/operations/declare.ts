@@ -19,21 +19,32 @@ export type Door = `${Method} /${string}`;
 /** What both doors know of the request an operation serves. */
 export type RequestInfo = { requestId: string; ip: string; userAgent: string | undefined; log: Logger };
 
-/** The request as either door hands it to a call; the address and the logger are worked out when read (most calls need neither). */
-export function requestInfoOf(ctx: Context & { state: AppState }): RequestInfo {
-  const { state } = ctx;
-  const userAgent = ctx.get('user-agent') || undefined;
-  return {
-    requestId: state.requestId,
-    userAgent,
-    get ip() {
-      return ctx.ip;
-    },
-    get log() {
-      return state.log;
-    },
-  };
+/**
+ * The request as either door hands it to a call; the address and the logger are worked out when read
+ * (most calls need neither). A class rather than an object literal with getters: V8 gives each such
+ * literal's getters (closures over the request) a hidden class of their own in the old generation, so
+ * everything the request reached (its rows, its response) stayed alive through every young-generation
+ * collection and was promoted, to be freed only by a full one.
+ */
+class RequestFacts implements RequestInfo {
+  readonly requestId: string;
+  readonly userAgent: string | undefined;
+
+  constructor(private readonly ctx: Context & { state: AppState }) {
+    this.requestId = ctx.state.requestId;
+    this.userAgent = ctx.get('user-agent') || undefined;
+  }
+
+  get ip(): string {
+    return this.ctx.ip;
+  }
+
+  get log(): Logger {
+    return this.ctx.state.log;
+  }
 }
+
+export const requestInfoOf = (ctx: Context & { state: AppState }): RequestInfo => new RequestFacts(ctx);
 
 interface CallBase<I extends z.ZodType> {
   input: z.output<I>;

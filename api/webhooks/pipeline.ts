@@ -175,17 +175,31 @@ async function readRaw(ctx: Context, maxBytes: number): Promise<RawWebhook> {
     // a provider redelivers what was not answered 200. A 400, not a server error.
     throw badRequest('The request body could not be read');
   }
-  // The address and query are read by the few providers that need them, when they do.
-  return {
-    raw,
-    headers: ctx.req.headers,
-    get ip() {
-      return ctx.ip;
-    },
-    get query() {
-      return ctx.query;
-    },
-  };
+  return new ReceivedWebhook(raw, ctx);
+}
+
+/**
+ * The address and query are read by the few providers that need them, when they do. A class rather
+ * than an object literal with getters, for the reason `requestInfoOf` gives (api/operations/declare.ts):
+ * such a literal kept each delivery's request alive until a full collection.
+ */
+class ReceivedWebhook implements RawWebhook {
+  readonly headers: IncomingHttpHeaders;
+
+  constructor(
+    readonly raw: string,
+    private readonly ctx: Context,
+  ) {
+    this.headers = ctx.req.headers;
+  }
+
+  get ip(): string {
+    return this.ctx.ip;
+  }
+
+  get query(): RawWebhook['query'] {
+    return this.ctx.query;
+  }
 }
 
 /** A provider's webhook as the gateway serves it and as the relay replays its recorded events. */

@@ -8,7 +8,10 @@ export interface PreparedStatement {
 }
 
 interface PgConnection {
-  query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+  query(
+    config: { name?: string; text: string; values: readonly unknown[] },
+    callback: (err: Error | null, result: { rows: unknown[] }) => void,
+  ): void;
   __knexUid?: string;
 }
 interface PoolClient {
@@ -32,14 +35,21 @@ export const runPrepared = <R>(db: Db, statement: PreparedStatement, values: unk
  */
 export const runSql = <R>(db: Db, text: string, values: readonly unknown[]): Promise<R[]> => run<R>(db, { text, values });
 
+/**
+ * pg's callback form, as knex's own runner calls it. Its promise form (`await connection.query(q)`)
+ * keeps each result reachable across the next young-generation collections, so every page of rows
+ * was promoted to the old generation and freed only by a full collection; with the callback the
+ * rows die young, as they do in a bare `pg` program.
+ */
 async function run<R>(db: Db, query: { name?: string; text: string; values: readonly unknown[] }): Promise<R[]> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
   try {
     // As knex's own runner does: every query the process runs shows among its query events (debug, tests).
     client.emit('query', { __knexUid: connection.__knexUid, sql: query.text, bindings: query.values });
-    const { rows } = await connection.query(query);
-    return rows as R[];
+    return await new Promise<R[]>((resolve, reject) =>
+      connection.query(query, (err, result) => (err ? reject(err) : resolve(result.rows as R[]))),
+    );
   } finally {
     await client.releaseConnection(connection);
   }
