@@ -17,7 +17,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Door = `${Method} /${string}`;
 
 /** What both doors know of the request an operation serves. */
-export type RequestInfo = { requestId: string; ip: string; userAgent: string | undefined; log: Logger };
+export type RequestInfo = {
+  requestId: string;
+  ip: string;
+  userAgent: string | undefined;
+  /** The `Last-Event-ID` an EventSource sends when it reconnects to a stream: where to resume. */
+  lastEventId: string | undefined;
+  log: Logger;
+};
 
 /** The request as either door hands it to a call; the address and the logger are worked out when read (most calls need neither). */
 export function requestInfoOf(ctx: Context & { state: AppState }): RequestInfo {
@@ -26,6 +33,9 @@ export function requestInfoOf(ctx: Context & { state: AppState }): RequestInfo {
   return {
     requestId: state.requestId,
     userAgent,
+    get lastEventId() {
+      return ctx.get('last-event-id') || undefined;
+    },
     get ip() {
       return ctx.ip;
     },
