@@ -100,6 +100,10 @@ export interface Spec<
   formerly?: F;
   /** Why a caller should use something else; shown in the reference. */
   deprecated?: string;
+  /** Error statuses it answers besides every operation's (a GET's 409), for the reference; the description says when. */
+  errors?: readonly number[];
+  /** Request headers it reads besides the credential (an SSE's `Last-Event-ID`), for the reference. */
+  headers?: z.ZodObject;
   run: (call: CallOf<I, U>, deps: ApiDeps) => RunResult<O>;
 }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { followEvents, listEvents } from '../../shared/domain/events/service';
 import * as schema from '../../shared/domain/events/schema';
 import { WEBHOOK_EVENT_DESCRIPTIONS } from '../../shared/domain/webhook-endpoints/event-types';
@@ -19,6 +20,7 @@ export const events = [
     description: `The team’s events, oldest first from \`after\`, keyset-paginated. With \`wait\`, a long poll: when nothing is ready it answers as soon as an event is (or empty at the deadline), still with the cursor to go on from.\n\n${GUARANTEES}\n\nEvents:\n${TYPES}`,
     input: schema.listEventsQuery,
     output: list(schema.eventSchema, schema.eventFeedMetaSchema),
+    errors: [409],
     run: ({ principal, input }, { db, eventWake }) => listEvents(db, principal.teamId, input, () => eventWake.nextCommit(principal.teamId)),
   }),
   query('events.stream', 'GET /events/stream', ['events.read'], {
@@ -26,6 +28,13 @@ export const events = [
     summary: 'Follow the event feed',
     description: `Server-sent events (\`text/event-stream\`): every event after \`after\` (or after the \`Last-Event-ID\` header, which an EventSource sends when it reconnects; the header wins), then each new one as it commits, until the client closes. Each event’s \`event\` is its type and \`data\` the JSON of \`GET /events\`’s item; its \`id\` is the cursor after it, usable as \`after\` in \`GET /events\` too. After \`EVENTS_STREAM_HEARTBEAT\` (15 s) without an event comes a \`heartbeat\` with the current cursor.\n\n${GUARANTEES}`,
     input: schema.streamEventsQuery,
+    errors: [409],
+    headers: z.object({
+      'Last-Event-ID': z
+        .string()
+        .optional()
+        .meta({ description: 'The id of the last event received: the stream resumes after it (wins over `after`).' }),
+    }),
     output: serverSentEvents(schema.eventStreamFrameSchema, 'A stream of server-sent events; each `data` is JSON and each `id` a cursor.'),
     run: ({ principal, input, request }, { db, eventWake, config }) =>
       followEvents(db, principal.teamId, request.lastEventId ?? input.after, () => eventWake.nextCommit(principal.teamId), {
