@@ -59,11 +59,14 @@ export interface FeedPage {
 export async function readFeed(db: Db, teamId: string, query: { after?: string; pageSize: number }): Promise<FeedPage> {
   const [xid, seq] = query.after ? decodeCursor(query.after, ['integer', 'integer'], 'after') : START;
   const fromStart = xid === START[0] && seq === START[1];
+  // `held` asks for the team's newest xid (one probe at the end of the index), not for any row at or
+  // above xmin: with xmin a parameter, the planner reads that as a scan that stops at the first hit,
+  // and when there is none it reads the whole table.
   const { rows } = await db.raw<{ rows: FeedRow[] }>(
     `with horizon as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin)
      select f.found, f.held, e.id, e.xid::text as xid, e.seq::text as seq, e.payload
        from (select ?::boolean or exists (select 1 from events where team_id = ? and xid = ?::xid8 and seq = ?::bigint) as found,
-                    exists (select 1 from events where team_id = ? and xid >= (select xmin from horizon)) as held) f
+                    coalesce((select xid from events where team_id = ? order by xid desc limit 1) >= (select xmin from horizon), false) as held) f
        left join lateral (
          select id, xid, seq, payload from events
           where team_id = ? and (xid, seq) > (?::xid8, ?::bigint)
