@@ -115,11 +115,16 @@ function registerOperation(registry: OpenAPIRegistry, op: AnyOperation): void {
       body: op.multipart
         ? { description: op.multipart.description, content: { 'multipart/form-data': { schema: op.multipart.form } }, required: true }
         : body && { content: { 'application/json': { schema: body } }, required: true },
-      headers: takesIdempotencyKey(op) ? idempotencyHeader : undefined,
+      headers: takesIdempotencyKey(op) ? idempotencyHeader : op.headers,
     },
     responses: {
       [status]: success,
-      ...errorResponses(method === 'GET' ? [400, 401, 403, 404, 429, 500] : [400, 401, 403, 404, 409, 413, 415, 422, 429, 500]),
+      ...errorResponses(
+        [
+          ...(method === 'GET' ? [400, 401, 403, 404, 429, 500] : [400, 401, 403, 404, 409, 413, 415, 422, 429, 500]),
+          ...(op.errors ?? []),
+        ].sort(),
+      ),
     },
   });
 }

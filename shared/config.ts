@@ -70,6 +70,11 @@ const schema = z
     DOCUMENT_SWEEP_INTERVAL: duration.default(30_000),
     // A document still pending this long after its upload is swept; shorter than that, its upload may still be starting it.
     DOCUMENT_PENDING_GRACE: duration.default(60_000),
+    // The event feed (GET /events) keeps events this long (a team's newest is always kept); each API process sweeps older ones this often.
+    EVENTS_RETENTION: duration.default(30 * 86_400_000),
+    EVENTS_SWEEP_INTERVAL: duration.default(3_600_000),
+    // An idle event stream (GET /events/stream) sends a heartbeat this often.
+    EVENTS_STREAM_HEARTBEAT: duration.default(15_000),
     // Webhooks out (POST /webhook-endpoints): how often each API process starts deliveries still waiting for their workflow.
     WEBHOOK_DELIVERY_RELAY_INTERVAL: duration.default(1000),
     // A delivery is retried with exponential backoff (first wait, longest wait) for this long, then given up.

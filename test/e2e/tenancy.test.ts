@@ -94,6 +94,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   invoiceProducts: 'invoiceProduct',
   transactionImports: 'import',
   webhookEndpoints: 'webhookEndpoint',
+  events: 'none',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export' };

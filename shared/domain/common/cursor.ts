@@ -15,7 +15,7 @@ export function encodeCursor(key: readonly (string | number)[]): string {
 }
 
 /** What each part of a cursor must be, so that a cursor we never issued is a 400, not a failed cast. */
-export type CursorPart = 'date' | 'timestamp' | 'uuid';
+export type CursorPart = 'date' | 'timestamp' | 'uuid' | 'integer';
 
 const isDate = (v: string) => isoDate.safeParse(v).success;
 
@@ -24,9 +24,12 @@ const PARTS: Record<CursorPart, (v: string) => boolean> = {
   // As PostgreSQL prints a timestamptz (`created_at::text`): '2026-11-26 06:55:47.123456+00'.
   timestamp: (v) => /^ ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:[0-5]\d)?$/.test(v.slice(10)) && isDate(v.slice(0, 10)),
   uuid: isUuid,
+  // A non-negative bigint in decimal (a sequence, a transaction id): at most 19 digits, no leading zero.
+  integer: (v) => /^(0|[1-9]\d{0,18})$/.test(v) && BigInt(v) <= 9223372036854775807n,
 };
 
-export function decodeCursor(cursor: string, shape: readonly CursorPart[]): string[] {
+/** The cursor's parts, or a 400 naming `field` (the input field the cursor came in). */
+export function decodeCursor(cursor: string, shape: readonly CursorPart[], field = 'cursor'): string[] {
   try {
     const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (
@@ -40,7 +43,7 @@ export function decodeCursor(cursor: string, shape: readonly CursorPart[]): stri
     // fall through to the error below
   }
   throw badRequest('Invalid cursor: pass back the meta.cursor of a previous page unchanged', [
-    { field: 'cursor', message: 'not a cursor this API issued' },
+    { field, message: 'not a cursor this API issued' },
   ]);
 }
 
