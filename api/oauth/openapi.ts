@@ -39,7 +39,7 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     description: [
       'Dynamic Client Registration for agents and apps given only this server\'s URL: no credential needed. `token_endpoint_auth_method: "none"` registers a public client (no secret); `client_secret_basic` (the default) or `client_secret_post` a confidential one, whose secret is in this answer only. Every self-registered client must use PKCE (S256) when it asks for authorization.',
       'Redirect URIs must be https, or http on a loopback address (localhost, 127.0.0.1, [::1]); no fragment, credentials or wildcard, and no other scheme. An authorization must name one of them exactly. Metadata this server does not know is ignored.',
-      'The client belongs to no team and nobody sees it until a user consents to it on the consent page; it is then among that user\'s authorized applications in that team (GET /oauth-applications/authorized), where revoking it ends its tokens. A registration nobody consents to within `OAUTH_REGISTRATION_TTL` (24 h by default) is deleted. Registrations are limited per IP (`OAUTH_REGISTRATIONS_PER_HOUR`, 20 by default).',
+      "The client belongs to no team and nobody sees it until a user consents to it on the consent page; it is then among that user's authorized applications in that team (GET /oauth-applications/authorized), where revoking it ends its tokens. A registration nobody consents to within `OAUTH_REGISTRATION_TTL` (24 h by default) is deleted. Registrations are limited per IP (`OAUTH_REGISTRATIONS_PER_HOUR`, 20 by default).",
     ].join('\n\n'),
     request: { body: { content: json(clientRegistrationRequest) } },
     responses: {

@@ -62,7 +62,8 @@ export const authorizedApplicationSchema = z.object({
   logoUrl: z.string().nullable(),
   website: z.string().nullable(),
   selfRegistered: z.boolean().meta({
-    description: 'The client registered itself (RFC 7591, POST /oauth/register): its name and website are its own claim, and no team owns it.',
+    description:
+      'The client registered itself (RFC 7591, POST /oauth/register): its name and website are its own claim, and no team owns it.',
   }),
   scopes: z.array(z.string()),
   grantedAt: z.iso.datetime(),

@@ -87,8 +87,10 @@ export async function issueCode(db: Db, v: ValidAuthorization, userId: string, t
       const kept = await OAuthApplication.query(trx)
         .patch({ registrationExpiresAt: null })
         .where({ id: v.app.id })
-        .where((q) => q.whereNull('registrationExpiresAt').orWhere('registrationExpiresAt', '>', new Date()));
-      if (!kept) throw new OAuthError('invalid_client', 'Unknown or inactive client_id', 400);
+        .where('registrationExpiresAt', '>', new Date());
+      // Not kept: expired, or another consent cleared the expiry first (then the client stays).
+      if (!kept && !(await OAuthApplication.query(trx).findById(v.app.id).whereNull('registrationExpiresAt')))
+        throw new OAuthError('invalid_client', 'Unknown or inactive client_id', 400);
     }
     const grant = await OAuthConsent.query(trx).findOne({ applicationId: v.app.id, userId, teamId }).forUpdate();
     if (grant) {

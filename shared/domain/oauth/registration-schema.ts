@@ -13,7 +13,8 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'clie
 /** The token endpoint issues a refresh token with every code exchange, so every client gets both. */
 export const REGISTERED_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
 
-const REDIRECT_URI_RULE = 'must be https, or http on a loopback address (localhost, 127.0.0.1, [::1]), with no fragment, credentials or wildcard';
+const REDIRECT_URI_RULE =
+  'must be https, or http on a loopback address (localhost, 127.0.0.1, [::1]), with no fragment, credentials or wildcard';
 
 const httpsUrl = (name: string) =>
   z
@@ -24,9 +25,15 @@ const httpsUrl = (name: string) =>
 export const clientRegistrationRequest = z
   .object({
     redirect_uris: z
-      .array(z.string().max(2000).refine((u) => isRedirectUri(u, { privateUseSchemes: false }), REDIRECT_URI_RULE), {
-        error: 'redirect_uris is required: a list of redirect URIs',
-      })
+      .array(
+        z
+          .string()
+          .max(2000)
+          .refine((u) => isRedirectUri(u, { privateUseSchemes: false }), REDIRECT_URI_RULE),
+        {
+          error: 'redirect_uris is required: a list of redirect URIs',
+        },
+      )
       .min(1, 'redirect_uris needs at least one URI')
       .max(10, 'at most 10 redirect_uris')
       .transform((uris) => [...new Set(uris)])
@@ -42,14 +49,19 @@ export const clientRegistrationRequest = z
       .array(z.enum(REGISTERED_GRANT_TYPES, { error: `grant_types may hold only ${REGISTERED_GRANT_TYPES.join(', ')}` }))
       .refine((g) => g.includes('authorization_code'), 'grant_types must include authorization_code')
       .optional(),
-    response_types: z.array(z.literal('code', { error: 'response_types may hold only code' })).min(1).optional(),
+    response_types: z
+      .array(z.literal('code', { error: 'response_types may hold only code' }))
+      .min(1)
+      .optional(),
     client_name: z
       .string()
       .trim()
       .min(1, 'client_name must not be empty')
       .max(100, 'client_name is at most 100 characters')
       .optional()
-      .meta({ description: 'Shown on the consent page, marked as the name the client gave itself. Default: the first redirect URI’s host.' }),
+      .meta({
+        description: 'Shown on the consent page, marked as the name the client gave itself. Default: the first redirect URI’s host.',
+      }),
     client_uri: httpsUrl('client_uri').optional(),
     logo_uri: httpsUrl('logo_uri').optional(),
     scope: z
@@ -59,7 +71,10 @@ export const clientRegistrationRequest = z
       .refine((list) => list.length > 0, 'scope must name at least one scope')
       .refine((list) => list.every(isScope), 'scope names an unknown scope (see scopes_supported in the metadata)')
       .optional()
-      .meta({ description: 'Space-separated scopes the client may later ask for. Default: every scope; the user grants what an authorization asks.' }),
+      .meta({
+        description:
+          'Space-separated scopes the client may later ask for. Default: every scope; the user grants what an authorization asks.',
+      }),
   })
   .meta({ id: 'OAuthClientRegistrationRequest' });
 
