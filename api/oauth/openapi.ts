@@ -49,7 +49,7 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
           '`invalid_redirect_uri` for a missing or refused redirect URI; `invalid_client_metadata` for any other value, or a body that is not a JSON object. Nothing is stored.',
         content: json(oauthError),
       },
-      413: { description: 'A body over 64 KB (`invalid_client_metadata`).', content: json(oauthError) },
+      413: { description: 'A body over 1 MB (`invalid_client_metadata`).', content: json(oauthError) },
       415: { description: 'A body that is not JSON (`invalid_client_metadata`).', content: json(oauthError) },
       429: { description: 'Too many registrations from this address; `Retry-After` says when to try again.' },
     },

@@ -47,13 +47,10 @@ async function bodyParams(ctx: Context): Promise<Record<string, string>> {
   }
 }
 
-/** Client metadata is small; an anonymous caller cannot make us read more. */
-const REGISTRATION_BODY_LIMIT_BYTES = 64 * 1024;
-
 /** The registration's JSON body; a body that cannot be read is `invalid_client_metadata` with its status. */
 async function registrationBody(ctx: Context): Promise<unknown> {
   try {
-    return await readJsonBody(ctx, REGISTRATION_BODY_LIMIT_BYTES);
+    return await readJsonBody(ctx);
   } catch (err) {
     if (err instanceof AppError && err.status < 500) throw new OAuthError('invalid_client_metadata', err.description, err.status);
     throw err;
