@@ -7,6 +7,7 @@ import { startRegistrationSweep } from '../../api/outbox/registration-sweep';
 import { ALL_SCOPES } from '../../shared/domain/auth/scopes';
 import { withinTeam } from '../../shared/db/team-wall';
 import { startTestApi, type TestApi } from '../support/api';
+import { oauthAccessToken } from '../support/oauth';
 import { trpcAs, trpcError } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -437,6 +438,14 @@ describe('who sees a self-registered client', () => {
     expect(refresh.status).toBe(400);
     expect((await refresh.json()).error).toBe('invalid_grant');
     expect((await acmeApps.authorized.query()).map((a) => a.id)).not.toContain(id);
+  });
+
+  it("lists another team's application the user granted, which the team wall used to hide", async () => {
+    const { access_token } = await oauthAccessToken(ctx.api, ctx.other.sessionToken, ctx.acme.sessionToken, ['transactions.read']);
+    const granted = (await trpcAs(ctx.api, ctx.acme.sessionToken).oauthApplications.authorized.query()).find((a) => a.name === 'Agent');
+    expect(granted).toMatchObject({ selfRegistered: false, scopes: ['transactions.read'] });
+    await trpcAs(ctx.api, ctx.acme.sessionToken).oauthApplications.revokeAccess.mutate({ applicationId: granted!.id });
+    expect((await ctx.api.fetch('/transactions', { token: access_token })).status).toBe(401);
   });
 });
 
