@@ -55,6 +55,10 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     // Failed authentications (wrong key, token, password) an IP may make per minute before it must wait.
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    // OAuth clients that register themselves (RFC 7591): per IP per hour; deleted when nobody consented within the TTL.
+    OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(20),
+    OAUTH_REGISTRATION_TTL: duration.default(86_400_000),
+    OAUTH_REGISTRATION_SWEEP_INTERVAL: duration.default(10 * 60_000),
     // An Idempotency-Key whose request has not finished in this long (its process died mid-request) may be claimed again.
     IDEMPOTENCY_LEASE: duration.default(120_000),
     // How long a process may reuse a found credential; changes end it at once (NOTIFY). 0: look up every request.

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { clientRegistrationRequest, clientRegistrationResponse } from '../../shared/domain/oauth/registration-schema';
 import { authorizeQuery, consentForm, revokeForm, tokenRequest, tokenResponseSchema } from '../../shared/domain/oauth/schema';
 import { MAX_JSON_DEPTH } from '../http/json-body';
 
@@ -7,7 +8,7 @@ const oauthError = z
   .object({
     error: z.string().meta({
       description:
-        'RFC 6749 code: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope.',
+        'RFC 6749 code: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope; from POST /oauth/register, RFC 7591 code: invalid_redirect_uri, invalid_client_metadata.',
     }),
     error_description: z.string(),
     description: z.string().meta({ description: 'Same text, under the name every other endpoint uses.' }),
@@ -26,7 +27,32 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     path: '/.well-known/oauth-authorization-server',
     tags,
     summary: 'Authorization server metadata (RFC 8414)',
+    description:
+      'What a client given only this server\'s URL needs: `issuer`, `authorization_endpoint`, `token_endpoint`, `revocation_endpoint`, `registration_endpoint` (POST /oauth/register), `scopes_supported` (every scope), `response_types_supported` `["code"]`, `grant_types_supported` `["authorization_code", "refresh_token"]`, `code_challenge_methods_supported` `["S256"]` and `token_endpoint_auth_methods_supported`. The MCP server\'s RFC 9728 metadata (`/.well-known/oauth-protected-resource`) names this server in `authorization_servers`.',
     responses: { 200: { description: 'Endpoints, grant types, PKCE methods and scopes.' } },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/oauth/register',
+    tags,
+    summary: 'Register a client (RFC 7591)',
+    description: [
+      'Dynamic Client Registration for agents and apps given only this server\'s URL: no credential needed. `token_endpoint_auth_method: "none"` registers a public client (no secret); `client_secret_basic` (the default) or `client_secret_post` a confidential one, whose secret is in this answer only. Every self-registered client must use PKCE (S256) when it asks for authorization.',
+      'Redirect URIs must be https, or http on a loopback address (localhost, 127.0.0.1, [::1]); no fragment, credentials or wildcard, and no other scheme. An authorization must name one of them exactly. Metadata this server does not know is ignored.',
+      "The client belongs to no team and nobody sees it until a user consents to it on the consent page; it is then among that user's authorized applications in that team (GET /oauth-applications/authorized), where revoking it ends its tokens. A registration nobody consents to within `OAUTH_REGISTRATION_TTL` (24 h by default) is deleted. Registrations are limited per IP (`OAUTH_REGISTRATIONS_PER_HOUR`, 20 by default).",
+    ].join('\n\n'),
+    request: { body: { content: json(clientRegistrationRequest) } },
+    responses: {
+      201: { description: 'The client as registered (RFC 7591 §3.2.1).', content: json(clientRegistrationResponse) },
+      400: {
+        description:
+          '`invalid_redirect_uri` for a missing or refused redirect URI; `invalid_client_metadata` for any other value, or a body that is not a JSON object. Nothing is stored.',
+        content: json(oauthError),
+      },
+      413: { description: 'A body over 1 MB (`invalid_client_metadata`).', content: json(oauthError) },
+      415: { description: 'A body that is not JSON (`invalid_client_metadata`).', content: json(oauthError) },
+      429: { description: 'Too many registrations from this address; `Retry-After` says when to try again.' },
+    },
   });
   registry.registerPath({
     method: 'get',

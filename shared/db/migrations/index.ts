@@ -40,6 +40,7 @@ import * as transactionWeekTrigrams from './0081_transaction_week_trigrams';
 import * as bankConsentObservedAt from './0082_bank_consent_observed_at';
 import * as weekTrigramsLoop from './0083_week_trigrams_loop';
 import * as events from './0084_events';
+import * as oauthClientRegistration from './0085_oauth_client_registration';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -87,6 +88,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0082_bank_consent_observed_at': bankConsentObservedAt,
   '0083_week_trigrams_loop': weekTrigramsLoop,
   '0084_events': events,
+  '0085_oauth_client_registration': oauthClientRegistration,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
