@@ -18,9 +18,6 @@ export interface Sort<F extends string = string> {
   readonly isDefault: boolean;
 }
 
-/** What a sort written out looks like, to tell a cursor made for another order from one we never issued. */
-const SORT_TEXT = /^-?[A-Za-z]+(,-?[A-Za-z]+)*$/;
-
 const codeList = (fields: readonly string[]) =>
   fields.length > 1
     ? `${fields
@@ -79,6 +76,9 @@ export function sortParam<const F extends string>(fields: readonly [F, ...F[]], 
         'A cursor continues only the order it was made for: pass the same `sort` with it.',
       ].join(' '),
       example: fields.length > 1 ? `-${fields[1]},${fields[0]}` : `-${fields[0]}`,
+      default: defaultText,
+      // For generated clients: the allowed fields as a machine-readable rule (the server's own check is the transform's).
+      pattern: `^-?(${fields.join('|')})(,-?(${fields.join('|')}))*$`,
     });
 }
 
@@ -170,7 +170,8 @@ export function afterKey<F extends string>(
     const value = key[i];
     let later: string | null;
     if (value === null) later = t.descending ? `${t.sql} is not null` : null;
-    else later = t.descending ? `${t.sql} < ${bind(t, value)}` : `(${t.sql} > ${bind(t, value)}${t.nullable ? ` or ${t.sql} is null` : ''})`;
+    else if (t.descending) later = `${t.sql} < ${bind(t, value)}`;
+    else later = t.nullable ? `(${t.sql} > ${bind(t, value)} or ${t.sql} is null)` : `${t.sql} > ${bind(t, value)}`;
     if (i === terms.length - 1) return later ?? 'false';
     const equal = value === null ? `${t.sql} is null` : `${t.sql} = ${bind(t, value)}`;
     const rest = `(${equal} and ${after(i + 1)})`;
@@ -199,7 +200,9 @@ export const encodeSortedCursor = (sort: Sort, key: readonly (string | null)[]) 
 export function decodeSortedCursor<F extends string>(cursor: string, sort: Sort<F>, keys: SortKeys<F>): (string | null)[] {
   const key = readCursor(cursor);
   const madeFor = key?.[0];
-  if (typeof madeFor === 'string' && madeFor !== sort.text && SORT_TEXT.test(madeFor)) {
+  // An order of this list's fields tells a cursor made for another order from one we never issued.
+  const isOrder = (text: string) => text.split(',').every((t) => Object.hasOwn(keys.fields, t.replace(/^-/, '')));
+  if (typeof madeFor === 'string' && madeFor !== sort.text && isOrder(madeFor)) {
     throw badRequest(
       `This cursor continues the list sorted by \`${madeFor}\`, not \`${sort.text}\`: pass \`sort=${madeFor}\` with it, or start again without a cursor`,
       [{ field: 'cursor', message: `made for sort=${madeFor}` }],
@@ -210,7 +213,7 @@ export function decodeSortedCursor<F extends string>(cursor: string, sort: Sort<
   throw invalidCursor();
 }
 
-/** The row of a sorted list as selected: its own columns and its place in the order. */
+/** What a row of a sorted list carries beside its own columns: its place in the order (sortKeySql). */
 export interface SortedRow {
   cursorKey: (string | null)[];
 }
@@ -219,12 +222,12 @@ export interface SortedRow {
  * A list in the order `query.sort`, resumed from a cursor made for that order. Adds the order, the
  * limit, the cursor's condition and the row's key (`cursor_key`) to `q`; `toDto` sees the row without it.
  */
-export async function sortedPage<F extends string, Row extends SortedRow, T, TRecord extends object = object>(
+export async function sortedPage<F extends string, Row, T, TRecord extends object = object>(
   db: Knex,
   q: Knex.QueryBuilder<TRecord, Row[]>,
   keys: SortKeys<F>,
   query: { cursor?: string; pageSize: number; sort: Sort<F> },
-  toDto: (row: Omit<Row, 'cursorKey'>) => T,
+  toDto: (row: Row) => T,
 ): Promise<Page<T>> {
   const { sort } = query;
   q.select(db.raw(`${sortKeySql(sort, keys)} as cursor_key`))
@@ -235,12 +238,12 @@ export async function sortedPage<F extends string, Row extends SortedRow, T, TRe
     q.whereRaw(sql, bindings);
   }
   // As in newestFirstPage: for a concrete row type the builder resolves to `Row[]`.
-  const rows = (await q) as Row[];
+  const rows = (await q) as (Row & SortedRow)[];
   const hasNextPage = rows.length > query.pageSize;
   const page = rows.slice(0, query.pageSize);
   const last = page.at(-1);
   return {
-    data: page.map(({ cursorKey: _key, ...row }) => toDto(row)),
+    data: page.map(({ cursorKey: _key, ...row }) => toDto(row as Row)),
     meta: { cursor: hasNextPage && last ? encodeSortedCursor(sort, last.cursorKey) : null, hasNextPage },
   };
 }
