@@ -38,9 +38,10 @@ beforeAll(async () => {
     })),
   );
   await db('invoices').insert({ teamId: ctx.other.team.id, invoiceNumber: 'INV-0001', currency: 'EUR', amount: 1 });
-  customers = (await db.raw(`select id, name, ${micros} from customers where team_id = ?`, [team])).rows.map(
-    (r: Stored) => ({ ...r, createdAt: BigInt(r.createdAt as string) }),
-  );
+  customers = (await db.raw(`select id, name, ${micros} from customers where team_id = ?`, [team])).rows.map((r: Stored) => ({
+    ...r,
+    createdAt: BigInt(r.createdAt as string),
+  }));
   invoices = (
     await db.raw(
       `select id, invoice_number as "invoiceNumber", amount::float8 as amount, issue_date::text as "issueDate",
@@ -83,12 +84,18 @@ async function pageThrough(path: string, query: string) {
 }
 
 describe('GET /invoices?sort=', () => {
-  it.each(['-createdAt', 'createdAt', 'issueDate', '-issueDate', 'dueDate,-amount', '-dueDate,invoiceNumber', 'amount,-issueDate', '-invoiceNumber'])(
-    'pages through every invoice by %s, three at a time, undated drafts in their place',
-    async (sort) => {
-      expect(await pageThrough('/invoices', `sort=${sort}&pageSize=3`)).toEqual(sortedHere(invoices, sort));
-    },
-  );
+  it.each([
+    '-createdAt',
+    'createdAt',
+    'issueDate',
+    '-issueDate',
+    'dueDate,-amount',
+    '-dueDate,invoiceNumber',
+    'amount,-issueDate',
+    '-invoiceNumber',
+  ])('pages through every invoice by %s, three at a time, undated drafts in their place', async (sort) => {
+    expect(await pageThrough('/invoices', `sort=${sort}&pageSize=3`)).toEqual(sortedHere(invoices, sort));
+  });
 
   it('keeps the default newest first, and filters in another order', async () => {
     expect(await pageThrough('/invoices', 'pageSize=4')).toEqual(sortedHere(invoices, '-createdAt'));
@@ -125,9 +132,12 @@ describe('GET /invoices?sort=', () => {
 });
 
 describe('GET /customers?sort=', () => {
-  it.each(['name', '-name', 'createdAt', '-createdAt', 'name,-createdAt'])('pages through every customer by %s, two at a time', async (sort) => {
-    expect(await pageThrough('/customers', `sort=${sort}&pageSize=2`)).toEqual(sortedHere(customers, sort));
-  });
+  it.each(['name', '-name', 'createdAt', '-createdAt', 'name,-createdAt'])(
+    'pages through every customer by %s, two at a time',
+    async (sort) => {
+      expect(await pageThrough('/customers', `sort=${sort}&pageSize=2`)).toEqual(sortedHere(customers, sort));
+    },
+  );
 
   it('sorts the matches of a search, and only the caller’s team', async () => {
     expect(await pageThrough('/customers', 'sort=name&q=alpha&pageSize=2')).toEqual(
@@ -145,7 +155,10 @@ describe('GET /customers?sort=', () => {
     const bad = await trpcError(trpc.customers.get.query({ sort: 'email' }));
     expect(bad.httpStatus).toBe(400);
     expect(bad.details).toEqual([
-      { field: 'sort', message: 'unknown sort field `email`: sort by `name` or `createdAt`, each ascending or with a leading `-` for descending (`-name`)' },
+      {
+        field: 'sort',
+        message: 'unknown sort field `email`: sort by `name` or `createdAt`, each ascending or with a leading `-` for descending (`-name`)',
+      },
     ]);
   });
 });

@@ -85,22 +85,46 @@ async function pageThrough(query: string, token = ctx.acme.sessionToken) {
 const listed = () => stored.filter((r) => r.status !== 'excluded');
 
 describe('GET /transactions?sort=', () => {
-  it.each(['amount', '-amount', 'name', '-name', 'createdAt', '-createdAt', 'date', '-date', '-date,amount', 'amount,-createdAt', 'name,-date,amount'])(
-    'pages through every row by %s, five at a time, none missed or repeated across ties',
-    async (sort) => {
-      const { ids, pages } = await pageThrough(`sort=${sort}&pageSize=5`);
-      expect(pages).toBe(Math.ceil(listed().length / 5));
-      expect(ids).toEqual(sortedHere(listed(), sort));
-    },
-  );
+  it.each([
+    'amount',
+    '-amount',
+    'name',
+    '-name',
+    'createdAt',
+    '-createdAt',
+    'date',
+    '-date',
+    '-date,amount',
+    'amount,-createdAt',
+    'name,-date,amount',
+  ])('pages through every row by %s, five at a time, none missed or repeated across ties', async (sort) => {
+    const { ids, pages } = await pageThrough(`sort=${sort}&pageSize=5`);
+    expect(pages).toBe(Math.ceil(listed().length / 5));
+    expect(ids).toEqual(sortedHere(listed(), sort));
+  });
 
   it('keeps the filters in another order, and a text search', async () => {
     const { ids } = await pageThrough('sort=-amount,name&pageSize=4&statuses=posted,excluded&from=2026-05-02');
-    expect(ids).toEqual(sortedHere(stored.filter((r) => r.date >= '2026-05-02'), '-amount,name'));
+    expect(ids).toEqual(
+      sortedHere(
+        stored.filter((r) => r.date >= '2026-05-02'),
+        '-amount,name',
+      ),
+    );
     const searched = await pageThrough('sort=amount&pageSize=3&q=bravo');
-    expect(searched.ids).toEqual(sortedHere(listed().filter((r) => r.name === 'Bravo'), 'amount'));
+    expect(searched.ids).toEqual(
+      sortedHere(
+        listed().filter((r) => r.name === 'Bravo'),
+        'amount',
+      ),
+    );
     const common = await pageThrough(`sort=-name&pageSize=3&q=${'Z'.repeat(30)}`);
-    expect(common.ids).toEqual(sortedHere(listed().filter((r) => r.name.startsWith(LONG)), '-name'));
+    expect(common.ids).toEqual(
+      sortedHere(
+        listed().filter((r) => r.name.startsWith(LONG)),
+        '-name',
+      ),
+    );
   });
 
   it("shows only the caller's team", async () => {
@@ -116,9 +140,19 @@ describe('GET /transactions?sort=', () => {
   });
 
   it.each([
-    ['foo', ['unknown sort field `foo`: sort by `date`, `amount`, `name` or `createdAt`, each ascending or with a leading `-` for descending (`-date`)']],
+    [
+      'foo',
+      [
+        'unknown sort field `foo`: sort by `date`, `amount`, `name` or `createdAt`, each ascending or with a leading `-` for descending (`-date`)',
+      ],
+    ],
     ['date,-date', ['`date` is named twice: name each field at most once']],
-    ['amount,,name', ['an empty field in `amount,,name`: sort by `date`, `amount`, `name` or `createdAt`, each ascending or with a leading `-` for descending (`-date`)']],
+    [
+      'amount,,name',
+      [
+        'an empty field in `amount,,name`: sort by `date`, `amount`, `name` or `createdAt`, each ascending or with a leading `-` for descending (`-date`)',
+      ],
+    ],
     ['id,description', [expect.stringMatching(/^unknown sort field `id`/), expect.stringMatching(/^unknown sort field `description`/)]],
   ])('refuses sort=%s with 400 naming the field', async (sort, messages) => {
     const res = await ctx.api.fetch(`/transactions?sort=${encodeURIComponent(sort)}`, { token: ctx.acme.sessionToken });
@@ -189,9 +223,11 @@ describe('GET /transactions?sort=', () => {
       return out;
     });
     const index = (sort: string) =>
-      ({ amount: 'transactions_team_amount_id_idx', name: 'transactions_team_name_id_idx', createdAt: 'transactions_team_created_at_id_idx' })[
-        sort.replace(/^-/, '').split(',')[0]
-      ] ?? 'transactions_team_date_id_idx';
+      ({
+        amount: 'transactions_team_amount_id_idx',
+        name: 'transactions_team_name_id_idx',
+        createdAt: 'transactions_team_created_at_id_idx',
+      })[sort.replace(/^-/, '').split(',')[0]] ?? 'transactions_team_date_id_idx';
     for (const [sort, { first, next }] of Object.entries(plans)) {
       for (const plan of [first, next]) {
         const page = pageSubtree(plan);
@@ -202,7 +238,10 @@ describe('GET /transactions?sort=', () => {
         expect({ sort, page }).toEqual({ sort, page: expect.not.stringMatching(/(^|->)\s*Sort\s+\(/m) });
       }
       // The page after a cursor starts at the cursor in the index rather than filtering the rows before it.
-      expect({ sort, next }).toEqual({ sort, next: expect.stringMatching(/Index Cond: \(\(team_id = '[^']+'::uuid\) AND \((ROW|date <=)/) });
+      expect({ sort, next }).toEqual({
+        sort,
+        next: expect.stringMatching(/Index Cond: \(\(team_id = '[^']+'::uuid\) AND \((ROW|date <=)/),
+      });
     }
   });
 });
@@ -230,7 +269,9 @@ describe('tRPC transactions.get with sort', () => {
     const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
     const bad = await trpcError(trpc.transactions.get.query({ sort: '-amount,size' }));
     expect(bad.httpStatus).toBe(400);
-    expect(bad.details).toEqual([{ field: 'sort', message: expect.stringMatching(/^unknown sort field `size`: sort by `date`, `amount`/) }]);
+    expect(bad.details).toEqual([
+      { field: 'sort', message: expect.stringMatching(/^unknown sort field `size`: sort by `date`, `amount`/) },
+    ]);
     const first = await trpc.transactions.get.query({ pageSize: 2 });
     const mismatch = await trpcError(trpc.transactions.get.query({ sort: 'amount', cursor: first.meta.cursor! }));
     expect(mismatch.httpStatus).toBe(400);

@@ -44,7 +44,9 @@ describe('sortParam', () => {
   });
 
   it('documents every sorted list alike: the allowed fields, the default and a pattern generators can check', () => {
-    const doc = buildOpenApiDocument(OPERATIONS) as { paths: Record<string, { get?: { parameters?: { name: string; schema: Record<string, unknown> }[] } }> };
+    const doc = buildOpenApiDocument(OPERATIONS) as {
+      paths: Record<string, { get?: { parameters?: { name: string; schema: Record<string, unknown> }[] } }>;
+    };
     const sorted = Object.entries(doc.paths).flatMap(([path, item]) =>
       (item.get?.parameters ?? []).filter((p) => p.name === 'sort').map((p) => [path, p.schema] as const),
     );
@@ -61,7 +63,11 @@ describe('sortParam', () => {
 
 describe('sorted cursors', () => {
   const keys: SortKeys<'date' | 'amount' | 'name'> = {
-    fields: { date: { sql: 't.due', part: 'date', nullable: true }, amount: { sql: 't.amount', part: 'number' }, name: { sql: 't.name', part: 'text' } },
+    fields: {
+      date: { sql: 't.due', part: 'date', nullable: true },
+      amount: { sql: 't.amount', part: 'number' },
+      name: { sql: 't.name', part: 'text' },
+    },
     id: 't.id',
   };
   const sortOf = (sort: string) => query.parse({ sort }).sort;

@@ -57,7 +57,8 @@ function parseSort<F extends string>(text: string, fields: readonly F[], default
  */
 export function sortParam<const F extends string>(fields: readonly [F, ...F[]], defaultText: string) {
   const fallback = parseSort(defaultText, fields, defaultText);
-  if (Array.isArray(fallback)) throw new Error(`sortParam: the default sort \`${defaultText}\` is not of its fields: ${fallback.join('; ')}`);
+  if (Array.isArray(fallback))
+    throw new Error(`sortParam: the default sort \`${defaultText}\` is not of its fields: ${fallback.join('; ')}`);
   return z
     .string()
     .max(200)

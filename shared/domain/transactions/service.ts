@@ -33,7 +33,7 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
  * list's SQL names the team on `transactions` and reaches every other table through it.
  */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
-  if (query.sort && !query.sort.isDefault) return sortedPage(db, teamId, query, query.sort);
+  if (query.sort && !query.sort.isDefault) return pageInOrder(db, teamId, query, query.sort);
   const rows = await outsideTheWall(() => {
     if (query.q) return searchPage(db, teamId, query, query.q);
     const { sql, bindings } = listTransactionsSql(db, teamId, query);
@@ -67,11 +67,11 @@ const SORT_KEYS: SortKeys<TransactionSortField> = {
  * through the trigram index when that word is rare; a common one would narrow to most of the team's
  * rows, all sorted before the first page, so the rows are walked in the index's order instead.
  */
-async function sortedPage(db: Db, teamId: string, query: ListTransactionsQuery, sort: TransactionSort): Promise<Page<TransactionDto>> {
+async function pageInOrder(db: Db, teamId: string, query: ListTransactionsQuery, sort: TransactionSort): Promise<Page<TransactionDto>> {
   const rows = await outsideTheWall(async () => {
     let narrowing: TextNarrowing | null | undefined;
     if (query.q) {
-      const [rarest] = wordsByRarity(query.q, await textSample(db));
+      const rarest = wordsByRarity(query.q, await textSample(db)).at(0);
       narrowing = rarest && rarest.share < WALK_SHARE ? { word: rarest.word } : null;
     }
     return (await buildListQuery(db, teamId, query, narrowing)) as (TransactionDto & SortedRow)[];
