@@ -23,8 +23,9 @@ import {
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /**
- * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is.
- * Tags and attachments come back in the same round trip as json aggregates.
+ * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is, or
+ * in the order `sort=` names (pageInOrder). Tags and attachments come back in the same round trip as
+ * json aggregates.
  *
  * Runs outside the team wall, as search does (shared/db/team-wall.ts): under row-level security
  * PostgreSQL estimates a range on a column whose comparison is not leakproof (`amount`, numeric) as
@@ -193,9 +194,10 @@ async function replaceTags(db: Knex, teamId: string, transactionId: string, tags
 
 /**
  * The SQL and bindings of a list query: what the list runs, and what benchmarks (a bare driver beside
- * the API) and plan tests run. A page without `q=` is assembled as text from the filters' conditions,
- * past knex's builder: the list is the hot path, and building and compiling the query cost more CPU
- * than the rest of the request. A `q=` (searchPage) narrows through the builder.
+ * the API) and plan tests run. A newest-first page without `q=` is assembled as text from the filters'
+ * conditions, past knex's builder: the list is the hot path, and building and compiling the query cost
+ * more CPU than the rest of the request. A `q=` (searchPage) narrows through the builder, and another
+ * order goes through it as well.
  */
 export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing) {
   if (query.q || narrowing || (query.sort && !query.sort.isDefault)) return buildListQuery(db, teamId, query, narrowing).toSQL().toNative();
