@@ -35,7 +35,8 @@ const action = <const N extends string>(name: N, action: InvoiceAction) =>
 export const invoices = [
   query('invoices.get', 'GET /invoices', ['invoices.read'], {
     summary: 'List invoices',
-    description: 'Newest first, keyset-paginated.',
+    description:
+      'Newest first, or in the order `sort` names (`sort=dueDate` for the next due first; an invoice without the date, a draft, comes after the dated ones); keyset-paginated.',
     input: schema.listInvoicesQuery,
     output: page(schema.invoiceSchema),
     run: ({ principal, input }, { db }) => listInvoices(db, principal.teamId, input),

@@ -41,6 +41,7 @@ import * as bankConsentObservedAt from './0082_bank_consent_observed_at';
 import * as weekTrigramsLoop from './0083_week_trigrams_loop';
 import * as events from './0084_events';
 import * as oauthClientRegistration from './0085_oauth_client_registration';
+import * as listSortIndexes from './0086_list_sort_indexes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -89,6 +90,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0083_week_trigrams_loop': weekTrigramsLoop,
   '0084_events': events,
   '0085_oauth_client_registration': oauthClientRegistration,
+  '0086_list_sort_indexes': listSortIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

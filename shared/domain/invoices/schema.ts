@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '../../db/models';
 import { isoDate, isoTimestamp, multi, pageSize } from '../common/query';
+import { sortParam } from '../common/sort';
 import { currencyCode } from '../common/currency';
 
 const currency = currencyCode;
@@ -142,9 +143,11 @@ export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;
 export type UpdateInvoiceBody = z.infer<typeof updateInvoiceBody>;
 
 export const invoiceIdParams = z.object({ id: z.uuid() });
+export const INVOICE_SORT_FIELDS = ['createdAt', 'issueDate', 'dueDate', 'amount', 'invoiceNumber'] as const;
 export const listInvoicesQuery = z.object({
   cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
   pageSize,
+  sort: sortParam(INVOICE_SORT_FIELDS, '-createdAt'),
   statuses: multi(z.enum(INVOICE_STATUSES)).meta({ description: 'One or more statuses.' }),
   customers: multi(z.uuid()).meta({ description: 'Customer ids.' }),
   q: z.string().trim().min(1).max(100).optional().meta({ description: 'Search in invoice number and customer name.' }),

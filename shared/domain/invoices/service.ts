@@ -4,15 +4,32 @@ import { isUniqueViolation } from '../../db/constraint-errors';
 import { Customer, Invoice, InvoiceLineItem, TrackerEntry } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { badRequest, conflict, notFound } from '../../errors';
-import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import type { Page } from '../common/page';
+import { sortedPage, type SortKeys } from '../common/sort';
 import { roundMoney } from '../currencies/money';
 import { containsPattern } from '../common/query';
-import type { CreateInvoiceBody, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
+import type { CreateInvoiceBody, INVOICE_SORT_FIELDS, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
 import { lockInvoice } from './status';
 import { invoiceTotals } from './totals';
 
-/** An invoice as the list selects it: its columns, its cursor key, and its customer and lines as json. */
-type InvoiceRow = ModelObject<Invoice> & CursorRow & { customer: InvoiceDto['customer']; lineItems: InvoiceDto['lineItems'] };
+/** An invoice as the list selects it: its columns, and its customer and lines as json. */
+type InvoiceRow = ModelObject<Invoice> & { customer: InvoiceDto['customer']; lineItems: InvoiceDto['lineItems'] };
+
+/**
+ * Where each field of `sort=` lives, each with a (team_id, field, id) index (migrations 0001, 0086;
+ * the number's is the unique (team_id, invoice_number)). A draft may have no dates yet: it sorts
+ * after every dated invoice ascending, before them descending.
+ */
+const SORT_KEYS: SortKeys<(typeof INVOICE_SORT_FIELDS)[number]> = {
+  fields: {
+    createdAt: { sql: 'i.created_at', part: 'timestamp' },
+    issueDate: { sql: 'i.issue_date', part: 'date', nullable: true },
+    dueDate: { sql: 'i.due_date', part: 'date', nullable: true },
+    amount: { sql: 'i.amount', part: 'number' },
+    invoiceNumber: { sql: 'i.invoice_number', part: 'text' },
+  },
+  id: 'i.id',
+};
 
 // A list query (keyset, customer and lines as json in the same round trip): typed Knex.
 function selectInvoices(db: Db, teamId: string) {
@@ -21,7 +38,6 @@ function selectInvoices(db: Db, teamId: string) {
     .where('i.team_id', teamId)
     .select<InvoiceRow[]>(
       'i.*',
-      db.raw('i.created_at::text as cursor_created_at'),
       db.raw(`case when c.id is null then null else json_build_object('id', c.id, 'name', c.name) end as customer`),
       // json_agg returns numerics as JSON numbers already.
       db.raw(`coalesce((select json_agg(json_build_object('name', l.name, 'quantity', l.quantity, 'unit', l.unit, 'price', l.price,
@@ -35,7 +51,6 @@ function toDto({
   customerId: _customer,
   createdBy: _creator,
   seriesPeriod: _period,
-  cursorCreatedAt: _cursor,
   scheduledAt,
   sentAt,
   paidAt,
@@ -71,7 +86,7 @@ export async function listInvoices(db: Db, teamId: string, query: ListInvoicesQu
       w.whereILike('i.invoice_number', like).orWhereILike('c.name', like);
     });
   }
-  return newestFirstPage(q, 'i', query, toDto);
+  return sortedPage(db, q, SORT_KEYS, query, toDto);
 }
 
 export async function getInvoice(db: Db, teamId: string, id: string): Promise<InvoiceDto> {
