@@ -39,6 +39,7 @@ import * as transactionTextTrigrams from './0080_transaction_text_trigrams';
 import * as transactionWeekTrigrams from './0081_transaction_week_trigrams';
 import * as bankConsentObservedAt from './0082_bank_consent_observed_at';
 import * as weekTrigramsLoop from './0083_week_trigrams_loop';
+import * as creditNotes from './0087_credit_notes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -85,6 +86,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0081_transaction_week_trigrams': transactionWeekTrigrams,
   '0082_bank_consent_observed_at': bankConsentObservedAt,
   '0083_week_trigrams_loop': weekTrigramsLoop,
+  '0087_credit_notes': creditNotes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,6 +8,7 @@ import { formatMoney } from '../currencies/money';
 import { sha256Hex } from '../crypto/tokens';
 import { invoiceEmailHtml, type InvoiceEmailContent } from './email-html';
 import { invoiceForPdf, localeOf, paymentLines, renderInvoicePdf } from './pdf';
+import { numberShown } from './numbering';
 
 export type DeliveryKind = 'invoice' | 'reminder';
 
@@ -111,13 +112,14 @@ async function composeEmail(
     ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${invoice.dueDate}T00:00:00Z`))
     : null;
   const amountDue = money(invoice.amountDue);
+  const number = numberShown(invoice);
   const content: InvoiceEmailContent = {
     teamName: team.name,
-    invoiceNumber: invoice.invoiceNumber,
+    invoiceNumber: number,
     lead:
       kind === 'invoice'
-        ? `${team.name} has sent you invoice ${invoice.invoiceNumber} for ${amountDue}${due ? `, due on ${due}` : ''}.`
-        : `A reminder from ${team.name}: invoice ${invoice.invoiceNumber}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
+        ? `${team.name} has sent you invoice ${number} for ${amountDue}${due ? `, due on ${due}` : ''}.`
+        : `A reminder from ${team.name}: invoice ${number}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
     amountDue,
     due,
     payment: paymentLines(invoice, team, (d) => d ?? ''),
@@ -140,12 +142,12 @@ async function composeEmail(
     to: recipient,
     subject:
       kind === 'invoice'
-        ? `Invoice ${invoice.invoiceNumber} from ${team.name}`
-        : `Reminder: invoice ${invoice.invoiceNumber} from ${team.name} is overdue`,
+        ? `Invoice ${number} from ${team.name}`
+        : `Reminder: invoice ${number} from ${team.name} is overdue`,
     text,
     html: invoiceEmailHtml(content),
     messageId,
     replyTo: team.email ?? undefined,
-    attachments: [{ filename: `${invoice.invoiceNumber}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
+    attachments: [{ filename: `${number}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
   };
 }

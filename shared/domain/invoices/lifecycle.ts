@@ -20,6 +20,7 @@ import { Customer, Invoice, InvoiceDelivery, InvoicePayment, Team } from '../../
 import { dbNow } from '../../db/timestamps';
 import type { INVOICE_ACTIONS, InvoiceDto } from './schema';
 import { getInvoice } from './service';
+import { numberShown } from './numbering';
 
 /** Statuses an InvoiceLifecycle run looks after; any other ends it. */
 const LIVE: readonly InvoiceStatus[] = ['scheduled', 'unpaid', 'overdue'];
@@ -168,7 +169,7 @@ export async function recordInvoicePayment(
 
 interface LifecycleRow {
   status: InvoiceStatus;
-  invoiceNumber: string;
+  invoiceNumber: string | null;
   scheduledAt: Date | null;
   dueDate: string | null;
   emailDelivery: boolean;
@@ -310,7 +311,7 @@ export async function performInvoiceStep(
           type: 'invoice_overdue',
           metadata: {
             invoiceId,
-            invoiceNumber: invoice.invoiceNumber,
+            invoiceNumber: numberShown(invoice),
             dueDate: invoice.dueDate,
             amountDue: roundMoney(invoice.amount - invoice.amountPaid, invoice.currency),
             currency: invoice.currency,
@@ -340,7 +341,7 @@ export async function performInvoiceStep(
               .insert({ teamId, invoiceId, kind, sequence: step.reminder ?? row.lastReminder + 1, recipient: '', messageId: '' })
               .onConflict(['invoice_id', 'kind', 'sequence'])
               .ignore();
-          await notify(trx, { teamId, type: 'invoice_undeliverable', metadata: { invoiceId, invoiceNumber: row.invoiceNumber, kind } });
+          await notify(trx, { teamId, type: 'invoice_undeliverable', metadata: { invoiceId, invoiceNumber: numberShown(row), kind } });
         });
       }
       return outcome;

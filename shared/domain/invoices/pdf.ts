@@ -6,6 +6,7 @@ import { Customer, Document, Team } from '../../db/models';
 import { formatMoney } from '../currencies/money';
 import type { InvoiceDto } from './schema';
 import { getInvoice } from './service';
+import { numberShown } from './numbering';
 import { lineAmounts } from './totals';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
@@ -90,7 +91,7 @@ export async function invoicePdfFile(
   storage?: Pick<Storage, 'get'>,
 ): Promise<{ pdf: Buffer; fileName: string }> {
   const data = await invoiceForPdf(db, teamId, id, storage);
-  return { pdf: await renderInvoicePdf(data), fileName: `${data.invoice.invoiceNumber}.pdf` };
+  return { pdf: await renderInvoicePdf(data), fileName: `${numberShown(data.invoice)}.pdf` };
 }
 
 /**
@@ -108,7 +109,7 @@ export function paymentLines(
   }
   return [
     ...(team.invoicePaymentDetails ? team.invoicePaymentDetails.split('\n') : []),
-    `Please quote ${invoice.invoiceNumber} as the payment reference.`,
+    `Please quote ${numberShown(invoice)} as the payment reference.`,
   ];
 }
 
@@ -128,7 +129,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `Invoice ${invoice.invoiceNumber}`, Author: team.name, Subject: customer ? `Invoice to ${customer.name}` : 'Invoice' },
+    info: { Title: `Invoice ${numberShown(invoice)}`, Author: team.name, Subject: customer ? `Invoice to ${customer.name}` : 'Invoice' },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -170,7 +171,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
     .fillColor(INK)
     .text('Invoice', MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
   const facts: [string, string][] = [
-    ['Number', invoice.invoiceNumber],
+    ['Number', numberShown(invoice)],
     ['Issued', date(invoice.issueDate)],
     ['Due', date(invoice.dueDate)],
   ];
