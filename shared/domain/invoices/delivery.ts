@@ -47,10 +47,34 @@ export async function deliverInvoiceEmail(
   storage: Pick<Storage, 'get'> | undefined,
   target: { teamId: string; invoiceId: string; kind: DeliveryKind; sequence: number },
 ): Promise<DeliveryOutcome> {
-  const { teamId, invoiceId, kind, sequence } = target;
+  const { teamId, invoiceId, kind } = target;
   const data = await invoiceForPdf(db, teamId, invoiceId, storage);
   const recipient = data.customer?.billingEmail ?? data.customer?.email;
   if (!recipient) return 'no_recipient';
+  return deliverOnce(db, mailer, config, { ...target, recipient }, {
+    compose: async (messageId, deliveryId) => {
+      const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId });
+      return composeEmail(data, kind, link, messageId, recipient);
+    },
+    sent: async (trx) => {
+      if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
+    },
+  });
+}
+
+/**
+ * One email of an invoice, sent once: claimed (a row of invoice_deliveries per invoice, kind and
+ * sequence) before the send and marked sent after, so a retry finds it sent; a claim whose attempt
+ * died is taken again after the lease, and the resend carries the same Message-ID.
+ */
+export async function deliverOnce(
+  db: Db,
+  mailer: Mailer,
+  config: Pick<DeliveryConfig, 'MAIL_FROM'>,
+  target: { teamId: string; invoiceId: string; kind: InvoiceDelivery['kind']; sequence: number; recipient: string },
+  how: { compose: (messageId: string, deliveryId: string) => Promise<MailMessage>; sent: (trx: Db) => Promise<void> },
+): Promise<Exclude<DeliveryOutcome, 'no_recipient'>> {
+  const { teamId, invoiceId, kind, sequence, recipient } = target;
   const messageId = `<invoice-${invoiceId}-${kind}-${sequence}@${mailDomain(config.MAIL_FROM)}>`;
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `insert into invoice_deliveries (team_id, invoice_id, kind, sequence, recipient, message_id) values (?, ?, ?, ?, ?, ?)
@@ -67,8 +91,7 @@ export async function deliverInvoiceEmail(
   }
 
   try {
-    const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId: claimed.id });
-    await mailer.send(await composeEmail(data, kind, link, messageId, recipient));
+    await mailer.send(await how.compose(messageId, claimed.id));
   } catch (err) {
     // Not sent: the next attempt may send at once.
     await InvoiceDelivery.query(db).findById(claimed.id).whereNull('sentAt').delete();
@@ -76,7 +99,7 @@ export async function deliverInvoiceEmail(
   }
   await db.transaction(async (trx) => {
     await InvoiceDelivery.query(trx).findById(claimed.id).patch({ sentAt: dbNow() });
-    if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
+    await how.sent(trx);
   });
   return 'sent';
 }

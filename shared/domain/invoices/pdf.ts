@@ -113,13 +113,26 @@ export function paymentLines(
   ];
 }
 
+/** What another document made on the invoice template (a credit note) puts in place of the invoice's own. */
+export interface DocumentHeading {
+  title: string;
+  /** The facts at the top right, from the template's date format. */
+  facts: (date: (d: string | null) => string) => [string, string][];
+  totalLabel: string;
+  payment: string[];
+}
+
 /**
  * One A4 template: the team and the invoice's numbers at the top, the customer's billing address,
  * the lines with quantity, unit price and VAT, totals with VAT per rate, then payment and note.
  * Money is formatted for the team's country (1.234,56 € in Germany, €1,234.56 in Ireland), in the
  * currency's minor unit (¥1,000, BHD 1.235); unit prices keep the decimals they have.
  */
-export function renderInvoicePdf({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties): Promise<Buffer> {
+export function renderInvoicePdf(
+  { invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties,
+  heading?: DocumentHeading,
+): Promise<Buffer> {
+  const title = heading?.title ?? 'Invoice';
   const locale = localeOf(team.countryCode);
   const money = (n: number, opts?: { price?: boolean }) => formatMoney(n, invoice.currency, locale, opts).replace(/[\u202f\u00a0]/g, ' ');
   const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(n).replace(/[\u202f\u00a0]/g, ' ');
@@ -129,7 +142,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `Invoice ${numberShown(invoice)}`, Author: team.name, Subject: customer ? `Invoice to ${customer.name}` : 'Invoice' },
+    info: { Title: `${title} ${numberShown(invoice)}`, Author: team.name, Subject: customer ? `${title} to ${customer.name}` : title },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -169,8 +182,8 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
     .font('bold')
     .fontSize(24)
     .fillColor(INK)
-    .text('Invoice', MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
-  const facts: [string, string][] = [
+    .text(title, MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
+  const facts: [string, string][] = heading?.facts(date) ?? [
     ['Number', numberShown(invoice)],
     ['Issued', date(invoice.issueDate)],
     ['Due', date(invoice.dueDate)],
@@ -270,9 +283,11 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   for (const [rate, { base, vat }] of [...byRate].sort((a, b) => a[0] - b[0]))
     totals.push([`VAT ${number(rate)} % of ${money(base)}`, money(vat), false]);
   if (invoice.tax) totals.push(['Tax', money(invoice.tax), false]);
-  if (invoice.discount) totals.push(['Discount', `−${money(invoice.discount)}`, false]);
+  // A credit note gives a discount back: its discount is negative, and shown as the sum it adds.
+  if (invoice.discount) totals.push(['Discount', invoice.discount > 0 ? `−${money(invoice.discount)}` : money(-invoice.discount), false]);
   // Part payments: the total, what was paid, and what is still due.
-  if (invoice.amountPaid > 0 && invoice.amountDue > 0) {
+  if (heading) totals.push([heading.totalLabel, money(invoice.amount), true]);
+  else if (invoice.amountPaid > 0 && invoice.amountDue > 0) {
     totals.push(['Total', money(invoice.amount), false], ['Paid', `−${money(invoice.amountPaid)}`, false]);
     totals.push(['Amount due', money(invoice.amountDue), true]);
   } else totals.push(['Total due', money(invoice.amount), true]);
@@ -291,7 +306,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   y += 24;
   doc.font('bold').fontSize(8).fillColor(MUTED).text('PAYMENT', MARGIN, y);
   doc.font('regular').fontSize(9).fillColor(INK);
-  for (const line of paymentLines(invoice, team, date)) doc.text(line, { width });
+  for (const line of heading?.payment ?? paymentLines(invoice, team, date)) doc.text(line, { width });
   y = doc.y + 12;
   if (invoice.note) {
     doc.font('bold').fontSize(8).fillColor(MUTED).text('NOTE', MARGIN, y);

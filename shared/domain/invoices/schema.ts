@@ -20,9 +20,9 @@ export const lineItemSchema = z
 export const invoiceLifecycleSchema = z
   .object({
     stage: z.enum(['starting', 'scheduled', 'sending', 'awaiting_payment', 'overdue', 'ended']),
-    nextAction: z.enum(['send', 'email', 'mark-overdue', 'remind', 'recheck']).nullable().meta({
+    nextAction: z.enum(['send', 'email', 'mark-overdue', 'remind', 'recheck', 'email-credit-note']).nullable().meta({
       description:
-        'send: a scheduled invoice goes out; email: to the customer; mark-overdue: at the due date; remind: a reminder on the team cadence; recheck: nothing due, it looks again.',
+        'send: a scheduled invoice goes out; email: to the customer; mark-overdue: at the due date; remind: a reminder on the team cadence; recheck: nothing due, it looks again; email-credit-note: a credit note of the invoice goes to the customer.',
     }),
     nextActionAt: z.string().nullable(),
     emailsSent: z.number().int().meta({ description: 'Emails this run has sent (the invoice and reminders).' }),
