@@ -30,10 +30,7 @@ export async function deliverCreditNoteEmail(
   const invoiceNumber = numberShown(invoice);
   const credited = formatMoney(cn.amount, cn.currency, localeOf(team.countryCode));
   const lead = `${team.name} has issued credit note ${cn.creditNoteNumber} for ${credited}, correcting invoice ${invoiceNumber}.`;
-  const payment = [
-    ...(cn.reason ? [cn.reason] : []),
-    'It is set against what is due on the invoice; what was already paid is refunded.',
-  ];
+  const payment = [...(cn.reason ? [cn.reason] : []), 'It is set against what is due on the invoice; what was already paid is refunded.'];
   return deliverOnce(
     db,
     mailer,

@@ -34,8 +34,7 @@ export async function issueCreditNote(
   opts: { lineItems?: CreateCreditNoteBody['lineItems']; reason?: string | null; emailDelivery: boolean; userId: string | null },
 ): Promise<CreditNote> {
   const { teamId, currency } = invoice;
-  if (!isIssued(invoice))
-    throw conflict(`Only an issued invoice can be credited; this one is ${invoice.status}`);
+  if (!isIssued(invoice)) throw conflict(`Only an issued invoice can be credited; this one is ${invoice.status}`);
   const round = (n: number) => roundMoney(n, currency);
   const leftInAll = round(invoice.amount - invoice.amountCredited);
   if (leftInAll <= 0) throw conflict(`Invoice ${invoice.invoiceNumber} is fully credited: nothing is left to credit`);
@@ -54,17 +53,22 @@ export async function issueCreditNote(
   const left: Left[] = invoiceLines.map((line, i) => {
     const printed = lineAmounts(line, currency);
     const done = credited.find((c) => c.invoiceLine === i);
-    return { net: round(printed.net - (done?.net ?? 0)), vat: round(printed.vat - (done?.vat ?? 0)), tax: round(printed.tax - (done?.tax ?? 0)) };
+    return {
+      net: round(printed.net - (done?.net ?? 0)),
+      vat: round(printed.vat - (done?.vat ?? 0)),
+      tax: round(printed.tax - (done?.tax ?? 0)),
+    };
   });
 
   const lines: NewLine[] = [];
   const asked = opts.lineItems ?? left.map((_, line) => ({ line, quantity: undefined, amount: undefined }));
   for (const [k, want] of asked.entries()) {
-    const source = invoiceLines[want.line];
+    const source = invoiceLines.at(want.line);
     const field = `lineItems.${k}`;
-    if (!source) throw badRequest('No such invoice line', [{ field: `${field}.line`, message: `the invoice has ${invoiceLines.length} lines` }]);
+    if (!source)
+      throw badRequest('No such invoice line', [{ field: `${field}.line`, message: `the invoice has ${invoiceLines.length} lines` }]);
     const rest = left[want.line];
-    // Lines with a negative price (a rebate line) are credited with the remainder only.
+    // Nothing left on the line: passed over in a full credit, refused when asked for by name.
     if (rest.net === 0 && rest.vat === 0 && rest.tax === 0) {
       if (opts.lineItems) throw conflict(`Line ${want.line} (${source.name}) of invoice ${invoice.invoiceNumber} is fully credited`);
       continue;
@@ -86,8 +90,9 @@ export async function issueCreditNote(
         taxAmount: rest.tax,
       };
     } else {
+      // A quantity at the line's price, or an amount as one unit.
       const quantity = want.quantity ?? 1;
-      const price = want.quantity !== undefined ? source.price : want.amount!;
+      const price = want.amount ?? source.price;
       const a = lineAmounts({ quantity, price, ...rates }, currency);
       if (a.net > rest.net) {
         throw badRequest('More than is left to credit on the line', [
@@ -155,7 +160,7 @@ export async function issueCreditNote(
 async function creditedDiscount(trx: Db, invoice: Invoice): Promise<number> {
   const row = await trx('credit_notes')
     .where({ team_id: invoice.teamId, invoice_id: invoice.id })
-    .first<{ d: number | null }>(trx.raw('sum(discount)::float8 as d'));
+    .first<{ d: number | null } | undefined>(trx.raw('sum(discount)::float8 as d'));
   return row?.d ?? 0;
 }
 

@@ -9,12 +9,7 @@ export const creditNoteLineInput = z
       .min(0)
       .max(499)
       .meta({ description: "The invoice line to credit: its index in the invoice's `lineItems` (0 is the first)." }),
-    quantity: z
-      .number()
-      .positive()
-      .max(1e9)
-      .optional()
-      .meta({ description: "Credit this many units at the line's unit price." }),
+    quantity: z.number().positive().max(1e9).optional().meta({ description: "Credit this many units at the line's unit price." }),
     amount: z
       .number()
       .positive()
@@ -34,12 +29,13 @@ export const createCreditNoteBody = z
       .max(500)
       .optional()
       .refine((lines) => !lines || new Set(lines.map((l) => l.line)).size === lines.length, { message: 'each invoice line at most once' })
-      .meta({ description: "The lines and amounts to credit; leave it out to credit everything that is left (with the invoice's discount)." }),
+      .meta({
+        description: "The lines and amounts to credit; leave it out to credit everything that is left (with the invoice's discount).",
+      }),
     reason: z.string().trim().min(1).max(1000).optional().meta({ description: 'Printed on the credit note.' }),
-    send: z
-      .boolean()
-      .optional()
-      .meta({ description: "Email it to the customer (billingEmail, else email) with its PDF, through the invoice's lifecycle run. Default false." }),
+    send: z.boolean().optional().meta({
+      description: "Email it to the customer (billingEmail, else email) with its PDF, through the invoice's lifecycle run. Default false.",
+    }),
   })
   .strict()
   .meta({ id: 'CreateCreditNote' });
@@ -70,8 +66,12 @@ export const creditNoteSchema = z
     subtotal: z.number(),
     vat: z.number(),
     tax: z.number(),
-    discount: z.number().meta({ description: "The part of the invoice's discount it gives back (the full remainder credits what is left of it)." }),
-    amount: z.number().meta({ description: 'What it credits, gross: subtotal + vat + tax − discount. Positive; printed as negative amounts.' }),
+    discount: z
+      .number()
+      .meta({ description: "The part of the invoice's discount it gives back (the full remainder credits what is left of it)." }),
+    amount: z
+      .number()
+      .meta({ description: 'What it credits, gross: subtotal + vat + tax − discount. Positive; printed as negative amounts.' }),
     reason: z.string().nullable(),
     issueDate: z.string(),
     emailDelivery: z.boolean().meta({ description: 'It is (or was) emailed to the customer.' }),

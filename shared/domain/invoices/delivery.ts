@@ -51,15 +51,21 @@ export async function deliverInvoiceEmail(
   const data = await invoiceForPdf(db, teamId, invoiceId, storage);
   const recipient = data.customer?.billingEmail ?? data.customer?.email;
   if (!recipient) return 'no_recipient';
-  return deliverOnce(db, mailer, config, { ...target, recipient }, {
-    compose: async (messageId, deliveryId) => {
-      const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId });
-      return composeEmail(data, kind, link, messageId, recipient);
+  return deliverOnce(
+    db,
+    mailer,
+    config,
+    { ...target, recipient },
+    {
+      compose: async (messageId, deliveryId) => {
+        const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId });
+        return composeEmail(data, kind, link, messageId, recipient);
+      },
+      sent: async (trx) => {
+        if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
+      },
     },
-    sent: async (trx) => {
-      if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
-    },
-  });
+  );
 }
 
 /**
@@ -163,10 +169,7 @@ async function composeEmail(
   ].join('\n');
   return {
     to: recipient,
-    subject:
-      kind === 'invoice'
-        ? `Invoice ${number} from ${team.name}`
-        : `Reminder: invoice ${number} from ${team.name} is overdue`,
+    subject: kind === 'invoice' ? `Invoice ${number} from ${team.name}` : `Reminder: invoice ${number} from ${team.name} is overdue`,
     text,
     html: invoiceEmailHtml(content),
     messageId,

@@ -15,7 +15,14 @@ import { startOfDayIn, todayIn } from '../common/time-zone';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
 import { deliverInvoiceEmail, type DeliveryConfig, type DeliveryOutcome } from './delivery';
-import { canTransition, lockInvoice, transitionInvoice, type InvoiceStatus, type InvoiceTransition, type TransitionDetails } from './status';
+import {
+  canTransition,
+  lockInvoice,
+  transitionInvoice,
+  type InvoiceStatus,
+  type InvoiceTransition,
+  type TransitionDetails,
+} from './status';
 import { CreditNote, Customer, Invoice, InvoiceDelivery, InvoicePayment, Team } from '../../db/models';
 import { hasCreditNoteToEmail, isIssued, issueCreditNote } from '../credit-notes/issue';
 import { deliverCreditNoteEmail } from '../credit-notes/delivery';
@@ -274,7 +281,9 @@ async function readLifecycleRow(db: Db, teamId: string, invoiceId: string): Prom
         trx.raw(
           `coalesce((select max(d.sequence) from invoice_deliveries d where d.invoice_id = i.id and d.kind = 'reminder'), 0) as last_reminder`,
         ),
-        trx.raw(`exists (select 1 from credit_notes n where n.invoice_id = i.id and n.email_delivery and n.sent_at is null) as credit_note_to_email`),
+        trx.raw(
+          `exists (select 1 from credit_notes n where n.invoice_id = i.id and n.email_delivery and n.sent_at is null) as credit_note_to_email`,
+        ),
       );
     return row;
   });
