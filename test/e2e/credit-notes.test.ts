@@ -143,9 +143,11 @@ describe('issued invoices are locked; credit notes correct them', () => {
 
     const invoice = await issued();
     await send('POST', `/invoices/${invoice.id}/mark-paid`, {});
-    const note = await send('POST', `/invoices/${invoice.id}/credit-notes`, { lineItems: [{ line: 1 }] });
-    expect(note.status).toBe(201);
-    expect(note.body.data).toMatchObject({ amount: 53.5 });
+    // Over tRPC: the same operation, with the body as `data`.
+    const trpc = trpcAs(ctx.api, ctx.acme.sessionToken);
+    const note = await trpc.invoices.createCreditNote.mutate({ id: invoice.id, data: { lineItems: [{ line: 1 }] } });
+    expect(note).toMatchObject({ amount: 53.5, typeCode: '381' });
+    expect(await trpc.invoices.getCreditNotesOfInvoice.query({ id: invoice.id })).toEqual([note]);
     expect((await send('GET', `/invoices/${invoice.id}`)).body.data).toMatchObject({ status: 'paid', amountCredited: 53.5, amountDue: 0 });
   });
 
