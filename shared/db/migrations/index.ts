@@ -42,6 +42,7 @@ import * as weekTrigramsLoop from './0083_week_trigrams_loop';
 import * as events from './0084_events';
 import * as oauthClientRegistration from './0085_oauth_client_registration';
 import * as listSortIndexes from './0086_list_sort_indexes';
+import * as creditNotes from './0087_credit_notes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -91,6 +92,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0084_events': events,
   '0085_oauth_client_registration': oauthClientRegistration,
   '0086_list_sort_indexes': listSortIndexes,
+  '0087_credit_notes': creditNotes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
