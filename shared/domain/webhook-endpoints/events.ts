@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/knex';
-import type { WebhookEventData, WebhookEventType } from './event-types';
+import { eventPayload, type WebhookEventData, type WebhookEventType } from './event-types';
 
 /** Notified (at commit) when deliveries were queued, so a relay starts them at once instead of at its next poll. */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries_due';
@@ -37,7 +37,7 @@ async function queueDeliveries<T extends WebhookEventType>(
   data: readonly WebhookEventData[T][],
 ): Promise<number> {
   const timestamp = new Date().toISOString();
-  const events = data.map((d) => ({ id: randomUUID(), payload: JSON.stringify({ type, timestamp, data: d }) }));
+  const events = data.map((d) => ({ id: randomUUID(), payload: eventPayload(type, d, timestamp) }));
   const result = await db.raw<{ rowCount: number }>(
     `insert into webhook_deliveries (team_id, endpoint_id, event_id, event_type, payload)
      select e.team_id, e.id, ev.event_id, ?, ev.payload
