@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { clientRegistrationRequest, clientRegistrationResponse } from '../../shared/domain/oauth/registration-schema';
 import { authorizeQuery, consentForm, revokeForm, tokenRequest, tokenResponseSchema } from '../../shared/domain/oauth/schema';
 import { MAX_JSON_DEPTH } from '../http/json-body';
+import { errorResponses, errorSchema } from '../openapi-errors';
+import { withHeaders } from '../openapi-headers';
+import { BEARER, OAUTH_CLIENT, SESSION } from '../openapi-security';
 
 const oauthError = z
   .object({
@@ -19,17 +22,27 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
 const unreadable = `\`invalid_request\` also for a body that cannot be read: a content type other than a form or JSON, JSON that is not an object or nests deeper than ${MAX_JSON_DEPTH} levels, a malformed percent-escape, or NUL characters (413 with \`invalid_request\` past 1 MB).`;
 
+// Behind the per-credential budget like every door but the probes: any answer may be a 429.
+const limited = { rateLimited: true };
+const tooMany = errorResponses([429]);
+/** A signed-in user: the consent page's cookie, or a session token as a bearer. */
+const signedIn: Record<string, string[]>[] = [{ [SESSION]: [] }, { [BEARER]: [] }];
+/** The client's credentials in HTTP Basic, or (the empty requirement) in the body or none, for a public client. */
+const asClient: Record<string, string[]>[] = [{ [OAUTH_CLIENT]: [] }, {}];
+
 /** The OAuth 2.0 endpoints in the OpenAPI document (they are served by api/oauth/router.ts). */
 export function registerOAuthPaths(registry: OpenAPIRegistry): void {
   const tags = ['OAuth 2.0'];
   registry.registerPath({
     method: 'get',
     path: '/.well-known/oauth-authorization-server',
+    operationId: 'oauth.metadata',
+    security: [],
     tags,
     summary: 'Authorization server metadata (RFC 8414)',
     description:
       'What a client given only this server\'s URL needs: `issuer`, `authorization_endpoint`, `token_endpoint`, `revocation_endpoint`, `registration_endpoint` (POST /oauth/register), `scopes_supported` (every scope), `response_types_supported` `["code"]`, `grant_types_supported` `["authorization_code", "refresh_token"]`, `code_challenge_methods_supported` `["S256"]` and `token_endpoint_auth_methods_supported`. The MCP server\'s RFC 9728 metadata (`/.well-known/oauth-protected-resource`) names this server in `authorization_servers`.',
-    responses: { 200: { description: 'Endpoints, grant types, PKCE methods and scopes.' } },
+    responses: withHeaders({ 200: { description: 'Endpoints, grant types, PKCE methods and scopes.' }, ...tooMany }, limited),
   });
   registry.registerPath({
     method: 'post',
@@ -57,6 +70,8 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/oauth/authorize',
+    operationId: 'oauth.authorize',
+    security: signedIn,
     tags,
     summary: 'Start an authorization (consent)',
     description: [
@@ -66,31 +81,43 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
       'Codes are single use and valid 10 minutes.',
     ].join('\n\n'),
     request: { query: authorizeQuery },
-    responses: {
-      200: { description: 'Consent needed: HTML page, or JSON `{consent_required, application, scopes, team, user, params}`.' },
-      302: { description: 'Redirect to `redirect_uri` with `code` and `state` (or `error` and `state`).' },
-      400: { description: 'Unknown client or unregistered redirect URI.', content: json(oauthError) },
-      401: { description: 'No signed-in user (`login_required`).', content: json(oauthError) },
-    },
+    responses: withHeaders(
+      {
+        200: { description: 'Consent needed: HTML page, or JSON `{consent_required, application, scopes, team, user, params}`.' },
+        302: { description: 'Redirect to `redirect_uri` with `code` and `state` (or `error` and `state`).' },
+        400: { description: 'Unknown client or unregistered redirect URI.', content: json(oauthError) },
+        401: { description: 'No signed-in user (`login_required`).', content: json(oauthError) },
+        ...tooMany,
+      },
+      limited,
+    ),
   });
   registry.registerPath({
     method: 'post',
     path: '/oauth/authorize',
+    operationId: 'oauth.decide',
+    security: signedIn,
     tags,
     summary: "The user's decision",
     description:
       'The GET parameters plus `decision` (`allow` or `deny`). The HTML form (cookie session) carries `csrf_token` and gets a 302; a JSON request with a Bearer session token needs no CSRF token and gets `{redirect_url}`. Deny redirects with `error=access_denied` and `state`.',
     request: { body: { content: json(consentForm) } },
-    responses: {
-      200: { description: 'JSON callers.', content: json(z.object({ redirect_url: z.string() })) },
-      302: { description: 'Form posts.' },
-      400: { description: `Invalid parameters (\`invalid_request\`). ${unreadable}`, content: json(oauthError) },
-      403: { description: 'Cookie session without a valid CSRF token.' },
-    },
+    responses: withHeaders(
+      {
+        200: { description: 'JSON callers.', content: json(z.object({ redirect_url: z.string() })) },
+        302: { description: 'Form posts.' },
+        400: { description: `Invalid parameters (\`invalid_request\`). ${unreadable}`, content: json(oauthError) },
+        403: { description: 'Cookie session without a valid CSRF token.' },
+        ...tooMany,
+      },
+      limited,
+    ),
   });
   registry.registerPath({
     method: 'post',
     path: '/oauth/token',
+    operationId: 'oauth.token',
+    security: asClient,
     tags,
     summary: 'Exchange a code or refresh a token',
     description:
@@ -98,19 +125,24 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
     request: {
       body: { content: { 'application/x-www-form-urlencoded': { schema: tokenRequest }, 'application/json': { schema: tokenRequest } } },
     },
-    responses: {
-      200: { description: 'Tokens.', content: json(tokenResponseSchema) },
-      400: {
-        description: `invalid_request, invalid_grant, unsupported_grant_type, invalid_scope. ${unreadable}`,
-        content: json(oauthError),
+    responses: withHeaders(
+      {
+        200: { description: 'Tokens.', content: json(tokenResponseSchema) },
+        400: {
+          description: `invalid_request, invalid_grant, unsupported_grant_type, invalid_scope. ${unreadable}`,
+          content: json(oauthError),
+        },
+        401: { description: 'invalid_client.', content: json(oauthError) },
+        429: { ...tooMany[429], description: 'Too many failed attempts, or requests: see `Retry-After`.' },
       },
-      401: { description: 'invalid_client.', content: json(oauthError) },
-      429: { description: 'Too many failed attempts.' },
-    },
+      limited,
+    ),
   });
   registry.registerPath({
     method: 'post',
     path: '/oauth/revoke',
+    operationId: 'oauth.revoke',
+    security: asClient,
     tags,
     summary: 'Revoke a token (RFC 7009)',
     description:
@@ -120,19 +152,46 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
         content: { 'application/x-www-form-urlencoded': { schema: revokeForm }, 'application/json': { schema: revokeForm } },
       },
     },
-    responses: {
-      200: { description: 'Done.', content: json(z.object({ success: z.literal(true) })) },
-      400: { description: `No \`token\` (\`invalid_request\`). ${unreadable}`, content: json(oauthError) },
-      401: { description: 'invalid_client.', content: json(oauthError) },
-    },
+    responses: withHeaders(
+      {
+        200: { description: 'Done.', content: json(z.object({ success: z.literal(true) })) },
+        400: { description: `No \`token\` (\`invalid_request\`). ${unreadable}`, content: json(oauthError) },
+        401: { description: 'invalid_client.', content: json(oauthError) },
+        ...tooMany,
+      },
+      limited,
+    ),
   });
   registry.registerPath({
     method: 'post',
     path: '/auth/session',
+    operationId: 'session.start',
+    security: [{ [BEARER]: [] }],
     tags: ['Session'],
     summary: 'Start a browser session',
     description:
       "Send the identity provider's session token as `Authorization: Bearer …`; the response sets it as the httpOnly, SameSite=Lax `svc_session` cookie (24 h) that the consent page reads. A request body is not read. `DELETE /auth/session` clears it.",
-    responses: { 200: { description: 'Cookie set.' }, 401: { description: 'Invalid session token.' } },
+    responses: withHeaders(
+      {
+        200: {
+          description: 'Cookie set.',
+          content: json(z.object({ data: z.object({ userId: z.uuid(), teamId: z.uuid().nullable() }) })),
+        },
+        ...errorResponses([400]),
+        401: { description: 'Invalid session token.', content: json(errorSchema) },
+        ...tooMany,
+      },
+      limited,
+    ),
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/auth/session',
+    operationId: 'session.end',
+    security: [],
+    tags: ['Session'],
+    summary: 'End the browser session',
+    description: 'Clears the `svc_session` cookie.',
+    responses: withHeaders({ 204: { description: 'Cookie cleared.' }, ...tooMany }, limited),
   });
 }

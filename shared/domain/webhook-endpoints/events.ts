@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
-import type { WebhookEventData, WebhookEventType } from './event-types';
+import { eventPayload, type WebhookEventData, type WebhookEventType } from './event-types';
 
 /** Notified (at commit) when deliveries were queued, so a relay starts them at once instead of at its next poll. */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries_due';
@@ -28,7 +28,7 @@ export async function emitEvents<T extends WebhookEventType>(
 ): Promise<number> {
   if (!data.length) return 0;
   const timestamp = new Date().toISOString();
-  const payloads = data.map((d) => JSON.stringify({ type, timestamp, data: d }));
+  const payloads = data.map((d) => eventPayload(type, d, timestamp));
   const { sql, bindings } = logAndDeliver({
     teamId,
     type,
