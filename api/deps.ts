@@ -10,6 +10,7 @@ import type { TemporalGateway } from '../shared/temporal/client';
 import { createLimiterStore, type LimiterStore } from './http/limiters';
 import { createCredentialCache, type CredentialCache } from './auth/credential-cache';
 import { createUploadTokens, type UploadTokens } from './auth/upload-token';
+import { createEventWake, type EventWake } from './event-wake';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
 export interface ApiDeps {
@@ -29,6 +30,8 @@ export interface ApiDeps {
   credentials: CredentialCache;
   /** Signed upload URLs for documents (tRPC documents.uploadUrl → POST /documents). */
   uploads: UploadTokens;
+  /** Wakes long polls and streams of the event feed when their team's events commit (LISTEN, opened on first use). */
+  eventWake: EventWake;
   /** The assistant: its model (LLM_API_URL, else none: the offline intent parser) and its per-user limit, counted in `limiters`. */
   assistant: { llm?: LlmChatClient; limiter: ChatLimiter };
 }
@@ -46,6 +49,7 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
     limiters,
     uploads: createUploadTokens({ encryptionKey: config.ENCRYPTION_KEY, ttlMs: config.DOCUMENT_UPLOAD_URL_TTL, db: base.db }),
     credentials: createCredentialCache(base.db, { ttlMs: config.AUTH_CACHE_TTL, logger: base.logger }),
+    eventWake: createEventWake(base.db, base.logger),
     assistant: {
       llm: config.LLM_API_URL
         ? createLlmChatClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })

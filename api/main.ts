@@ -9,6 +9,8 @@ import { startWebhookRelay } from './webhooks/relay';
 import { startNotificationRelay } from './outbox/notification-relay';
 import { startWebhookDeliveryRelay } from './outbox/webhook-delivery-relay';
 import { startDocumentSweep } from './outbox/document-sweep';
+import { startEventSweep } from './outbox/event-sweep';
+import { startRegistrationSweep } from './outbox/registration-sweep';
 import { closeServer, keepConnectionsLongerThanClients } from './http/keep-alive';
 
 export interface RunningApi {
@@ -35,6 +37,8 @@ export async function startApi(config: Config): Promise<RunningApi> {
   const notificationRelay = startNotificationRelay(deps, { intervalMs: config.NOTIFICATION_RELAY_INTERVAL });
   const webhookDeliveryRelay = startWebhookDeliveryRelay(deps, { intervalMs: config.WEBHOOK_DELIVERY_RELAY_INTERVAL });
   const documentSweep = startDocumentSweep(deps, { intervalMs: config.DOCUMENT_SWEEP_INTERVAL, graceMs: config.DOCUMENT_PENDING_GRACE });
+  const eventSweep = startEventSweep(deps, { intervalMs: config.EVENTS_SWEEP_INTERVAL, retentionMs: config.EVENTS_RETENTION });
+  const registrationSweep = startRegistrationSweep(deps, { intervalMs: config.OAUTH_REGISTRATION_SWEEP_INTERVAL });
   const server = await new Promise<Server>((resolve) => {
     const s = keepConnectionsLongerThanClients(app.listen(config.PORT, config.HOST, () => resolve(s)));
   });
@@ -53,6 +57,9 @@ export async function startApi(config: Config): Promise<RunningApi> {
       await notificationRelay.stop();
       await webhookDeliveryRelay.stop();
       await documentSweep.stop();
+      await eventSweep.stop();
+      await deps.eventWake.close();
+      await registrationSweep.stop();
       await deps.limiters.close();
       await deps.credentials.close();
       await temporal.close();

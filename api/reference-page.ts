@@ -10,6 +10,9 @@ const ASSETS = new Set([
   'swagger-ui-standalone-preset.js',
   'favicon-32x32.png',
   'favicon-16x16.png',
+  // Where our authorization server sends the browser back after *Authorize*; it hands the code to the page.
+  'oauth2-redirect.html',
+  'oauth2-redirect.js',
 ]);
 
 const PAGE = `<!doctype html>
@@ -29,12 +32,16 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-// Kept out of the HTML so a strict Content-Security-Policy (no inline script) can apply.
+// Kept out of the HTML so a strict Content-Security-Policy (no inline script) can apply. *Authorize*
+// runs the OAuth2 scheme's authorization code flow with PKCE, so a public application (no secret)
+// registered with OAUTH_REDIRECT_PATH as its redirect URI can sign in from this page.
+export const OAUTH_REDIRECT_PATH = '/reference/assets/oauth2-redirect.html';
 const INIT = `window.ui = SwaggerUIBundle({
   url: '/openapi.json', dom_id: '#reference', deepLinking: true, persistAuthorization: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout',
-  validatorUrl: null
-});`;
+  validatorUrl: null, oauth2RedirectUrl: window.location.origin + '${OAUTH_REDIRECT_PATH}'
+});
+window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true, appName: 'Finops API reference' });`;
 
 /** The interactive reference at GET /, served entirely from node_modules: it works offline. */
 export function referencePageRouter() {

@@ -60,13 +60,16 @@ async function seed(db: Db) {
       price: 95.5 + i,
       vatRate: i % 4 ? 19 : 7,
     }));
-  const draft = (n: number) =>
-    createInvoice(db, team.id, user.id, {
+  let drafted = 0;
+  // Numbered by hand, so the email that carries it is known before it is issued (a scheduled one is numbered when it goes).
+  const draft = async (n: number) =>
+    (await createInvoice(db, team.id, user.id, {
+      invoiceNumber: `B-${team.id.slice(0, 8)}-${++drafted}`,
       currency: 'EUR',
       customerId: customer.id,
       lineItems: lines(n),
       note: 'Zahlbar innerhalb von 30 Tagen.',
-    });
+    })) as InvoiceDto & { invoiceNumber: string };
   return { teamId: team.id, userId: user.id, customerId: customer.id, draft };
 }
 

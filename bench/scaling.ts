@@ -1,9 +1,10 @@
 /**
  * Flat as data grows: GET /transactions for teams of 10,000, 100,000, 1,000,000 and
- * 10,000,000 transactions, four shapes each: the first page, a filtered page (category, date range
- * and amount range), a text search (`q=`) and page 200 reached by cursor. Prints the p99 curve at a
- * fixed rate and, per shape, the ratio of the largest team's p99 to the smallest's (budget ≤ 1.5);
- * each p99 is the median of ROUNDS (3) runs, its spread printed beside it.
+ * 10,000,000 transactions, six shapes each: the first page, a filtered page (category, date range
+ * and amount range), a text search (`q=`), the first page in two other orders (`sort=`, each read in
+ * its own index) and page 200 reached by cursor. Prints the p99 curve at a fixed rate and, per shape,
+ * the ratio of the largest team's p99 to the smallest's (budget ≤ 1.5); each p99 is the median of
+ * ROUNDS (3) runs, its spread printed beside it.
  * Teams are seeded once per size and kept on DATABASE_URL's server: the first run seeds 11.1
  * million rows (a long first run, and gigabytes of disk with their indexes); SIZES= measures fewer.
  *
@@ -33,6 +34,8 @@ const SHAPES: Record<string, string> = {
   'first page': '/transactions?pageSize=50',
   filtered: '/transactions?pageSize=50&categories=software&from=2025-01-01&to=2026-06-30&amountMin=-500&amountMax=-10',
   'text search': '/transactions?pageSize=50&q=merchant%20417',
+  'by amount': '/transactions?pageSize=50&sort=-amount',
+  'by name': '/transactions?pageSize=50&sort=name',
   'page 200': '', // found by following cursors
 };
 

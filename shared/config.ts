@@ -55,6 +55,10 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
     // Failed authentications (wrong key, token, password) an IP may make per minute before it must wait.
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    // OAuth clients that register themselves (RFC 7591): per IP per hour; deleted when nobody consented within the TTL.
+    OAUTH_REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().default(20),
+    OAUTH_REGISTRATION_TTL: duration.default(86_400_000),
+    OAUTH_REGISTRATION_SWEEP_INTERVAL: duration.default(10 * 60_000),
     // An Idempotency-Key whose request has not finished in this long (its process died mid-request) may be claimed again.
     IDEMPOTENCY_LEASE: duration.default(120_000),
     // How long a process may reuse a found credential; changes end it at once (NOTIFY). 0: look up every request.
@@ -70,6 +74,11 @@ const schema = z
     DOCUMENT_SWEEP_INTERVAL: duration.default(30_000),
     // A document still pending this long after its upload is swept; shorter than that, its upload may still be starting it.
     DOCUMENT_PENDING_GRACE: duration.default(60_000),
+    // The event feed (GET /events) keeps events this long (a team's newest is always kept); each API process sweeps older ones this often.
+    EVENTS_RETENTION: duration.default(30 * 86_400_000),
+    EVENTS_SWEEP_INTERVAL: duration.default(3_600_000),
+    // An idle event stream (GET /events/stream) sends a heartbeat this often.
+    EVENTS_STREAM_HEARTBEAT: duration.default(15_000),
     // Webhooks out (POST /webhook-endpoints): how often each API process starts deliveries still waiting for their workflow.
     WEBHOOK_DELIVERY_RELAY_INTERVAL: duration.default(1000),
     // A delivery is retried with exponential backoff (first wait, longest wait) for this long, then given up.

@@ -14,6 +14,9 @@ const describe = (scope: string) => {
 export interface ConsentView {
   appName: string;
   appWebsite: string | null;
+  /** The client registered itself: its name is its own claim, so the page says so and where the code goes. */
+  selfRegistered: boolean;
+  redirectHost: string;
   teamName: string;
   email: string;
   scopes: string[];
@@ -43,6 +46,7 @@ export function consentPage(v: ConsentView): string {
   <main>
     <h1><strong>${esc(v.appName)}</strong> wants access to <strong>${esc(v.teamName)}</strong></h1>
     ${v.appWebsite ? `<p class="muted">${esc(v.appWebsite)}</p>` : ''}
+    ${v.selfRegistered ? `<p class="muted">This application registered itself; nobody has checked its name. Allowing sends access to <strong>${esc(v.redirectHost)}</strong>.</p>` : ''}
     <p>Signed in as ${esc(v.email)}. It will be able to:</p>
     <ul>${v.scopes.map((s) => `<li>${esc(describe(s))} <span class="muted">(${esc(s)})</span></li>`).join('')}</ul>
     <form method="post" action="/oauth/authorize">

@@ -25,12 +25,16 @@ import {
   revokeRequest,
   tokenGrant,
 } from '../../shared/domain/oauth/schema';
+import { registerClient } from '../../shared/domain/oauth/registration';
+import { parseClientRegistration, TOKEN_ENDPOINT_AUTH_METHODS } from '../../shared/domain/oauth/registration-schema';
 import { AppError, badRequest } from '../../shared/errors';
 import type { ApiDeps } from '../deps';
 import { readFormBody } from '../http/form-body';
+import { readJsonBody } from '../http/json-body';
 import type { AppState } from '../http/state';
 import { createBruteForceGuard } from './brute-force';
 import { consentPage, signInRequiredPage } from './consent-page';
+import { createRegistrationLimit } from './registration-limit';
 import { createSessionReader, csrfToken, csrfValid, SESSION_COOKIE, type SessionUser } from './session';
 
 /** The body's parameters, form-encoded or JSON; a body that cannot be read is `invalid_request` with its status. */
@@ -39,6 +43,16 @@ async function bodyParams(ctx: Context): Promise<Record<string, string>> {
     return oauthParams(await readFormBody(ctx));
   } catch (err) {
     if (err instanceof AppError && err.status < 500) throw new OAuthError('invalid_request', err.description, err.status);
+    throw err;
+  }
+}
+
+/** The registration's JSON body; a body that cannot be read is `invalid_client_metadata` with its status. */
+async function registrationBody(ctx: Context): Promise<unknown> {
+  try {
+    return await readJsonBody(ctx);
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) throw new OAuthError('invalid_client_metadata', err.description, err.status);
     throw err;
   }
 }
@@ -69,12 +83,13 @@ function clientCredentials(ctx: Context, params: Record<string, string>): Client
   return { clientId: body.client_id, clientSecret: body.client_secret };
 }
 
-/** OAuth 2.0 authorization server: authorize (consent), token, revoke, metadata; plus the browser session cookie. */
+/** OAuth 2.0 authorization server: registration, authorize (consent), token, revoke, metadata; plus the browser session cookie. */
 export function oauthRouter(deps: ApiDeps) {
   const { db, config } = deps;
   const router = new Router<AppState>();
   const readSession = createSessionReader(db, config);
   const guard = createBruteForceGuard(deps.limiters);
+  const assertRegistrationAllowed = createRegistrationLimit(deps.limiters, config.OAUTH_REGISTRATIONS_PER_HOUR);
   const issuer = (ctx: Context) => config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/.well-known/oauth-authorization-server', (ctx) => {
@@ -85,15 +100,33 @@ export function oauthRouter(deps: ApiDeps) {
       authorization_endpoint: `${base}/oauth/authorize`,
       token_endpoint: `${base}/oauth/token`,
       revocation_endpoint: `${base}/oauth/revoke`,
+      registration_endpoint: `${base}/oauth/register`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      token_endpoint_auth_methods_supported: [...TOKEN_ENDPOINT_AUTH_METHODS],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
       scopes_supported: [...ALL_SCOPES],
       service_documentation: `${base}/`,
     };
+  });
+
+  /**
+   * Dynamic Client Registration (RFC 7591): anyone may register a client, which belongs to no team
+   * and reaches none until a user consents to it. Counted per IP; errors are RFC 7591's.
+   */
+  router.post('/oauth/register', async (ctx) => {
+    ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    try {
+      await assertRegistrationAllowed(ctx);
+      const request = parseClientRegistration(await registrationBody(ctx));
+      ctx.status = 201;
+      ctx.body = await registerClient(db, request, { ttlMs: config.OAUTH_REGISTRATION_TTL });
+    } catch (err) {
+      if (!(err instanceof OAuthError)) throw err;
+      sendOAuthError(ctx, err);
+    }
   });
 
   /** Shared by GET (show consent) and POST (decide): validates, and routes errors to the right place. */
@@ -144,6 +177,8 @@ export function oauthRouter(deps: ApiDeps) {
         ctx.body = consentPage({
           appName: valid.app.name,
           appWebsite: valid.app.website,
+          selfRegistered: valid.app.selfRegistered,
+          redirectHost: new URL(valid.redirectUri).host,
           teamName: session.teamName,
           email: session.email,
           scopes: valid.scopes,
@@ -154,7 +189,13 @@ export function oauthRouter(deps: ApiDeps) {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = {
         consent_required: true,
-        application: { name: valid.app.name, description: valid.app.description, logoUrl: valid.app.logoUrl, website: valid.app.website },
+        application: {
+          name: valid.app.name,
+          description: valid.app.description,
+          logoUrl: valid.app.logoUrl,
+          website: valid.app.website,
+          selfRegistered: valid.app.selfRegistered,
+        },
         scopes: valid.scopes,
         team: { id: session.teamId, name: session.teamName },
         user: { id: session.userId, email: session.email },

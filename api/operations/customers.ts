@@ -5,7 +5,7 @@ import { mutation, none, one, page, query } from './declare';
 export const customers = [
   query('customers.get', 'GET /customers', ['customers.read'], {
     summary: 'List customers',
-    description: 'Newest first, keyset-paginated.',
+    description: 'Newest first, or by name with `sort=name`; keyset-paginated.',
     input: schema.listCustomersQuery,
     output: page(schema.customerSchema),
     run: ({ principal, input }, { db }) => listCustomers(db, principal.teamId, input),

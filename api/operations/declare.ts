@@ -17,7 +17,14 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Door = `${Method} /${string}`;
 
 /** What both doors know of the request an operation serves. */
-export type RequestInfo = { requestId: string; ip: string; userAgent: string | undefined; log: Logger };
+export type RequestInfo = {
+  requestId: string;
+  ip: string;
+  userAgent: string | undefined;
+  /** The `Last-Event-ID` an EventSource sends when it reconnects to a stream: where to resume. */
+  lastEventId: string | undefined;
+  log: Logger;
+};
 
 /**
  * The request as either door hands it to a call; the address and the logger are worked out when read
@@ -37,6 +44,10 @@ class RequestFacts implements RequestInfo {
 
   get ip(): string {
     return this.ctx.ip;
+  }
+
+  get lastEventId(): string | undefined {
+    return this.ctx.get('last-event-id') || undefined;
   }
 
   get log(): Logger {
@@ -101,6 +112,10 @@ export interface Spec<
   formerly?: F;
   /** Why a caller should use something else; shown in the reference. */
   deprecated?: string;
+  /** Error statuses it answers besides every operation's (a GET's 409), for the reference; the description says when. */
+  errors?: readonly number[];
+  /** Request headers it reads besides the credential (an SSE's `Last-Event-ID`), for the reference. */
+  headers?: z.ZodObject;
   run: (call: CallOf<I, U>, deps: ApiDeps) => RunResult<O>;
 }
 

@@ -8,6 +8,7 @@ import { chat } from './chat';
 import { currencies } from './currencies';
 import { customers } from './customers';
 import { documents } from './documents';
+import { events } from './events';
 import { inbox } from './inbox';
 import { insights } from './insights';
 import { invoicePaymentSuggestions } from './invoice-payment-suggestions';
@@ -42,6 +43,7 @@ export const OPERATIONS = [
   ...currencies,
   ...customers,
   ...documents,
+  ...events,
   ...inbox,
   ...insights,
   ...invoicePaymentSuggestions,

@@ -6,7 +6,10 @@ import { createInvoiceFromTracker } from '../../shared/domain/invoices/from-trac
 import { invoicePdfFile } from '../../shared/domain/invoices/pdf';
 import { invoiceSummary } from '../../shared/domain/invoices/summary';
 import { createPublicLink, revokePublicLink } from '../../shared/domain/invoices/public-link';
-import { file, mutation, none, one, page, query, trpcOnly } from './declare';
+import * as creditNoteSchema from '../../shared/domain/credit-notes/schema';
+import { creditNotesOfInvoice, getCreditNote, listCreditNotes } from '../../shared/domain/credit-notes/service';
+import { creditNotePdfFile } from '../../shared/domain/credit-notes/pdf';
+import { all, file, mutation, none, one, page, query, trpcOnly } from './declare';
 
 type InvoiceAction = (typeof schema.INVOICE_ACTIONS)[number];
 
@@ -15,7 +18,8 @@ const ACTION_TEXT: Record<InvoiceAction, string> = {
     'Issue a draft without emailing it (you send the PDF or link yourself): it becomes `unpaid`, dated today and due in 30 days unless dates were set. Its lifecycle marks it `overdue` after the due date and sends reminders if the customer has them on.',
   send: 'Issue a draft (or a scheduled invoice, now) and email it to the customer with its PDF attached and a public link: it becomes `unpaid`, and its lifecycle chases it as after `finalize`. 409 when the customer has no `billingEmail` or `email`; 503 when the workflow service cannot be reached (nothing changes).',
   'mark-paid': 'Record a payment received outside the payment provider: `unpaid` or `overdue` becomes `paid`.',
-  cancel: 'Cancel a draft, scheduled, unpaid or overdue invoice.',
+  cancel:
+    'Cancel a draft, scheduled, unpaid or overdue invoice. An issued one (unpaid or overdue) is corrected by a document: the credit note of everything not yet credited is issued with the cancellation (see `POST /invoices/:id/credit-notes`), and emailed to the customer when the invoice was.',
 };
 
 /** `POST /invoices/:id/<action>`: the action, then the invoice as it now is. */
@@ -27,7 +31,7 @@ const action = <const N extends string>(name: N, action: InvoiceAction) =>
     body: 'data',
     output: one(schema.invoiceSchema),
     run: async ({ principal, input }, { db, temporal }) => {
-      await lifecycle.applyInvoiceAction(db, temporal, principal.teamId, input.id, action, input.data);
+      await lifecycle.applyInvoiceAction(db, temporal, principal.teamId, input.id, action, input.data, principal.userId);
       return getInvoice(db, principal.teamId, input.id);
     },
   });
@@ -35,7 +39,8 @@ const action = <const N extends string>(name: N, action: InvoiceAction) =>
 export const invoices = [
   query('invoices.get', 'GET /invoices', ['invoices.read'], {
     summary: 'List invoices',
-    description: 'Newest first, keyset-paginated.',
+    description:
+      'Newest first, or in the order `sort` names (`sort=dueDate` for the next due first; an invoice without the date, a draft, comes after the dated ones); keyset-paginated.',
     input: schema.listInvoicesQuery,
     output: page(schema.invoiceSchema),
     run: ({ principal, input }, { db }) => listInvoices(db, principal.teamId, input),
@@ -79,7 +84,8 @@ export const invoices = [
   mutation('invoices.update', 'PATCH /invoices/:id', ['invoices.write'], {
     body: 'data',
     summary: 'Edit a draft invoice',
-    description: 'Only drafts can be edited (409 otherwise). The totals are computed again, in the minor unit of the (new) currency.',
+    description:
+      'Only drafts can be edited. From finalize (or send) on, an invoice is locked: everything on the document (lines, amounts, customer, dates, number, currency, discount, note) stays as issued, and an edit is 409 naming the fields in `details`; correct it with a credit note. Its payments, reminders and public link go on as before. The totals are computed again, in the minor unit of the (new) currency.',
     input: schema.invoiceIdParams.extend({ data: schema.updateInvoiceBody }),
     output: one(schema.invoiceSchema),
     run: ({ principal, input }, { db }) => updateInvoice(db, principal.teamId, input.id, input.data),
@@ -126,7 +132,7 @@ export const invoices = [
     input: schema.invoiceIdParams.extend({ action: z.enum(schema.INVOICE_ACTIONS), data: schema.invoiceActionBody.optional() }),
     output: one(schema.invoiceSchema),
     run: async ({ principal, input }, { db, temporal }) => {
-      await lifecycle.applyInvoiceAction(db, temporal, principal.teamId, input.id, input.action, input.data ?? {});
+      await lifecycle.applyInvoiceAction(db, temporal, principal.teamId, input.id, input.action, input.data ?? {}, principal.userId);
       return getInvoice(db, principal.teamId, input.id);
     },
   }),
@@ -169,6 +175,56 @@ export const invoices = [
         { amount, paidAt: paidAt ? new Date(paidAt) : undefined, reference },
       );
       return getInvoice(db, principal.teamId, input.id);
+    },
+  }),
+  mutation('invoices.createCreditNote', 'POST /invoices/:id/credit-notes', ['invoices.write'], {
+    status: 201,
+    body: 'data',
+    summary: 'Issue a credit note',
+    description:
+      "Corrects an issued invoice (unpaid, overdue, paid or refunded), which itself stays as issued. Without `lineItems` it credits everything not yet credited, the invoice's discount included; with them, the chosen lines: a line's whole remainder, a `quantity` at its unit price, or a net `amount`, each with the line's VAT and tax. Never more than is left: per line and in all, 400 naming the line; 409 when nothing is left or the invoice was never issued. The credit note is numbered from its own gap-free series per team and year (`CN-2026-0001`), carries the e-invoice type code 381, and has its own PDF; `send` emails it to the customer. On an open invoice it lowers `amountDue`; when nothing is left to pay the invoice closes (paid when payments and credit cover it, canceled when credit alone does). 503 when it is to be emailed and the workflow service cannot be reached (nothing is issued).",
+    input: schema.invoiceIdParams.extend({ data: creditNoteSchema.createCreditNoteBody.prefault({}) }),
+    output: one(creditNoteSchema.creditNoteSchema),
+    run: async ({ principal, input }, { db, temporal }) => {
+      const id = await lifecycle.createCreditNote(
+        db,
+        temporal,
+        { teamId: principal.teamId, invoiceId: input.id, userId: principal.userId },
+        input.data,
+      );
+      return getCreditNote(db, principal.teamId, id);
+    },
+  }),
+  query('invoices.getCreditNotesOfInvoice', 'GET /invoices/:id/credit-notes', ['invoices.read'], {
+    summary: "An invoice's credit notes",
+    description: 'Oldest first (a handful at most: together they never credit more than the invoice). 404 for an invoice not in the team.',
+    input: schema.invoiceIdParams,
+    output: all(creditNoteSchema.creditNoteSchema),
+    run: ({ principal, input }, { db }) => creditNotesOfInvoice(db, principal.teamId, input.id),
+  }),
+  query('invoices.getCreditNotes', 'GET /invoices/credit-notes', ['invoices.read'], {
+    summary: 'List credit notes',
+    description: "The team's credit notes, newest first, keyset-paginated; `invoiceId` keeps one invoice's.",
+    input: creditNoteSchema.listCreditNotesQuery,
+    output: page(creditNoteSchema.creditNoteSchema),
+    run: ({ principal, input }, { db }) => listCreditNotes(db, principal.teamId, input),
+  }),
+  query('invoices.getCreditNoteById', 'GET /invoices/credit-notes/:id', ['invoices.read'], {
+    summary: 'Get a credit note',
+    input: creditNoteSchema.creditNoteIdParams,
+    output: one(creditNoteSchema.creditNoteSchema),
+    run: ({ principal, input }, { db }) => getCreditNote(db, principal.teamId, input.id),
+  }),
+  query('invoices.creditNotePdf', 'GET /invoices/credit-notes/:id/pdf', ['invoices.read'], {
+    restOnly: 'a PDF file',
+    summary: 'The credit note as a PDF',
+    description:
+      'The invoice template titled "Credit note": its number and date, the invoice it corrects and that invoice\'s date, the lines and totals credited as negative amounts, and the reason.',
+    input: creditNoteSchema.creditNoteIdParams,
+    output: file('application/pdf, named `<credit note number>.pdf`.'),
+    run: async ({ principal, input }, { db, storage }) => {
+      const { pdf, fileName } = await creditNotePdfFile(db, principal.teamId, input.id, storage);
+      return { body: pdf, mimeType: 'application/pdf', fileName, size: pdf.length };
     },
   }),
 ];

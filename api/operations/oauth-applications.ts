@@ -13,7 +13,8 @@ export const oauthApplications = [
   }),
   query('oauthApplications.authorized', 'GET /oauth-applications/authorized', ['users.read'], {
     summary: 'Applications I granted access to',
-    description: 'In this team, with the scopes granted and when.',
+    description:
+      "In this team, with the scopes granted and when: the team's applications, other teams', and clients that registered themselves at POST /oauth/register (`selfRegistered: true`), which nobody else sees.",
     output: all(schema.authorizedApplicationSchema),
     run: ({ principal }, { db }) => applications.authorizedApplications(db, principal),
   }),

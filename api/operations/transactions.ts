@@ -7,7 +7,7 @@ export const transactions = [
   query('transactions.get', 'GET /transactions', ['transactions.read'], {
     summary: 'List transactions',
     description:
-      "The team's transactions, newest first (by date, then id), with keyset pagination: pass `meta.cursor` back as `cursor` for the next page.",
+      "The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page.",
     input: schema.listTransactionsQuery,
     output: page(schema.transactionSchema),
     run: ({ principal, input }, { db }) => service.listTransactions(db, principal.teamId, input),

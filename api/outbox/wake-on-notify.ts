@@ -6,11 +6,11 @@ import { connectionOf } from '../auth/credential-cache';
 const RECONNECT_AFTER_MS = 1000;
 
 /**
- * Calls `wake` whenever `channel` is notified (PostgreSQL delivers a NOTIFY when the transaction that
- * sent it commits). Only a shortcut for an outbox relay that also polls: a lost connection is made
+ * Calls `wake` with the payload whenever `channel` is notified (PostgreSQL delivers a NOTIFY when the
+ * transaction that sent it commits). Only a shortcut for an outbox relay that also polls: a lost connection is made
  * again after a second, and what was notified meanwhile is found by the next poll.
  */
-export function wakeOnNotify(db: Db, channel: string, wake: () => void, log: Logger): { close(): Promise<void> } {
+export function wakeOnNotify(db: Db, channel: string, wake: (payload: string) => void, log: Logger): { close(): Promise<void> } {
   let client: Client | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
@@ -35,7 +35,7 @@ export function wakeOnNotify(db: Db, channel: string, wake: () => void, log: Log
     };
     c.on('error', lost);
     c.on('end', () => lost());
-    c.on('notification', () => wake());
+    c.on('notification', (n) => wake(n.payload ?? ''));
     try {
       await c.connect();
       await c.query(`listen ${channel}`);

@@ -372,7 +372,10 @@ describe('documents', () => {
         { customerId: customer.id, currency: 'EUR', issueDate: '2026-06-01', lineItems },
         token,
       );
-      const invoice = ((await created.json()) as { data: { id: string; invoiceNumber: string } }).data;
+      const { id } = ((await created.json()) as { data: { id: string } }).data;
+      // Issued, so its PDF carries its number.
+      const issued = await json('POST', `/invoices/${id}/finalize`, {}, token);
+      const invoice = ((await issued.json()) as { data: { id: string; invoiceNumber: string } }).data;
       const pdf = Buffer.from(await (await stack.api.fetch(`/invoices/${invoice.id}/pdf`, { token })).arrayBuffer());
       return { invoiceNumber: invoice.invoiceNumber, pdf };
     };

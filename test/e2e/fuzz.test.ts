@@ -5,6 +5,7 @@ import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startBankBFake, type BankBFake } from '../fakes/bank-b';
 import { dbFingerprint } from '../support/db-fingerprint';
 import { restDoors, trpcProcedures } from '../support/doors';
+import { clientRegistrationRequest } from '../../shared/domain/oauth/registration-schema';
 import { consentForm, revokeForm, tokenRequest } from '../../shared/domain/oauth/schema';
 import { hostileBody, tooDeepText, unreadableJsonBody, withUnknownKey } from '../support/fuzz';
 import { withTwoTeams } from '../support/two-teams';
@@ -33,7 +34,12 @@ afterAll(async () => {
   await bankA?.close();
   await bankB?.close();
 });
-const env = { ...WEBHOOK_SECRETS, RATE_LIMIT_PER_MINUTE: '1000000', AUTH_FAILURES_PER_MINUTE: '1000000' };
+const env = {
+  ...WEBHOOK_SECRETS,
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  AUTH_FAILURES_PER_MINUTE: '1000000',
+  OAUTH_REGISTRATIONS_PER_HOUR: '1000000',
+};
 const { ctx } = withTwoTeams({ env: () => ({ ...env, BANK_A_API_URL: bankA.url, BANK_B_API_URL: bankB.url }) });
 
 /** Real ids of the caller's team by the first path segment, so the fuzz reaches handlers, not only 404s. */
@@ -206,6 +212,7 @@ describe('fuzzing every write operation', () => {
     ['/oauth/token', tokenRequest],
     ['/oauth/revoke', revokeForm],
     ['/oauth/authorize', consentForm],
+    ['/oauth/register', clientRegistrationRequest],
   ] as const)('%s: JSON it cannot read is 400, any other JSON never 5xx', async (path, schema) => {
     const post = (body: string) => ctx.api.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     await fc.assert(

@@ -34,6 +34,8 @@ async function draftFor(customer: Record<string, unknown> = {}, invoice: Record<
   const email = `billing-${++seq}-${Date.now()}@customer.example`;
   const c = (await json('POST', '/customers', { name: `Customer ${seq}`, billingEmail: email, ...customer })).body.data;
   const created = await json('POST', '/invoices', {
+    // Numbered by hand, so each email's subject is known before it is issued (the series is tested in credit-notes.test.ts).
+    invoiceNumber: `LC-${seq}`,
     currency: 'EUR',
     customerId: c.id,
     lineItems: [{ name: 'Consulting', quantity: 1, price: 100, vatRate: 19 }],

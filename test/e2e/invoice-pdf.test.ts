@@ -46,6 +46,11 @@ describe('GET /invoices/:id/pdf', () => {
         })
       ).json()
     ).data;
+    // Issued, so it carries its number (a draft's PDF shows `Draft`).
+    invoice.invoiceNumber = (
+      await (await send('POST', `/invoices/${invoice.id}/finalize`, ctx.acme.sessionToken, {})).json()
+    ).data.invoiceNumber;
+    expect(invoice.invoiceNumber).toMatch(/^INV-\d{4}$/);
     const { res, bytes } = await pdfOf(invoice.id);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -139,8 +144,9 @@ describe('the public link (/i/:token)', () => {
         })
       ).json()
     ).data;
-    expect((await send('POST', `/invoices/${invoice.id}/finalize`, token, {})).status).toBe(200);
-    return invoice as { id: string; invoiceNumber: string };
+    const issued = await send('POST', `/invoices/${invoice.id}/finalize`, token, {});
+    expect(issued.status).toBe(200);
+    return (await issued.json()).data as { id: string; invoiceNumber: string };
   };
   const visit = (path: string) => fetch(`${ctx.api.url}${path}`);
 

@@ -48,6 +48,8 @@ describe('recurring invoices', () => {
       20_000,
       'the series to end',
     );
+    // Numbered as each is issued (sent), so read once all are out.
+    await eventually(async () => (await invoicesOf(series.id)).every((i) => i.status === 'unpaid'), 20_000, 'all sent');
     const invoices = await invoicesOf(series.id);
     expect(invoices.map((i) => i.amount)).toEqual([60, 60, 60]);
     const numbers = invoices.map((i) => Number(/^INV-(\d+)$/.exec(i.invoiceNumber)?.[1]));

@@ -17,8 +17,9 @@ describe('invoices', () => {
     });
     expect(res.status).toBe(201);
     const draft = (await res.json()).data;
+    // Numbered when issued: a draft has no number yet.
     expect(draft).toMatchObject({
-      invoiceNumber: 'INV-0001',
+      invoiceNumber: null,
       status: 'draft',
       subtotal: 1500,
       vat: 285,
@@ -35,13 +36,19 @@ describe('invoices', () => {
     );
 
     const second = (
-      await (await send('POST', '/invoices', ctx.acme.sessionToken, { currency: 'EUR', lineItems: [{ name: 'x', price: 1 }] })).json()
+      await (
+        await send('POST', '/invoices', ctx.acme.sessionToken, {
+          invoiceNumber: 'OLD-7',
+          currency: 'EUR',
+          lineItems: [{ name: 'x', price: 1 }],
+        })
+      ).json()
     ).data;
-    expect(second.invoiceNumber).toBe('INV-0002');
+    expect(second.invoiceNumber).toBe('OLD-7');
     expect(
       (
         await send('POST', '/invoices', ctx.acme.sessionToken, {
-          invoiceNumber: 'INV-0002',
+          invoiceNumber: 'OLD-7',
           currency: 'EUR',
           lineItems: [{ name: 'x', price: 1 }],
         })
@@ -59,10 +66,13 @@ describe('invoices', () => {
 
     const issued = (await (await send('POST', `/invoices/${draft.id}/finalize`, ctx.acme.sessionToken)).json()).data;
     expect(issued.status).toBe('unpaid');
+    expect(issued.invoiceNumber).toBe('INV-0001');
     expect(issued.issueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(new Date(issued.dueDate).getTime() - new Date(issued.issueDate).getTime()).toBe(30 * 86_400_000);
 
-    expect((await send('PATCH', `/invoices/${draft.id}`, ctx.acme.sessionToken, { note: 'too late' })).status).toBe(409);
+    const late = await send('PATCH', `/invoices/${draft.id}`, ctx.acme.sessionToken, { note: 'too late' });
+    expect(late.status).toBe(409);
+    expect((await late.json()).details).toEqual([{ field: 'note', message: 'locked: the invoice is issued' }]);
     expect((await send('DELETE', `/invoices/${draft.id}`, ctx.acme.sessionToken)).status).toBe(409);
 
     const paid = (

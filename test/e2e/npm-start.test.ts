@@ -77,14 +77,17 @@ describe('npm start', () => {
       const customer = (await (await api('POST', '/customers', { name: 'Kunde GmbH', billingEmail: 'kunde@example.com' })).json()) as {
         data: { id: string };
       };
-      const invoice = (await (
+      const draft = (await (
         await api('POST', '/invoices', {
           currency: 'EUR',
           customerId: customer.data.id,
           lineItems: [{ name: 'Consulting', quantity: 1, price: 580, vatRate: 19 }],
         })
-      ).json()) as { data: { id: string; invoiceNumber: string } };
-      expect((await api('POST', `/invoices/${invoice.data.id}/send`)).status).toBe(200);
+      ).json()) as { data: { id: string } };
+      const sent = await api('POST', `/invoices/${draft.data.id}/send`);
+      expect(sent.status).toBe(200);
+      // Numbered as it is issued.
+      const invoice = (await sent.json()) as { data: { id: string; invoiceNumber: string } };
       type Caught = { to: string; text: string; hasHtml: boolean; attachments: { filename: string; url: string }[] };
       let mail: Caught | undefined;
       for (const end = Date.now() + 30_000; !mail && Date.now() < end; await new Promise((r) => setTimeout(r, 250))) {

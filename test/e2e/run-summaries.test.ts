@@ -50,10 +50,11 @@ describe('runs at a glance in the Temporal UI', () => {
     });
     expect(draft.status).toBe(201);
     const invoice = draft.body.data;
-    expect((await json('POST', `/invoices/${invoice.id}/send`)).status).toBe(200);
+    const sent = await json('POST', `/invoices/${invoice.id}/send`);
+    expect(sent.status).toBe(200);
 
     expect(await summaryOf(invoiceLifecycleId(invoice.id))).toBe(
-      `Invoice ${invoice.invoiceNumber} · Kunde GmbH · €690.20 · due 12 Jan 2027`,
+      `Invoice ${sent.body.data.invoiceNumber} · Kunde GmbH · €690.20 · due 12 Jan 2027`,
     );
   }, 30_000);
 

@@ -94,11 +94,16 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   invoiceProducts: 'invoiceProduct',
   transactionImports: 'import',
   webhookEndpoints: 'webhookEndpoint',
+  events: 'none',
 };
 /** Procedures whose `id` is not their router's resource. */
-const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export' };
+const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export', 'invoices.getCreditNoteById': 'creditNote' };
 /** Routes under another resource's segment whose `:id` is their own resource's. */
-const RESOURCE_BY_PATH: Record<string, string> = { '/transactions/imports/:id': 'import' };
+const RESOURCE_BY_PATH: Record<string, string> = {
+  '/transactions/imports/:id': 'import',
+  '/invoices/credit-notes/:id': 'creditNote',
+  '/invoices/credit-notes/:id/pdf': 'creditNote',
+};
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };
 /** Fields that carry an id (or list of ids) anywhere in a query or body, and whose. */
@@ -124,6 +129,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   customers: 'customer',
   categories: 'categorySlug',
   deliveryId: 'webhookDelivery',
+  invoiceId: 'invoice',
 };
 const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 
@@ -177,6 +183,10 @@ beforeAll(async () => {
       lineItems: [{ name: `${MARKER} work`, quantity: 1, price: 500 }],
     })
   ).id;
+  // An issued invoice with a credit note (the invoice above stays a draft).
+  const issued = await post('/invoices', { currency: 'EUR', customerId: ids.customer, lineItems: [{ name: `${MARKER} sold`, price: 90 }] });
+  await post(`/invoices/${issued.id}/finalize`, {});
+  ids.creditNote = (await post(`/invoices/${issued.id}/credit-notes`, { reason: MARKER })).id;
   ids.project = (await post('/tracker-projects', { name: `${MARKER} project`, customerId: ids.customer })).id;
   ids.entry = (
     await post('/tracker-entries', {

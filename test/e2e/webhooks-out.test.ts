@@ -4,6 +4,7 @@ import { startWebhookDeliveryRelay } from '../../api/outbox/webhook-delivery-rel
 import type { RepeatingPass } from '../../api/outbox/repeating-pass';
 import { markDisconnected } from '../../shared/domain/bank-connections/status';
 import { notificationsOf } from '../../shared/domain/notifications/service';
+import { eventPayload } from '../../shared/domain/webhook-endpoints/event-types';
 import { importTransactionsId, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
 import { OFX_STATEMENT } from '../fixtures/statements';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
@@ -12,6 +13,7 @@ import { eventually, eventuallyValue } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
 import { withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
+import { documentedWebhookBody } from '../support/openapi-schema';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -456,7 +458,13 @@ describe('the relay', () => {
         endpointId: endpoint.id,
         eventId: randomUUID(),
         eventType: 'invoice.paid',
-        payload: JSON.stringify({ type: 'invoice.paid', timestamp: new Date().toISOString(), data: { invoiceId: randomUUID() } }),
+        payload: eventPayload('invoice.paid', {
+          invoiceId: randomUUID(),
+          invoiceNumber: 'INV-0077',
+          status: 'paid',
+          dueDate: '2026-11-30',
+          paidAt: new Date().toISOString(),
+        }),
         status: 'starting',
         claimedAt: new Date(Date.now() - 120_000),
       })
@@ -540,4 +548,17 @@ describe('tRPC webhookEndpoints', () => {
     await trpc.webhookEndpoints.delete.mutate({ id: created.id });
     expect((await trpcError(trpc.webhookEndpoints.getById.query({ id: created.id }))).httpStatus).toBe(404);
   }, 40_000);
+});
+
+// Last in the file: it reads what every test above made the real sender deliver.
+describe('the OpenAPI document', () => {
+  it('describes every event delivered above, whole, in its webhooks section, and every event it documents was delivered', async () => {
+    const doc = (await (await stack.api.fetch('/openapi.json')).json()) as Record<string, unknown>;
+    const delivered = receivers.flatMap((r) => r.received.map((x) => JSON.parse(x.body) as { type: string }));
+    for (const payload of delivered) {
+      const checked = documentedWebhookBody(doc, payload.type).safeParse(payload);
+      expect({ payload, issues: checked.error?.issues ?? [] }).toEqual({ payload, issues: [] });
+    }
+    expect([...new Set(delivered.map((p) => p.type))].sort()).toEqual(Object.keys(doc.webhooks as object).sort());
+  });
 });

@@ -84,6 +84,7 @@ export async function startTestApi(
       await new Promise((r) => server.close(r));
       await deps.limiters.close();
       await deps.credentials.close();
+      await deps.eventWake.close();
       if (!opts.temporal) await temporal.close();
     },
   };

@@ -83,17 +83,33 @@ describe('one declaration per operation', () => {
     expect(shapes.filter((s, i) => shapes.indexOf(s) !== i)).toEqual([]);
   });
 
-  it('gives every OpenAPI operation its name as a unique operationId', () => {
-    const doc = buildOpenApiDocument(operations) as unknown as { paths: Record<string, Record<string, { operationId?: string }>> };
-    const ids = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((o) => o.operationId));
-    expect(ids.filter((id) => id !== undefined && ids.indexOf(id) !== ids.lastIndexOf(id))).toEqual([]);
-    // Health is not an operation; every declared door is, under its own name.
-    expect(ids.filter((id) => id !== undefined).sort()).toEqual(
-      operations
-        .filter((op) => op.rest)
-        .map((op) => op.name)
+  it('gives every OpenAPI operation a unique operationId: its name for a declared one', () => {
+    type Methods = Record<string, Record<string, { operationId?: string }>>;
+    const doc = buildOpenApiDocument(operations) as unknown as { paths: Methods; webhooks: Methods };
+    const idsOf = (items: Methods) => Object.values(items).flatMap((methods) => Object.values(methods).map((o) => o.operationId));
+    const ids = [...idsOf(doc.paths), ...idsOf(doc.webhooks)];
+    expect(ids.filter((id) => id === undefined)).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const declared = operations.filter((op) => op.rest).map((op) => op.name);
+    // The doors with pipelines of their own (probes, OAuth, the session cookie) and the events sent out.
+    expect(
+      idsOf(doc.paths)
+        .filter((id) => !declared.includes(id!))
         .sort(),
-    );
+    ).toEqual([
+      'health.get',
+      'health.livez',
+      'health.readyz',
+      'oauth.authorize',
+      'oauth.decide',
+      'oauth.metadata',
+      'oauth.revoke',
+      'oauth.token',
+      'session.end',
+      'session.start',
+    ]);
+    expect(idsOf(doc.paths)).toEqual(expect.arrayContaining(declared));
+    expect(idsOf(doc.webhooks).every((id) => id!.startsWith('webhook.'))).toBe(true);
   });
 
   it('lists every deprecated tRPC name in the reference, with the name that replaced it', () => {

@@ -39,6 +39,10 @@ import * as transactionTextTrigrams from './0080_transaction_text_trigrams';
 import * as transactionWeekTrigrams from './0081_transaction_week_trigrams';
 import * as bankConsentObservedAt from './0082_bank_consent_observed_at';
 import * as weekTrigramsLoop from './0083_week_trigrams_loop';
+import * as events from './0084_events';
+import * as oauthClientRegistration from './0085_oauth_client_registration';
+import * as listSortIndexes from './0086_list_sort_indexes';
+import * as creditNotes from './0087_credit_notes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -85,6 +89,10 @@ const migrations: Record<string, Knex.Migration> = {
   '0081_transaction_week_trigrams': transactionWeekTrigrams,
   '0082_bank_consent_observed_at': bankConsentObservedAt,
   '0083_week_trigrams_loop': weekTrigramsLoop,
+  '0084_events': events,
+  '0085_oauth_client_registration': oauthClientRegistration,
+  '0086_list_sort_indexes': listSortIndexes,
+  '0087_credit_notes': creditNotes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -6,6 +6,7 @@ export * from './base';
 export * from './category';
 export * from './chat-conversation';
 export * from './chat-message';
+export * from './credit-note';
 export * from './customer-tag';
 export * from './customer';
 export * from './document-tag';

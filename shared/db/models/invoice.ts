@@ -5,7 +5,8 @@ export const INVOICE_STATUSES = ['draft', 'scheduled', 'unpaid', 'overdue', 'pai
 export class Invoice extends TeamScopedModel {
   static override tableName = 'invoices';
   customerId!: string | null;
-  invoiceNumber!: string;
+  /** Given when the invoice is issued (finalize, send), from the team's gap-free series; null on a draft unless chosen by hand. */
+  invoiceNumber!: string | null;
   status!: (typeof INVOICE_STATUSES)[number];
   currency!: string;
   subtotal!: number;
@@ -27,6 +28,8 @@ export class Invoice extends TeamScopedModel {
   emailDelivery!: boolean;
   /** What payments recorded against it add up to; the invoice is paid when they reach `amount`. */
   amountPaid!: number;
+  /** What credit notes have credited (gross). */
+  amountCredited!: number;
   /** The recurring series that issued it, and the scheduled moment it was issued for. */
   seriesId!: string | null;
   seriesPeriod!: Date | null;

@@ -1,7 +1,13 @@
-import { TeamScopedModel } from './base';
+import { BaseModel } from './base';
 
-export class OAuthApplication extends TeamScopedModel {
+/**
+ * A client of the authorization server. One a team registers in the dashboard belongs to that team;
+ * one that registered itself (RFC 7591) belongs to no team (`teamId` null, `selfRegistered`), and
+ * a team reaches it only through a consent one of its members gave.
+ */
+export class OAuthApplication extends BaseModel {
   static override tableName = 'oauth_applications';
+  teamId!: string | null;
   createdBy!: string | null;
   name!: string;
   description!: string | null;
@@ -13,5 +19,8 @@ export class OAuthApplication extends TeamScopedModel {
   scopes!: string[];
   isPublic!: boolean;
   active!: boolean;
+  selfRegistered!: boolean;
+  /** Set until the first consent: a registration nobody consented to is deleted past it. */
+  registrationExpiresAt!: Date | null;
   updatedAt!: Date;
 }

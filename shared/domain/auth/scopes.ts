@@ -29,6 +29,7 @@ export const RESOURCE_SCOPES = [
   'chat.write',
   'notifications.read',
   'notifications.write',
+  'events.read',
 ] as const;
 
 export type ResourceScope = (typeof RESOURCE_SCOPES)[number];

@@ -29,3 +29,5 @@ export const newApiKey = () => `svc_${randomBytes(32).toString('hex')}`;
 export const newAccessToken = () => `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 export const newRefreshToken = () => `${REFRESH_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
 export const newOpaqueSecret = (bytes = 32) => randomBytes(bytes).toString('base64url');
+export const newOAuthClientId = () => `svc_client_${randomBytes(16).toString('hex')}`;
+export const newOAuthClientSecret = () => `svc_secret_${newOpaqueSecret()}`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSize } from '../common/query';
+import { sortParam } from '../common/sort';
 
 const nullableText = (max: number) => z.string().trim().max(max).nullable().optional();
 
@@ -67,9 +68,11 @@ export type CreateCustomerBody = z.infer<typeof createCustomerBody>;
 export type UpdateCustomerBody = z.infer<typeof updateCustomerBody>;
 
 export const customerIdParams = z.object({ id: z.uuid() });
+export const CUSTOMER_SORT_FIELDS = ['name', 'createdAt'] as const;
 export const listCustomersQuery = z.object({
   cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
   pageSize,
+  sort: sortParam(CUSTOMER_SORT_FIELDS, '-createdAt'),
   q: z.string().trim().min(1).max(200).optional().meta({ description: 'Case-insensitive search in name, email and contact.' }),
 });
 export type ListCustomersQuery = z.infer<typeof listCustomersQuery>;

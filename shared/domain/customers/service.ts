@@ -4,12 +4,19 @@ import type { Db } from '../../db/knex';
 import { Customer, CustomerTag, Tag } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
-import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import type { Page } from '../common/page';
 import { containsPattern } from '../common/query';
-import type { CreateCustomerBody, CustomerDto, ListCustomersQuery, UpdateCustomerBody } from './schema';
+import { sortedPage, type SortKeys } from '../common/sort';
+import type { CreateCustomerBody, CUSTOMER_SORT_FIELDS, CustomerDto, ListCustomersQuery, UpdateCustomerBody } from './schema';
 
-/** A customer as the list selects it: its columns, its cursor key and its tags as json. */
-type CustomerRow = ModelObject<Customer> & CursorRow & { tags: CustomerDto['tags'] };
+/** A customer as the list selects it: its columns and its tags as json. */
+type CustomerRow = ModelObject<Customer> & { tags: CustomerDto['tags'] };
+
+/** Where each field of `sort=` lives, each with a (team_id, field, id) index (migrations 0001, 0086). */
+const SORT_KEYS: SortKeys<(typeof CUSTOMER_SORT_FIELDS)[number]> = {
+  fields: { name: { sql: 'c.name', part: 'text' }, createdAt: { sql: 'c.created_at', part: 'timestamp' } },
+  id: 'c.id',
+};
 
 // A list query (keyset, tags as a json aggregate in the same round trip): typed Knex.
 function selectCustomers(db: Db, teamId: string) {
@@ -17,14 +24,12 @@ function selectCustomers(db: Db, teamId: string) {
     .where('c.team_id', teamId)
     .select<CustomerRow[]>(
       'c.*',
-      // Full microsecond precision for the cursor: a JS Date would round it to milliseconds.
-      db.raw('c.created_at::text as cursor_created_at'),
       db.raw(`coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
                         from customer_tags ct join tags g on g.id = ct.tag_id where ct.customer_id = c.id), '[]') as tags`),
     );
 }
 
-function toDto({ teamId: _team, cursorCreatedAt: _cursor, createdAt, updatedAt, ...fields }: CustomerRow): CustomerDto {
+function toDto({ teamId: _team, createdAt, updatedAt, ...fields }: CustomerRow): CustomerDto {
   return { ...fields, createdAt: toIso(createdAt), updatedAt: toIso(updatedAt) };
 }
 
@@ -36,7 +41,7 @@ export async function listCustomers(db: Db, teamId: string, query: ListCustomers
       w.whereILike('c.name', like).orWhereILike('c.email', like).orWhereILike('c.contact', like);
     });
   }
-  return newestFirstPage(q, 'c', query, toDto);
+  return sortedPage(db, q, SORT_KEYS, query, toDto);
 }
 
 export async function getCustomer(db: Db, teamId: string, id: string): Promise<CustomerDto> {

@@ -19,6 +19,7 @@ import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
 import { nextSeriesIssueAt } from './next-issue';
 import type { CreateInvoiceSeriesBody, InvoiceSeriesDto, ListInvoiceSeriesQuery, UpdateInvoiceSeriesBody } from './schema';
+import { numberShown } from '../invoices/numbering';
 
 /** The team's series that have not ended: each has a schedule that may still issue an invoice. */
 export async function unendedSeriesIds(db: Db, teamId: string): Promise<string[]> {
@@ -286,7 +287,7 @@ export async function deliverSeriesInvoice(
       await notify(db, {
         teamId,
         type: 'invoice_undeliverable',
-        metadata: { invoiceId, invoiceNumber: invoice.invoiceNumber, kind: 'invoice' },
+        metadata: { invoiceId, invoiceNumber: numberShown(invoice), kind: 'invoice' },
       });
     }
   }

@@ -8,6 +8,7 @@ import { formatMoney } from '../currencies/money';
 import { sha256Hex } from '../crypto/tokens';
 import { invoiceEmailHtml, type InvoiceEmailContent } from './email-html';
 import { invoiceForPdf, localeOf, paymentLines, renderInvoicePdf } from './pdf';
+import { numberShown } from './numbering';
 
 export type DeliveryKind = 'invoice' | 'reminder';
 
@@ -46,10 +47,40 @@ export async function deliverInvoiceEmail(
   storage: Pick<Storage, 'get'> | undefined,
   target: { teamId: string; invoiceId: string; kind: DeliveryKind; sequence: number },
 ): Promise<DeliveryOutcome> {
-  const { teamId, invoiceId, kind, sequence } = target;
+  const { teamId, invoiceId, kind } = target;
   const data = await invoiceForPdf(db, teamId, invoiceId, storage);
   const recipient = data.customer?.billingEmail ?? data.customer?.email;
   if (!recipient) return 'no_recipient';
+  return deliverOnce(
+    db,
+    mailer,
+    config,
+    { ...target, recipient },
+    {
+      compose: async (messageId, deliveryId) => {
+        const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId });
+        return composeEmail(data, kind, link, messageId, recipient);
+      },
+      sent: async (trx) => {
+        if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
+      },
+    },
+  );
+}
+
+/**
+ * One email of an invoice, sent once: claimed (a row of invoice_deliveries per invoice, kind and
+ * sequence) before the send and marked sent after, so a retry finds it sent; a claim whose attempt
+ * died is taken again after the lease, and the resend carries the same Message-ID.
+ */
+export async function deliverOnce(
+  db: Db,
+  mailer: Mailer,
+  config: Pick<DeliveryConfig, 'MAIL_FROM'>,
+  target: { teamId: string; invoiceId: string; kind: InvoiceDelivery['kind']; sequence: number; recipient: string },
+  how: { compose: (messageId: string, deliveryId: string) => Promise<MailMessage>; sent: (trx: Db) => Promise<void> },
+): Promise<Exclude<DeliveryOutcome, 'no_recipient'>> {
+  const { teamId, invoiceId, kind, sequence, recipient } = target;
   const messageId = `<invoice-${invoiceId}-${kind}-${sequence}@${mailDomain(config.MAIL_FROM)}>`;
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `insert into invoice_deliveries (team_id, invoice_id, kind, sequence, recipient, message_id) values (?, ?, ?, ?, ?, ?)
@@ -66,8 +97,7 @@ export async function deliverInvoiceEmail(
   }
 
   try {
-    const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId: claimed.id });
-    await mailer.send(await composeEmail(data, kind, link, messageId, recipient));
+    await mailer.send(await how.compose(messageId, claimed.id));
   } catch (err) {
     // Not sent: the next attempt may send at once.
     await InvoiceDelivery.query(db).findById(claimed.id).whereNull('sentAt').delete();
@@ -75,7 +105,7 @@ export async function deliverInvoiceEmail(
   }
   await db.transaction(async (trx) => {
     await InvoiceDelivery.query(trx).findById(claimed.id).patch({ sentAt: dbNow() });
-    if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
+    await how.sent(trx);
   });
   return 'sent';
 }
@@ -111,13 +141,14 @@ async function composeEmail(
     ? new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${invoice.dueDate}T00:00:00Z`))
     : null;
   const amountDue = money(invoice.amountDue);
+  const number = numberShown(invoice);
   const content: InvoiceEmailContent = {
     teamName: team.name,
-    invoiceNumber: invoice.invoiceNumber,
+    invoiceNumber: number,
     lead:
       kind === 'invoice'
-        ? `${team.name} has sent you invoice ${invoice.invoiceNumber} for ${amountDue}${due ? `, due on ${due}` : ''}.`
-        : `A reminder from ${team.name}: invoice ${invoice.invoiceNumber}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
+        ? `${team.name} has sent you invoice ${number} for ${amountDue}${due ? `, due on ${due}` : ''}.`
+        : `A reminder from ${team.name}: invoice ${number}${due ? `, due on ${due},` : ''} is still open; ${amountDue} is due.`,
     amountDue,
     due,
     payment: paymentLines(invoice, team, (d) => d ?? ''),
@@ -138,14 +169,11 @@ async function composeEmail(
   ].join('\n');
   return {
     to: recipient,
-    subject:
-      kind === 'invoice'
-        ? `Invoice ${invoice.invoiceNumber} from ${team.name}`
-        : `Reminder: invoice ${invoice.invoiceNumber} from ${team.name} is overdue`,
+    subject: kind === 'invoice' ? `Invoice ${number} from ${team.name}` : `Reminder: invoice ${number} from ${team.name} is overdue`,
     text,
     html: invoiceEmailHtml(content),
     messageId,
     replyTo: team.email ?? undefined,
-    attachments: [{ filename: `${invoice.invoiceNumber}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
+    attachments: [{ filename: `${number}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
   };
 }

@@ -12,6 +12,10 @@ export interface InvoiceEmailContent {
   payment: string[];
   link: string | null;
   reminder: boolean;
+  /** What the document is called (a credit note reuses the invoice's email); default `Invoice`. */
+  document?: string;
+  /** The label of the amount row; default `Amount due`. */
+  amountLabel?: string;
 }
 
 const ROW = 'padding:6px 0;border-bottom:1px solid #e5e7eb;';
@@ -23,17 +27,18 @@ const ROW = 'padding:6px 0;border-bottom:1px solid #e5e7eb;';
  */
 export function invoiceEmailHtml(c: InvoiceEmailContent): string {
   const e = escapeHtml;
+  const document = c.document ?? 'Invoice';
   const rows: [string, string][] = [
-    ['Amount due', c.amountDue],
+    [c.amountLabel ?? 'Amount due', c.amountDue],
     ...(c.due ? ([['Due date', c.due]] as [string, string][]) : []),
-    ['Invoice', c.invoiceNumber],
+    [document, c.invoiceNumber],
   ];
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(`Invoice ${c.invoiceNumber} from ${c.teamName}`)}</title>
+<title>${e(`${document} ${c.invoiceNumber} from ${c.teamName}`)}</title>
 </head>
 <body style="margin:0;padding:0;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#111827;">
 <div style="max-width:560px;margin:0 auto;padding:24px 16px;">
@@ -49,7 +54,7 @@ ${
     ? `<p style="margin:0 0 20px;"><a href="${e(c.link)}" style="display:inline-block;background:#111827;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-size:15px;">View and download the invoice</a></p>`
     : ''
 }
-<p style="margin:0;font-size:13px;color:#6b7280;">The invoice is attached as a PDF.${c.reminder ? ' If you have paid it already, thank you, and please ignore this reminder.' : ''}</p>
+<p style="margin:0;font-size:13px;color:#6b7280;">The ${e(document.toLowerCase())} is attached as a PDF.${c.reminder ? ' If you have paid it already, thank you, and please ignore this reminder.' : ''}</p>
 </div>
 </div>
 </body>

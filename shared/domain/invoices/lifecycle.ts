@@ -15,11 +15,22 @@ import { startOfDayIn, todayIn } from '../common/time-zone';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
 import { deliverInvoiceEmail, type DeliveryConfig, type DeliveryOutcome } from './delivery';
-import { lockInvoice, transitionInvoice, type InvoiceStatus, type InvoiceTransition, type TransitionDetails } from './status';
-import { Customer, Invoice, InvoiceDelivery, InvoicePayment, Team } from '../../db/models';
+import {
+  canTransition,
+  lockInvoice,
+  transitionInvoice,
+  type InvoiceStatus,
+  type InvoiceTransition,
+  type TransitionDetails,
+} from './status';
+import { CreditNote, Customer, Invoice, InvoiceDelivery, InvoicePayment, Team } from '../../db/models';
+import { hasCreditNoteToEmail, isIssued, issueCreditNote } from '../credit-notes/issue';
+import { deliverCreditNoteEmail } from '../credit-notes/delivery';
+import type { CreateCreditNoteBody } from '../credit-notes/schema';
 import { dbNow } from '../../db/timestamps';
 import type { INVOICE_ACTIONS, InvoiceDto } from './schema';
 import { getInvoice } from './service';
+import { numberShown } from './numbering';
 
 /** Statuses an InvoiceLifecycle run looks after; any other ends it. */
 const LIVE: readonly InvoiceStatus[] = ['scheduled', 'unpaid', 'overdue'];
@@ -31,7 +42,9 @@ const RECHECK_DAYS = 7;
  * leaves it live starts or wakes the run inside the transaction, while the row is locked: the run's
  * first read waits for the commit, and a Temporal that cannot be reached rolls the change back (503)
  * rather than leave an invoice that nothing will send. A change that ends it signals after the
- * commit, best effort: a run that misses it ends at its next wake-up, finding the invoice closed.
+ * commit, best effort: a run that misses it ends at its next wake-up, finding the invoice closed;
+ * unless a credit note of it waits to be emailed (a cancellation's), which the run must live to send.
+ * `before` runs in the transaction, on the locked invoice, before the transition.
  */
 export async function changeInvoiceStatus(
   db: Db,
@@ -39,15 +52,15 @@ export async function changeInvoiceStatus(
   target: { teamId: string; invoiceId: string },
   t: InvoiceTransition,
   details: TransitionDetails = {},
-  check?: (trx: Db, invoice: Invoice) => Promise<void>,
+  before?: (trx: Db, invoice: Invoice) => Promise<void>,
 ): Promise<void> {
   const { teamId, invoiceId } = target;
   const live = await db.transaction(async (trx) => {
     const current = await lockInvoice(trx, teamId, invoiceId);
     if (!current) throw notFound(`Invoice ${invoiceId} not found`);
-    await check?.(trx, current);
+    await before?.(trx, current);
     const to = await transitionInvoice(trx, current, t, details);
-    if (!LIVE.includes(to)) return false;
+    if (!LIVE.includes(to) && !(await hasCreditNoteToEmail(trx, teamId, invoiceId))) return false;
     await keepInvoiceLifecycle(temporal, target, await invoiceAbout(trx, teamId, invoiceId)).catch((err: unknown) => {
       throw workflowServiceUnreachable(err);
     });
@@ -74,12 +87,68 @@ export function applyInvoiceAction(
   invoiceId: string,
   action: (typeof INVOICE_ACTIONS)[number],
   body: { paidAt?: string; paymentReference?: string },
+  userId: string | null = null,
 ): Promise<void> {
   if (action === 'send') return sendInvoice(db, temporal, teamId, invoiceId);
+  if (action === 'cancel') return cancelInvoice(db, temporal, { teamId, invoiceId, userId });
   return changeInvoiceStatus(db, temporal, { teamId, invoiceId }, action, {
     at: body.paidAt ? new Date(body.paidAt) : undefined,
     paymentReference: body.paymentReference,
   });
+}
+
+/**
+ * Cancels an invoice. One that was issued is part of the books, so its cancellation is a document
+ * too: the credit note of everything not yet credited, issued in the same transaction (and emailed
+ * to the customer when the invoice was). A draft or a scheduled invoice, never issued, just ends.
+ */
+export function cancelInvoice(db: Db, temporal: TemporalGateway, target: { teamId: string; invoiceId: string; userId: string | null }) {
+  const { teamId, invoiceId, userId } = target;
+  return changeInvoiceStatus(db, temporal, { teamId, invoiceId }, 'cancel', {}, async (trx, invoice) => {
+    if (!isIssued(invoice) || !canTransition(invoice.status, 'cancel')) return;
+    if (roundMoney(invoice.amount - invoice.amountCredited, invoice.currency) <= 0) return;
+    await issueCreditNote(trx, invoice, {
+      reason: `Cancellation of invoice ${invoice.invoiceNumber}`,
+      emailDelivery: invoice.emailDelivery,
+      userId,
+    });
+  });
+}
+
+/**
+ * Issues a credit note for the invoice (see issueCreditNote). When it leaves nothing to pay on an
+ * open invoice, the invoice is closed with it: paid when payments and credit cover it, canceled when
+ * credit alone does. A note to be emailed starts or wakes the invoice's run inside the transaction
+ * (503 and nothing issued when Temporal cannot be reached); otherwise the run is told after the commit.
+ */
+export async function createCreditNote(
+  db: Db,
+  temporal: TemporalGateway,
+  target: { teamId: string; invoiceId: string; userId: string | null },
+  body: CreateCreditNoteBody,
+): Promise<string> {
+  const { teamId, invoiceId } = target;
+  const { id, wake } = await db.transaction(async (trx) => {
+    const invoice = await lockInvoice(trx, teamId, invoiceId);
+    if (!invoice) throw notFound(`Invoice ${invoiceId} not found`);
+    const note = await issueCreditNote(trx, invoice, {
+      lineItems: body.lineItems,
+      reason: body.reason,
+      emailDelivery: body.send ?? false,
+      userId: target.userId,
+    });
+    const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
+    if (open && roundMoney(invoice.amount - invoice.amountPaid - invoice.amountCredited, invoice.currency) <= 0)
+      await transitionInvoice(trx, invoice, invoice.amountPaid > 0 ? 'mark-paid' : 'cancel');
+    if (!note.emailDelivery) return { id: note.id, wake: open };
+    await keepInvoiceLifecycle(temporal, { teamId, invoiceId }, await invoiceAbout(trx, teamId, invoiceId)).catch((err: unknown) => {
+      throw workflowServiceUnreachable(err);
+    });
+    return { id: note.id, wake: false };
+  });
+  // Reminders state what is still due, and a closed invoice ends its run.
+  if (wake) await signalInvoiceChanged(temporal, invoiceId).catch(() => false);
+  return id;
 }
 
 /** How long GET /invoices/:id waits for the run to answer before it shows the invoice without it. */
@@ -139,7 +208,7 @@ export async function recordInvoicePayment(
       throw conflict(`Payments are recorded against unpaid or overdue invoices; this one is ${invoice.status}`);
     }
     // In the invoice currency's minor unit: a payment of ¥1,000.4 is one of ¥1,000.
-    const due = roundMoney(invoice.amount - invoice.amountPaid, invoice.currency);
+    const due = roundMoney(invoice.amount - invoice.amountPaid - invoice.amountCredited, invoice.currency);
     const amount = roundMoney(payment.amount, invoice.currency);
     if (amount > due) {
       throw badRequest('More than is due', [{ field: 'amount', message: `at most ${due} ${invoice.currency} is due` }]);
@@ -158,7 +227,7 @@ export async function recordInvoicePayment(
     });
     const amountPaid = roundMoney(invoice.amountPaid + amount, invoice.currency);
     await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ amountPaid, updatedAt: dbNow() });
-    if (roundMoney(invoice.amount - amountPaid, invoice.currency) > 0) return false;
+    if (roundMoney(invoice.amount - amountPaid - invoice.amountCredited, invoice.currency) > 0) return false;
     await transitionInvoice(trx, invoice, 'mark-paid', { at: paidAt, paymentReference: payment.reference ?? null });
     return true;
   });
@@ -168,7 +237,7 @@ export async function recordInvoicePayment(
 
 interface LifecycleRow {
   status: InvoiceStatus;
-  invoiceNumber: string;
+  invoiceNumber: string | null;
   scheduledAt: Date | null;
   dueDate: string | null;
   emailDelivery: boolean;
@@ -180,6 +249,7 @@ interface LifecycleRow {
   invoiceReminders: boolean | null;
   invoiceSent: boolean;
   lastReminder: number;
+  creditNoteToEmail: boolean;
 }
 
 /**
@@ -210,6 +280,9 @@ async function readLifecycleRow(db: Db, teamId: string, invoiceId: string): Prom
         ),
         trx.raw(
           `coalesce((select max(d.sequence) from invoice_deliveries d where d.invoice_id = i.id and d.kind = 'reminder'), 0) as last_reminder`,
+        ),
+        trx.raw(
+          `exists (select 1 from credit_notes n where n.invoice_id = i.id and n.email_delivery and n.sent_at is null) as credit_note_to_email`,
         ),
       );
     return row;
@@ -247,6 +320,8 @@ export async function planInvoiceStep(db: Db, teamId: string, invoiceId: string,
     at: at?.toISOString() ?? null,
     ...(reminder ? { reminder } : {}),
   });
+  // A credit note goes out first, whatever the invoice's status (a cancellation's goes after the invoice closed).
+  if (row.creditNoteToEmail) return plan('sending', 'email-credit-note', now);
   switch (row.status) {
     case 'scheduled':
       return plan('scheduled', 'send', row.scheduledAt ?? now);
@@ -310,7 +385,7 @@ export async function performInvoiceStep(
           type: 'invoice_overdue',
           metadata: {
             invoiceId,
-            invoiceNumber: invoice.invoiceNumber,
+            invoiceNumber: numberShown(invoice),
             dueDate: invoice.dueDate,
             amountDue: roundMoney(invoice.amount - invoice.amountPaid, invoice.currency),
             currency: invoice.currency,
@@ -340,12 +415,35 @@ export async function performInvoiceStep(
               .insert({ teamId, invoiceId, kind, sequence: step.reminder ?? row.lastReminder + 1, recipient: '', messageId: '' })
               .onConflict(['invoice_id', 'kind', 'sequence'])
               .ignore();
-          await notify(trx, { teamId, type: 'invoice_undeliverable', metadata: { invoiceId, invoiceNumber: row.invoiceNumber, kind } });
+          await notify(trx, { teamId, type: 'invoice_undeliverable', metadata: { invoiceId, invoiceNumber: numberShown(row), kind } });
         });
       }
       return outcome;
     }
+    case 'email-credit-note':
+      return emailCreditNotes(deps, teamId, invoiceId);
     case 'recheck':
       return 'skipped';
   }
+}
+
+/** Emails each credit note of the invoice that waits for it; one whose customer has no address is passed over, and the team told. */
+async function emailCreditNotes(deps: StepDeps, teamId: string, invoiceId: string): Promise<StepOutcome> {
+  const { db } = deps;
+  const waiting = await CreditNote.query(db).where({ teamId, invoiceId, emailDelivery: true, sentAt: null }).orderBy('sequence');
+  let outcome: StepOutcome = 'skipped';
+  for (const note of waiting) {
+    outcome = await deliverCreditNoteEmail(db, deps.mailer, deps.config, deps.storage, { teamId, creditNoteId: note.id });
+    if (outcome !== 'no_recipient') continue;
+    await db.transaction(async (trx) => {
+      await CreditNote.query(trx).where({ teamId, id: note.id }).patch({ emailDelivery: false });
+      const invoice = await Invoice.query(trx).findOne({ teamId, id: invoiceId }).select('invoiceNumber');
+      await notify(trx, {
+        teamId,
+        type: 'invoice_undeliverable',
+        metadata: { invoiceId, invoiceNumber: invoice ? numberShown(invoice) : note.creditNoteNumber, kind: 'credit_note' },
+      });
+    });
+  }
+  return outcome;
 }

@@ -4,6 +4,7 @@ import { signalInvoiceChanged } from '../../temporal/invoice-lifecycle/calls';
 import { notify } from '../notifications/service';
 import type { WebhookOutcome } from '../webhook-events/record';
 import { canTransition, lockInvoice, transitionInvoice } from './status';
+import { numberShown } from './numbering';
 
 /** What the payment provider reports about an invoice, in our terms. */
 export type PaymentEvent =
@@ -25,7 +26,7 @@ export async function applyPaymentEvent(
   const outcome = await db.transaction(async (trx): Promise<WebhookOutcome> => {
     const invoice = await lockInvoice(trx, teamId, invoiceId);
     if (!invoice) return { outcome: 'ignored' };
-    const payment = { invoiceId, invoiceNumber: invoice.invoiceNumber, paymentEventId: eventId };
+    const payment = { invoiceId, invoiceNumber: numberShown(invoice), paymentEventId: eventId };
     const processed: WebhookOutcome = { outcome: 'processed', teamId };
     const unapplied = async (kind: 'payment' | 'refund') => {
       await notify(trx, {

@@ -6,6 +6,7 @@ import { Customer, Document, Team } from '../../db/models';
 import { formatMoney } from '../currencies/money';
 import type { InvoiceDto } from './schema';
 import { getInvoice } from './service';
+import { numberShown } from './numbering';
 import { lineAmounts } from './totals';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
@@ -90,7 +91,7 @@ export async function invoicePdfFile(
   storage?: Pick<Storage, 'get'>,
 ): Promise<{ pdf: Buffer; fileName: string }> {
   const data = await invoiceForPdf(db, teamId, id, storage);
-  return { pdf: await renderInvoicePdf(data), fileName: `${data.invoice.invoiceNumber}.pdf` };
+  return { pdf: await renderInvoicePdf(data), fileName: `${numberShown(data.invoice)}.pdf` };
 }
 
 /**
@@ -108,8 +109,17 @@ export function paymentLines(
   }
   return [
     ...(team.invoicePaymentDetails ? team.invoicePaymentDetails.split('\n') : []),
-    `Please quote ${invoice.invoiceNumber} as the payment reference.`,
+    `Please quote ${numberShown(invoice)} as the payment reference.`,
   ];
+}
+
+/** What another document made on the invoice template (a credit note) puts in place of the invoice's own. */
+export interface DocumentHeading {
+  title: string;
+  /** The facts at the top right, from the template's date format. */
+  facts: (date: (d: string | null) => string) => [string, string][];
+  totalLabel: string;
+  payment: string[];
 }
 
 /**
@@ -118,7 +128,11 @@ export function paymentLines(
  * Money is formatted for the team's country (1.234,56 € in Germany, €1,234.56 in Ireland), in the
  * currency's minor unit (¥1,000, BHD 1.235); unit prices keep the decimals they have.
  */
-export function renderInvoicePdf({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties): Promise<Buffer> {
+export function renderInvoicePdf(
+  { invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties,
+  heading?: DocumentHeading,
+): Promise<Buffer> {
+  const title = heading?.title ?? 'Invoice';
   const locale = localeOf(team.countryCode);
   const money = (n: number, opts?: { price?: boolean }) => formatMoney(n, invoice.currency, locale, opts).replace(/[\u202f\u00a0]/g, ' ');
   const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(n).replace(/[\u202f\u00a0]/g, ' ');
@@ -128,7 +142,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `Invoice ${invoice.invoiceNumber}`, Author: team.name, Subject: customer ? `Invoice to ${customer.name}` : 'Invoice' },
+    info: { Title: `${title} ${numberShown(invoice)}`, Author: team.name, Subject: customer ? `${title} to ${customer.name}` : title },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -168,9 +182,9 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
     .font('bold')
     .fontSize(24)
     .fillColor(INK)
-    .text('Invoice', MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
-  const facts: [string, string][] = [
-    ['Number', invoice.invoiceNumber],
+    .text(title, MARGIN + width / 2, MARGIN, { width: width / 2, align: 'right' });
+  const facts: [string, string][] = heading?.facts(date) ?? [
+    ['Number', numberShown(invoice)],
     ['Issued', date(invoice.issueDate)],
     ['Due', date(invoice.dueDate)],
   ];
@@ -269,9 +283,11 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   for (const [rate, { base, vat }] of [...byRate].sort((a, b) => a[0] - b[0]))
     totals.push([`VAT ${number(rate)} % of ${money(base)}`, money(vat), false]);
   if (invoice.tax) totals.push(['Tax', money(invoice.tax), false]);
-  if (invoice.discount) totals.push(['Discount', `−${money(invoice.discount)}`, false]);
+  // A credit note gives a discount back: its discount is negative, and shown as the sum it adds.
+  if (invoice.discount) totals.push(['Discount', invoice.discount > 0 ? `−${money(invoice.discount)}` : money(-invoice.discount), false]);
   // Part payments: the total, what was paid, and what is still due.
-  if (invoice.amountPaid > 0 && invoice.amountDue > 0) {
+  if (heading) totals.push([heading.totalLabel, money(invoice.amount), true]);
+  else if (invoice.amountPaid > 0 && invoice.amountDue > 0) {
     totals.push(['Total', money(invoice.amount), false], ['Paid', `−${money(invoice.amountPaid)}`, false]);
     totals.push(['Amount due', money(invoice.amountDue), true]);
   } else totals.push(['Total due', money(invoice.amount), true]);
@@ -290,7 +306,7 @@ export function renderInvoicePdf({ invoice, team, customer }: { invoice: Invoice
   y += 24;
   doc.font('bold').fontSize(8).fillColor(MUTED).text('PAYMENT', MARGIN, y);
   doc.font('regular').fontSize(9).fillColor(INK);
-  for (const line of paymentLines(invoice, team, date)) doc.text(line, { width });
+  for (const line of heading?.payment ?? paymentLines(invoice, team, date)) doc.text(line, { width });
   y = doc.y + 12;
   if (invoice.note) {
     doc.font('bold').fontSize(8).fillColor(MUTED).text('NOTE', MARGIN, y);

@@ -3,6 +3,7 @@ import { formatMoney } from '../currencies/money';
 import { localeOf, paymentLines, type InvoiceParties } from './pdf';
 import type { InvoiceDto } from './schema';
 import { lineAmounts } from './totals';
+import { numberShown } from './numbering';
 
 /**
  * The invoice as its customer sees it at the public link: the same facts as the PDF, and a link to
@@ -23,7 +24,7 @@ export function invoicePageHtml({ invoice, team, customer }: { invoice: InvoiceD
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Invoice ${e(invoice.invoiceNumber)} from ${e(team.name)}</title>
+<title>Invoice ${e(numberShown(invoice))} from ${e(team.name)}</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;color:#1f2933;background:#f5f7fa;margin:0;padding:2rem 1rem}
 main{max-width:760px;margin:auto;background:#fff;border-radius:8px;padding:2rem;box-shadow:0 1px 3px #0002}
@@ -34,7 +35,7 @@ a.button{display:inline-block;background:#1f2933;color:#fff;padding:.6rem 1rem;b
 </style></head>
 <body><main>
 <div class="top"><div><h1>${e(team.name)}</h1><div class="muted">${e(team.email ?? '')}</div></div>
-<div class="n"><strong>Invoice ${e(invoice.invoiceNumber)}</strong><div class="muted">Issued ${e(invoice.issueDate ?? '—')}</div><div>${e(status)}</div></div></div>
+<div class="n"><strong>Invoice ${e(numberShown(invoice))}</strong><div class="muted">Issued ${e(invoice.issueDate ?? '—')}</div><div>${e(status)}</div></div></div>
 <p><span class="muted">Billed to</span><br><strong>${e(customer?.name ?? invoice.customer?.name ?? '—')}</strong></p>
 <table><thead><tr><th>Description</th><th class="n">Qty</th><th class="n">Unit price</th><th class="n">VAT</th><th class="n">Amount</th></tr></thead>
 <tbody>${rows}</tbody>

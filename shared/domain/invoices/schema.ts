@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES } from '../../db/models';
 import { isoDate, isoTimestamp, multi, pageSize } from '../common/query';
+import { sortParam } from '../common/sort';
 import { currencyCode } from '../common/currency';
 
 const currency = currencyCode;
@@ -20,9 +21,9 @@ export const lineItemSchema = z
 export const invoiceLifecycleSchema = z
   .object({
     stage: z.enum(['starting', 'scheduled', 'sending', 'awaiting_payment', 'overdue', 'ended']),
-    nextAction: z.enum(['send', 'email', 'mark-overdue', 'remind', 'recheck']).nullable().meta({
+    nextAction: z.enum(['send', 'email', 'mark-overdue', 'remind', 'recheck', 'email-credit-note']).nullable().meta({
       description:
-        'send: a scheduled invoice goes out; email: to the customer; mark-overdue: at the due date; remind: a reminder on the team cadence; recheck: nothing due, it looks again.',
+        'send: a scheduled invoice goes out; email: to the customer; mark-overdue: at the due date; remind: a reminder on the team cadence; recheck: nothing due, it looks again; email-credit-note: a credit note of the invoice goes to the customer.',
     }),
     nextActionAt: z.string().nullable(),
     emailsSent: z.number().int().meta({ description: 'Emails this run has sent (the invoice and reminders).' }),
@@ -32,7 +33,10 @@ export const invoiceLifecycleSchema = z
 export const invoiceSchema = z
   .object({
     id: z.uuid(),
-    invoiceNumber: z.string(),
+    invoiceNumber: z.string().nullable().meta({
+      description:
+        "Given when the invoice is issued (finalize, send, a scheduled send): the team's prefix and the next number of its gap-free series (`INV-0001`). Null on a draft, unless a number was chosen when it was created.",
+    }),
     status: z.enum(INVOICE_STATUSES),
     customer: z.object({ id: z.uuid(), name: z.string() }).nullable(),
     currency: z.string(),
@@ -51,9 +55,10 @@ export const invoiceSchema = z
     discount: z.number(),
     amount: z.number().meta({ description: 'Total due: subtotal + vat + tax − discount.' }),
     amountPaid: z.number().meta({ description: 'What recorded payments add up to (`POST /invoices/:id/payments`).' }),
-    amountDue: z
-      .number()
-      .meta({ description: 'What is still to be paid: `amount − amountPaid` while open, 0 once paid, canceled or refunded.' }),
+    amountCredited: z.number().meta({ description: 'What its credit notes add up to (`POST /invoices/:id/credit-notes`), gross.' }),
+    amountDue: z.number().meta({
+      description: 'What is still to be paid: `amount − amountPaid − amountCredited` while open, 0 once paid, canceled or refunded.',
+    }),
     issueDate: z.string().nullable(),
     dueDate: z.string().nullable(),
     note: z.string().nullable(),
@@ -96,7 +101,7 @@ export const createInvoiceBody = z
   .object({
     invoiceNumber: z.string().trim().min(1).max(50).optional().meta({
       description:
-        "Unique per team; defaults to the team's prefix and next number (INV-0001, …; see the team's `invoicePrefix` and `invoiceNextNumber`).",
+        "Unique per team. Leave it out to have the invoice numbered when it is issued, from the team's gap-free series (its prefix and next number: INV-0001, …; see the team's `invoicePrefix` and `invoiceNextNumber`). A number chosen here stays outside the series; the series passes over it.",
     }),
     ...editable,
     currency,
@@ -113,7 +118,7 @@ export const updateInvoiceBody = z
   .object(editable)
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
-  .meta({ id: 'UpdateInvoice', description: 'Only drafts can be edited.' });
+  .meta({ id: 'UpdateInvoice', description: 'Only drafts can be edited: an issued invoice is locked (409 naming the fields).' });
 
 export const INVOICE_ACTIONS = ['finalize', 'send', 'mark-paid', 'cancel'] as const;
 export const invoiceActionBody = z
@@ -142,9 +147,11 @@ export type CreateInvoiceBody = z.infer<typeof createInvoiceBody>;
 export type UpdateInvoiceBody = z.infer<typeof updateInvoiceBody>;
 
 export const invoiceIdParams = z.object({ id: z.uuid() });
+export const INVOICE_SORT_FIELDS = ['createdAt', 'issueDate', 'dueDate', 'amount', 'invoiceNumber'] as const;
 export const listInvoicesQuery = z.object({
   cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
   pageSize,
+  sort: sortParam(INVOICE_SORT_FIELDS, '-createdAt'),
   statuses: multi(z.enum(INVOICE_STATUSES)).meta({ description: 'One or more statuses.' }),
   customers: multi(z.uuid()).meta({ description: 'Customer ids.' }),
   q: z.string().trim().min(1).max(100).optional().meta({ description: 'Search in invoice number and customer name.' }),

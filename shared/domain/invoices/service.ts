@@ -1,18 +1,35 @@
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { isUniqueViolation } from '../../db/constraint-errors';
-import { Customer, Invoice, InvoiceLineItem, TrackerEntry } from '../../db/models';
+import { CreditNote, Customer, Invoice, InvoiceLineItem, TrackerEntry } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
-import { badRequest, conflict, notFound } from '../../errors';
+import { AppError, badRequest, conflict, notFound } from '../../errors';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import { sortedPage, type SortKeys } from '../common/sort';
 import { roundMoney } from '../currencies/money';
 import { containsPattern } from '../common/query';
-import type { CreateInvoiceBody, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
+import type { CreateInvoiceBody, INVOICE_SORT_FIELDS, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
 import { lockInvoice } from './status';
 import { invoiceTotals } from './totals';
 
-/** An invoice as the list selects it: its columns, its cursor key, and its customer and lines as json. */
-type InvoiceRow = ModelObject<Invoice> & CursorRow & { customer: InvoiceDto['customer']; lineItems: InvoiceDto['lineItems'] };
+/** An invoice as the list selects it: its columns, and its customer and lines as json. */
+type InvoiceRow = ModelObject<Invoice> & { customer: InvoiceDto['customer']; lineItems: InvoiceDto['lineItems'] };
+
+/**
+ * Where each field of `sort=` lives, each with a (team_id, field, id) index (migrations 0001, 0086;
+ * the number's is the unique (team_id, invoice_number)). A draft may have no dates yet: it sorts
+ * after every dated invoice ascending, before them descending.
+ */
+const SORT_KEYS: SortKeys<(typeof INVOICE_SORT_FIELDS)[number]> = {
+  fields: {
+    createdAt: { sql: 'i.created_at', part: 'timestamp' },
+    issueDate: { sql: 'i.issue_date', part: 'date', nullable: true },
+    dueDate: { sql: 'i.due_date', part: 'date', nullable: true },
+    amount: { sql: 'i.amount', part: 'number' },
+    invoiceNumber: { sql: 'i.invoice_number', part: 'text' },
+  },
+  id: 'i.id',
+};
 
 // A list query (keyset, customer and lines as json in the same round trip): typed Knex.
 function selectInvoices(db: Db, teamId: string) {
@@ -21,7 +38,6 @@ function selectInvoices(db: Db, teamId: string) {
     .where('i.team_id', teamId)
     .select<InvoiceRow[]>(
       'i.*',
-      db.raw('i.created_at::text as cursor_created_at'),
       db.raw(`case when c.id is null then null else json_build_object('id', c.id, 'name', c.name) end as customer`),
       // json_agg returns numerics as JSON numbers already.
       db.raw(`coalesce((select json_agg(json_build_object('name', l.name, 'quantity', l.quantity, 'unit', l.unit, 'price', l.price,
@@ -35,7 +51,6 @@ function toDto({
   customerId: _customer,
   createdBy: _creator,
   seriesPeriod: _period,
-  cursorCreatedAt: _cursor,
   scheduledAt,
   sentAt,
   paidAt,
@@ -49,7 +64,7 @@ function toDto({
   const open = ['draft', 'scheduled', 'unpaid', 'overdue'].includes(fields.status);
   return {
     ...fields,
-    amountDue: open ? roundMoney(fields.amount - fields.amountPaid, fields.currency) : 0,
+    amountDue: open ? roundMoney(fields.amount - fields.amountPaid - fields.amountCredited, fields.currency) : 0,
     scheduledAt: toIsoOrNull(scheduledAt),
     sentAt: toIsoOrNull(sentAt),
     paidAt: toIsoOrNull(paidAt),
@@ -71,7 +86,7 @@ export async function listInvoices(db: Db, teamId: string, query: ListInvoicesQu
       w.whereILike('i.invoice_number', like).orWhereILike('c.name', like);
     });
   }
-  return newestFirstPage(q, 'i', query, toDto);
+  return sortedPage(db, q, SORT_KEYS, query, toDto);
 }
 
 export async function getInvoice(db: Db, teamId: string, id: string): Promise<InvoiceDto> {
@@ -108,58 +123,55 @@ async function writeLines(db: Db, teamId: string, invoiceId: string, lines: NonN
   );
 }
 
-// The team's prefix and the number after the highest one used with it (or the team's chosen next
-// number when that is higher), read in SQL: raw, and typed here.
-async function nextInvoiceNumber(db: Db, teamId: string): Promise<string> {
-  const { rows } = await db.raw<{ rows: { prefix: string; n: number }[] }>(
-    `select t.invoice_prefix as prefix,
-            greatest(coalesce(t.invoice_next_number, 1), coalesce((
-              select max(substring(i.invoice_number from char_length(t.invoice_prefix) + 1)::bigint)
-                from invoices i
-               where i.team_id = t.id and left(i.invoice_number, char_length(t.invoice_prefix)) = t.invoice_prefix
-                 and substring(i.invoice_number from char_length(t.invoice_prefix) + 1) ~ '^[0-9]{1,15}$'), 0) + 1) as n
-       from teams t where t.id = ?`,
-    [teamId],
-  );
-  const { prefix, n } = rows[0] ?? { prefix: 'INV-', n: 1 };
-  return `${prefix}${String(n).padStart(4, '0')}`;
-}
-
-/** Creates a draft; its number defaults to the next INV-nnnn of the team. */
+/** Creates a draft. It is numbered when it is issued, unless a number is chosen here (one already used is 409). */
 export async function createInvoice(db: Db, teamId: string, userId: string | null, body: CreateInvoiceBody): Promise<InvoiceDto> {
   await assertCustomer(db, teamId, body.customerId);
   const totals = invoiceTotals(body.lineItems, body.discount ?? 0, body.currency);
   assertNotNegative(totals);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const id = await db.transaction(async (trx) => {
-        const { lineItems, invoiceNumber, ...fields } = body;
-        const created = await Invoice.query(trx).insert({
-          ...fields,
-          ...totals,
-          teamId,
-          createdBy: userId,
-          status: 'draft',
-          invoiceNumber: invoiceNumber ?? (await nextInvoiceNumber(trx, teamId)),
-        });
-        await writeLines(trx, teamId, created.id, lineItems);
-        return created.id;
+  try {
+    const id = await db.transaction(async (trx) => {
+      const { lineItems, invoiceNumber, ...fields } = body;
+      const created = await Invoice.query(trx).insert({
+        ...fields,
+        ...totals,
+        teamId,
+        createdBy: userId,
+        status: 'draft',
+        invoiceNumber: invoiceNumber ?? null,
       });
-      return await getInvoice(db, teamId, id);
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      // An explicit number that is taken is the caller's conflict; a generated one raced another create.
-      if (body.invoiceNumber) throw conflict(`Invoice number ${body.invoiceNumber} is already used`);
-      if (attempt >= 3) throw conflict('Could not allocate the next invoice number; retry');
-    }
+      await writeLines(trx, teamId, created.id, lineItems);
+      return created.id;
+    });
+    return await getInvoice(db, teamId, id);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`Invoice number ${body.invoiceNumber} is already used`);
+    throw err;
   }
+}
+
+/**
+ * What an edit of an invoice that is no longer a draft is told. From finalize on an invoice is a
+ * document of the books: everything printed on it (lines, amounts, customer, dates, number, currency,
+ * discount, note) stays as issued, and a correction is a credit note.
+ */
+function lockedInvoice(invoice: Invoice, fields: string[]): AppError {
+  const issued = invoice.invoiceNumber !== null && !['draft', 'scheduled'].includes(invoice.status);
+  const description = issued
+    ? `Invoice ${invoice.invoiceNumber} is issued (${invoice.status}) and locked: ${fields.join(', ')} cannot change. Correct it with a credit note (POST /invoices/${invoice.id}/credit-notes).`
+    : `Only drafts can be edited; this invoice is ${invoice.status}${invoice.status === 'scheduled' ? ' (unschedule it first)' : ''}: ${fields.join(', ')} cannot change.`;
+  return new AppError(
+    409,
+    'Conflict',
+    description,
+    fields.map((field) => ({ field, message: issued ? 'locked: the invoice is issued' : `locked: the invoice is ${invoice.status}` })),
+  );
 }
 
 export async function updateInvoice(db: Db, teamId: string, id: string, body: UpdateInvoiceBody): Promise<InvoiceDto> {
   await db.transaction(async (trx) => {
     const current = await lockInvoice(trx, teamId, id);
     if (!current) throw notFound(`Invoice ${id} not found`);
-    if (current.status !== 'draft') throw conflict(`Only drafts can be edited; this invoice is ${current.status}`);
+    if (current.status !== 'draft') throw lockedInvoice(current, Object.keys(body));
     await assertCustomer(trx, teamId, body.customerId);
     const { lineItems, ...fields } = body;
     const lines = lineItems ?? (await InvoiceLineItem.query(trx).where({ teamId, invoiceId: id }).orderBy('position'));
@@ -182,6 +194,9 @@ export async function deleteInvoice(db: Db, teamId: string, id: string): Promise
   if (!row) throw notFound(`Invoice ${id} not found`);
   if (row.status !== 'draft' && row.status !== 'canceled')
     throw conflict(`Only draft or canceled invoices can be deleted; this one is ${row.status}`);
+  // A canceled invoice that was issued has its credit note: both are part of the books.
+  if (await CreditNote.query(db).findOne({ teamId, invoiceId: id }).select('id'))
+    throw conflict('This invoice was issued and credited: it and its credit notes are part of the books and cannot be deleted');
   await db.transaction(async (trx) => {
     // Time billed by this invoice can be billed again.
     await TrackerEntry.query(trx).where({ teamId, invoiceId: id }).patch({ billed: false, invoiceId: null });

@@ -4,6 +4,7 @@ import { Invoice } from '../../db/models';
 import { isoDate } from '../../db/timestamps';
 import { conflict } from '../../errors';
 import { emitEvent } from '../webhook-endpoints/events';
+import { nextInvoiceNumber } from './numbering';
 
 export type InvoiceStatus = Invoice['status'];
 
@@ -49,7 +50,7 @@ export async function lockInvoice(trx: Db, teamId: string, id: string): Promise<
 /** Moves a locked invoice along one transition and returns its new status; 409 when its status is not one the transition starts from. */
 export async function transitionInvoice(
   trx: Db,
-  invoice: Pick<Invoice, 'id' | 'teamId' | 'status' | 'issueDate' | 'dueDate'>,
+  invoice: Pick<Invoice, 'id' | 'teamId' | 'status' | 'issueDate' | 'dueDate' | 'invoiceNumber'>,
   t: InvoiceTransition,
   details: TransitionDetails = {},
 ): Promise<InvoiceStatus> {
@@ -68,6 +69,8 @@ export async function transitionInvoice(
       const issue = invoice.issueDate ?? isoDate(now);
       patch.issueDate = issue;
       patch.dueDate = invoice.dueDate ?? isoDate(new Date(new Date(`${issue}T00:00:00Z`).getTime() + 30 * DAY));
+      // Numbered as it is issued, not as it is drafted: a draft deleted or never issued leaves no gap.
+      patch.invoiceNumber = invoice.invoiceNumber ?? (await nextInvoiceNumber(trx, invoice.teamId));
       break;
     }
     case 'schedule':

@@ -75,7 +75,7 @@ const writers: Writers = {
   }),
   invoice_undeliverable: (m) => ({
     title: `Invoice ${m.invoiceNumber} could not be emailed`,
-    body: `The ${m.kind === 'invoice' ? 'invoice' : 'reminder'} for ${m.invoiceNumber} was not sent: its customer has no email address. Add one and send it again.`,
+    body: `The ${m.kind === 'credit_note' ? 'credit note' : m.kind} for ${m.invoiceNumber} was not sent: its customer has no email address. Add one and send it again.`,
   }),
   invoice_payment_suggested: (m) => ({
     title: `Is this the payment of invoice ${m.invoiceNumber}?`,

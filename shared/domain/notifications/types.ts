@@ -40,7 +40,7 @@ export interface NotificationMetadata {
   /** An invoice passed its due date unpaid (InvoiceLifecycle). */
   invoice_overdue: { invoiceId: string; invoiceNumber: string; dueDate: string; amountDue: number; currency: string };
   /** An invoice to be emailed has no address to go to: its customer has neither a billing nor a contact email. */
-  invoice_undeliverable: { invoiceId: string; invoiceNumber: string; kind: 'invoice' | 'reminder' };
+  invoice_undeliverable: { invoiceId: string; invoiceNumber: string; kind: 'invoice' | 'reminder' | 'credit_note' };
   /** An incoming bank transaction looks like the payment of an open invoice: confirm or decline it. */
   invoice_payment_suggested: {
     suggestionId: string;
@@ -84,7 +84,7 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   document_unreadable: 'An uploaded document could not be read.',
   api_key_created: 'A member created an API key for the team.',
   invoice_overdue: 'An invoice passed its due date unpaid.',
-  invoice_undeliverable: 'An invoice or its reminder could not be emailed: the customer has no email address.',
+  invoice_undeliverable: 'An invoice, its reminder or its credit note could not be emailed: the customer has no email address.',
   invoice_payment_suggested: 'A bank transaction may be the payment of an open invoice.',
   invoice_paid_by_transfer: 'A bank transfer paid an invoice in full and was recorded as its payment.',
   insight_ready: "The week's summary of the team's money is ready.",

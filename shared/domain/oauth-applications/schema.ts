@@ -7,25 +7,32 @@ const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
 
 /**
  * Where an authorization may send its code: https; http only to a loopback address (native apps and
- * local development, RFC 8252 §7.3); or an app's private-use scheme like `com.example.app:`. Never a
- * wildcard, a fragment or credentials, and never a scheme a browser would run or read locally
- * (javascript:, data:, vbscript:, file:, blob:, about:).
+ * local development, RFC 8252 §7.3); or, for an application a team registers, an app's private-use
+ * scheme like `com.example.app:`. Never a wildcard, a fragment (even an empty `#`) or credentials,
+ * and never a scheme a browser would run or read locally (javascript:, data:, vbscript:, file:,
+ * blob:, about:). A client that registers itself gets no private-use scheme: nobody vouches that
+ * the app on the user's device owning it is that client.
  */
+export function isRedirectUri(u: string, opts: { privateUseSchemes: boolean }): boolean {
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    return false;
+  }
+  if (u.includes('#') || url.username || url.password || u.includes('*')) return false;
+  if (url.protocol === 'https:') return url.hostname !== '';
+  if (url.protocol === 'http:') return LOOPBACK.has(url.hostname);
+  return opts.privateUseSchemes && PRIVATE_USE_SCHEME.test(url.protocol);
+}
+
 export const redirectUri = z
   .string()
   .max(2000)
-  .refine((u) => {
-    let url: URL;
-    try {
-      url = new URL(u);
-    } catch {
-      return false;
-    }
-    if (url.hash || url.username || url.password || u.includes('*')) return false;
-    if (url.protocol === 'https:') return url.hostname !== '';
-    if (url.protocol === 'http:') return LOOPBACK.has(url.hostname);
-    return PRIVATE_USE_SCHEME.test(url.protocol);
-  }, 'https, http only for loopback, or a private-use scheme such as com.example.app: — no wildcards, fragments or credentials');
+  .refine(
+    (u) => isRedirectUri(u, { privateUseSchemes: true }),
+    'https, http only for loopback, or a private-use scheme such as com.example.app: — no wildcards, fragments or credentials',
+  );
 
 export const oauthApplicationSchema = z
   .object({
@@ -54,6 +61,10 @@ export const authorizedApplicationSchema = z.object({
   name: z.string(),
   logoUrl: z.string().nullable(),
   website: z.string().nullable(),
+  selfRegistered: z.boolean().meta({
+    description:
+      'The client registered itself (RFC 7591, POST /oauth/register): its name and website are its own claim, and no team owns it.',
+  }),
   scopes: z.array(z.string()),
   grantedAt: z.iso.datetime(),
 });

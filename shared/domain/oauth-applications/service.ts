@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { Db } from '../../db/knex';
 import { OAuthApplication, OAuthConsent, OAuthToken } from '../../db/models';
@@ -6,7 +5,7 @@ import { toIso } from '../../db/timestamps';
 import { notFound } from '../../errors';
 import { assertNoEscalation } from '../api-keys/service';
 import type { Principal } from '../auth/principal';
-import { newOpaqueSecret, sha256Hex } from '../crypto/tokens';
+import { newOAuthClientId, newOAuthClientSecret, sha256Hex } from '../crypto/tokens';
 import type {
   accessRevokedSchema,
   authorizedApplicationSchema,
@@ -32,7 +31,6 @@ const toDto = (a: OAuthApplication): OAuthApplicationDto => ({
   createdAt: toIso(a.createdAt),
 });
 
-const newClientSecret = () => `svc_secret_${newOpaqueSecret()}`;
 const notFoundError = (id: string) => notFound(`OAuth application ${id} not found`);
 
 export async function listApplications(db: Db, teamId: string): Promise<OAuthApplicationDto[]> {
@@ -52,7 +50,7 @@ export async function createApplication(
   input: z.infer<typeof createOAuthApplicationInput>,
 ): Promise<WithSecret> {
   assertNoEscalation(principal, input.scopes);
-  const secret = input.isPublic ? null : newClientSecret();
+  const secret = input.isPublic ? null : newOAuthClientSecret();
   const app = await OAuthApplication.query(db)
     .insert({
       teamId: principal.teamId,
@@ -61,7 +59,7 @@ export async function createApplication(
       description: input.description ?? null,
       logoUrl: input.logoUrl ?? null,
       website: input.website ?? null,
-      clientId: `svc_client_${randomBytes(16).toString('hex')}`,
+      clientId: newOAuthClientId(),
       clientSecretHash: secret ? sha256Hex(secret) : null,
       redirectUris: input.redirectUris,
       scopes: input.scopes,
@@ -109,7 +107,7 @@ export async function regenerateSecret(db: Db, teamId: string, id: string): Prom
   const app = await OAuthApplication.query(db).findOne({ teamId, id });
   if (!app) throw notFoundError(id);
   if (app.isPublic) return { ...toDto(app), client_secret: null };
-  const secret = newClientSecret();
+  const secret = newOAuthClientSecret();
   const updated = await db.transaction(async (trx) => {
     const row = (
       await OAuthApplication.query(trx)
@@ -125,11 +123,27 @@ export async function regenerateSecret(db: Db, teamId: string, id: string): Prom
   return { ...toDto(updated), client_secret: secret };
 }
 
-/** Applications this user has granted access to in this team, with what and when. */
+/**
+ * Applications this user has granted access to in this team, with what and when: the team's own,
+ * another team's, and clients that registered themselves (the team wall shows an application to a
+ * team through a consent given in it, migration 0085).
+ */
 export async function authorizedApplications(db: Db, principal: Principal): Promise<z.infer<typeof authorizedApplicationSchema>[]> {
   const grants = await OAuthConsent.query(db).where({ userId: principal.userId, teamId: principal.teamId }).withGraphFetched('application');
   return grants.flatMap(({ application: app, scopes, createdAt }) =>
-    app ? [{ id: app.id, name: app.name, logoUrl: app.logoUrl, website: app.website, scopes, grantedAt: toIso(createdAt) }] : [],
+    app
+      ? [
+          {
+            id: app.id,
+            name: app.name,
+            logoUrl: app.logoUrl,
+            website: app.website,
+            selfRegistered: app.selfRegistered,
+            scopes,
+            grantedAt: toIso(createdAt),
+          },
+        ]
+      : [],
   );
 }
 

@@ -5,6 +5,7 @@ import { OAuthApplication, OAuthAuthorizationCode, OAuthConsent, OAuthToken, Tea
 import { isScope, scopesBeyond } from '../auth/scopes';
 import { newAccessToken, newOpaqueSecret, newRefreshToken, safeEqual, sha256Hex } from '../crypto/tokens';
 import { OAuthError } from './errors';
+import { registrationExpired } from './registration';
 import type { AuthorizeClientParams, AuthorizeQuery, AuthorizeRequestParams, TokenGrant, TokenResponse } from './schema';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -33,7 +34,7 @@ const scopeList = (scope: string) => [...new Set(scope.trim().split(/\s+/))];
  */
 export async function trustRedirect(db: Db, p: AuthorizeClientParams): Promise<TrustedRequest> {
   const app = await OAuthApplication.query(db).findOne({ clientId: p.client_id });
-  if (!app?.active) throw new OAuthError('invalid_client', 'Unknown or inactive client_id', 400);
+  if (!app?.active || registrationExpired(app)) throw new OAuthError('invalid_client', 'Unknown or inactive client_id', 400);
   if (!app.redirectUris.includes(p.redirect_uri))
     throw new OAuthError('invalid_request', 'redirect_uri is not registered for this application');
   return { app, redirectUri: p.redirect_uri };
@@ -52,8 +53,9 @@ export function validateAuthorization(trusted: TrustedRequest, p: AuthorizeReque
   if (beyond.length) throw new OAuthError('invalid_scope', `The application may not ask for: ${beyond.join(' ')}`);
   if (p.code_challenge && !p.code_challenge_method)
     throw new OAuthError('invalid_request', 'code_challenge_method=S256 is required with code_challenge');
-  if (app.isPublic && !p.code_challenge)
-    throw new OAuthError('invalid_request', 'PKCE (code_challenge with S256) is required for public clients');
+  // A self-registered client is whoever asked: even with a secret, only PKCE binds its code to its own request.
+  if ((app.isPublic || app.selfRegistered) && !p.code_challenge)
+    throw new OAuthError('invalid_request', 'PKCE (code_challenge with S256) is required for public and self-registered clients');
   return {
     ...trusted,
     params: { client_id: app.clientId, redirect_uri: trusted.redirectUri, ...p },
@@ -79,6 +81,17 @@ export async function hasConsent(db: Db, appId: string, userId: string, teamId: 
 export async function issueCode(db: Db, v: ValidAuthorization, userId: string, teamId: string): Promise<string> {
   const code = `svc_code_${newOpaqueSecret()}`;
   await db.transaction(async (trx) => {
+    // The first consent keeps a self-registered client; clearing its expiry locks the row, so the
+    // registration sweep cannot delete it under this consent, and one it already deleted refuses it.
+    if (v.app.registrationExpiresAt !== null) {
+      const kept = await OAuthApplication.query(trx)
+        .patch({ registrationExpiresAt: null })
+        .where({ id: v.app.id })
+        .where('registrationExpiresAt', '>', new Date());
+      // Not kept: expired, or another consent cleared the expiry first (then the client stays).
+      if (!kept && !(await OAuthApplication.query(trx).findById(v.app.id).whereNull('registrationExpiresAt')))
+        throw new OAuthError('invalid_client', 'Unknown or inactive client_id', 400);
+    }
     const grant = await OAuthConsent.query(trx).findOne({ applicationId: v.app.id, userId, teamId }).forUpdate();
     if (grant) {
       const merged = [...new Set([...grant.scopes, ...v.scopes])];
@@ -113,7 +126,7 @@ export interface ClientCredentials {
 export async function authenticateClient(db: Db, c: ClientCredentials): Promise<OAuthClient> {
   if (!c.clientId) throw new OAuthError('invalid_client', 'Client authentication failed: client_id missing');
   const app = await OAuthApplication.query(db).findOne({ clientId: c.clientId });
-  if (!app?.active) throw new OAuthError('invalid_client', 'Client authentication failed');
+  if (!app?.active || registrationExpired(app)) throw new OAuthError('invalid_client', 'Client authentication failed');
   if (app.isPublic) {
     if (c.clientSecret) throw new OAuthError('invalid_client', 'Public clients have no secret');
     return app;

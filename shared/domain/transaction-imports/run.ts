@@ -5,7 +5,7 @@ import { textArrayLiteral } from '../../db/array-literal';
 import type { Db } from '../../db/knex';
 import { BankAccount, TransactionImport } from '../../db/models';
 import type { ImportCounts, ImportOutcome } from '../../temporal/import-transactions/contract';
-import { hasSubscribers, queueTransactionEvents } from '../webhook-endpoints/events';
+import { insertTransactionsWithEvents } from '../webhook-endpoints/events';
 import type { StagedRow } from './rows';
 import type { ImportError, ImportMapping } from './schema';
 
@@ -57,35 +57,21 @@ const stagedBatch = (rows: StagedRow[]): StagedBatch => ({
 });
 
 /**
- * One statement: the staged rows into transactions, a row whose hash the team has already skipped.
- * Returns how many were inserted. When someone listens to transaction.created (`announce`, asked
- * once per import), the new rows' events are queued in the same transaction: they exist exactly
- * when the rows do, and a re-import (nothing inserted) sends none. Otherwise the ids do not travel
- * back at all: 5,000 a batch, for nothing.
+ * One statement: the staged rows into transactions, a row whose hash the team has already skipped,
+ * and each inserted row's transaction.created in the team's event log (and to any endpoint that
+ * listens), in the import's transaction: they exist exactly when the rows do, and a re-import
+ * (nothing inserted) emits none. The ids never travel back: 5,000 a batch. Returns how many were inserted.
  */
-async function insertBatch(
-  trx: Knex.Transaction,
-  teamId: string,
-  bankAccountId: string,
-  batch: StagedBatch,
-  announce: boolean,
-): Promise<number> {
-  const result = await trx.raw<{ rowCount: number; rows: { id: string }[] }>(
-    `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
-     select ?, ?, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
+async function insertBatch(trx: Knex.Transaction, teamId: string, bankAccountId: string, batch: StagedBatch): Promise<number> {
+  return insertTransactionsWithEvents(trx, teamId, {
+    sql: `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
+     select ?::uuid, ?::uuid, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
        from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
          as u(date, amount, currency, name, reference, counterparty, hash)
-     on conflict (team_id, import_hash) do nothing${announce ? ' returning id' : ''}`,
-    [teamId, bankAccountId, ...batch.columns],
-  );
-  if (announce)
-    await queueTransactionEvents(
-      trx,
-      teamId,
-      'transaction.created',
-      result.rows.map((r) => r.id),
-    );
-  return result.rowCount;
+     on conflict (team_id, import_hash) do nothing
+     returning *`,
+    bindings: [teamId, bankAccountId, ...batch.columns],
+  });
 }
 
 /** What reading a file came to: rows read, and the bad ones (their errors, the first MAX_REPORTED_ERRORS). */
@@ -118,8 +104,6 @@ export async function importInOneTransaction(
   let walk: RowWalk | undefined;
   try {
     return await db.transaction(async (trx) => {
-      // Asked once per import: a team without a listening endpoint pays this one query, not one per batch.
-      const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
       let created = 0;
       let inserted = 0;
       let batch: StagedRow[] = [];
@@ -129,7 +113,7 @@ export async function importInOneTransaction(
         const next = stagedBatch(batch);
         batch = [];
         await inFlight;
-        inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next, announce).then((n) => {
+        inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next).then((n) => {
           created += n;
           inserted += next.size;
         });
@@ -177,12 +161,11 @@ export async function insertStagedRows(
   onBatch: (inserted: number) => void,
 ): Promise<ImportCounts> {
   return db.transaction(async (trx) => {
-    const announce = await hasSubscribers(trx, imp.teamId, 'transaction.created');
     let created = 0;
     let total = 0;
     let batch: StagedRow[] = [];
     const flush = async () => {
-      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch), announce);
+      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch));
       total += batch.length;
       batch = [];
       onBatch(total);

@@ -3,6 +3,7 @@ import { TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } fr
 import { isoDate, multi, pageSize, queryBoolean, searchText } from '../common/query';
 import { currencyCode } from '../common/currency';
 import { moneyAmount } from '../common/money';
+import { sortParam, type Sort } from '../common/sort';
 
 const money = z.number().meta({ description: 'Signed amount: negative is an expense, positive is income.', example: -42.5 });
 const currency = currencyCode;
@@ -44,10 +45,19 @@ export const transactionSchema = z
 
 export type TransactionDto = z.infer<typeof transactionSchema>;
 
+/** The fields `GET /transactions` sorts by; each has a (team_id, field, id) index (migrations 0001, 0086). */
+export const TRANSACTION_SORT_FIELDS = ['date', 'amount', 'name', 'createdAt'] as const;
+export type TransactionSortField = (typeof TRANSACTION_SORT_FIELDS)[number];
+export type TransactionSort = Sort<TransactionSortField>;
+const transactionSort = sortParam(TRANSACTION_SORT_FIELDS, '-date');
+/** Newest first: the list's order when none is asked for, served by its hand-assembled SQL. */
+export const NEWEST_FIRST_SORT: TransactionSort = transactionSort.parse(undefined);
+
 export const listTransactionsQuery = z
   .object({
     cursor: z.string().optional().meta({ description: "Opaque cursor from the previous page's `meta.cursor`." }),
     pageSize: pageSize.meta({ description: 'Rows per page, 1 to 500.', example: 50 }),
+    sort: transactionSort,
     q: searchText('Case-insensitive search in name, description, counterparty and merchant.'),
     from: isoDate.optional().meta({ description: 'Earliest date, inclusive.' }),
     to: isoDate.optional().meta({ description: 'Latest date, inclusive.' }),
@@ -69,9 +79,10 @@ export const listTransactionsQuery = z
     path: ['amountMin'],
   });
 
-export type ListTransactionsQuery = z.infer<typeof listTransactionsQuery>;
+/** The list's query; callers inside the service layer (exports, chat tools) may leave out the sort. */
+export type ListTransactionsQuery = Omit<z.infer<typeof listTransactionsQuery>, 'sort'> & { sort?: TransactionSort };
 /** What selects transactions, in a list or a bulk edit. */
-export type TransactionFilter = Omit<ListTransactionsQuery, 'cursor' | 'pageSize'>;
+export type TransactionFilter = Omit<ListTransactionsQuery, 'cursor' | 'pageSize' | 'sort'>;
 
 /**
  * The list's filters as JSON, for operations that select transactions in a body (a bulk edit, an

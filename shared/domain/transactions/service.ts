@@ -4,24 +4,28 @@ import { runSql } from '../../db/prepared';
 import { outsideTheWall } from '../../db/team-wall';
 import { BankAccount, Category, TeamMember, Tag, Transaction, TransactionTag } from '../../db/models';
 import { badRequest, conflict, notFound, type FieldProblem } from '../../errors';
-import { decodeCursor, encodeCursor } from '../common/cursor';
 import type { Page } from '../common/page';
+import { afterKey, decodeSortedCursor, encodeSortedCursor, sortKeySql, sortOrder, type SortKeys, type SortedRow } from '../common/sort';
 import { containsPattern } from '../common/query';
 import { narrowingWord, textSample, transactionText, wordsByRarity, wordShare } from './text-filter';
 import { dayBefore, newestInWeeks, planWeeks, whereInWeeks, type WeekWindow } from './week-probe';
 import {
   BANK_OWNED_FIELDS,
+  NEWEST_FIRST_SORT,
   type CreateTransactionBody,
   type ListTransactionsQuery,
   type TransactionFilter,
   type TransactionDto,
+  type TransactionSort,
+  type TransactionSortField,
   type UpdateTransactionBody,
 } from './schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /**
- * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is.
- * Tags and attachments come back in the same round trip as json aggregates.
+ * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is, or
+ * in the order `sort=` names (pageInOrder). Tags and attachments come back in the same round trip as
+ * json aggregates.
  *
  * Runs outside the team wall, as search does (shared/db/team-wall.ts): under row-level security
  * PostgreSQL estimates a range on a column whose comparison is not leakproof (`amount`, numeric) as
@@ -30,6 +34,7 @@ import { emitTransactionEvents } from '../webhook-endpoints/events';
  * list's SQL names the team on `transactions` and reaches every other table through it.
  */
 export async function listTransactions(db: Db, teamId: string, query: ListTransactionsQuery): Promise<Page<TransactionDto>> {
+  if (query.sort && !query.sort.isDefault) return pageInOrder(db, teamId, query, query.sort);
   const rows = await outsideTheWall(() => {
     if (query.q) return searchPage(db, teamId, query, query.q);
     const { sql, bindings } = listTransactionsSql(db, teamId, query);
@@ -40,7 +45,44 @@ export async function listTransactions(db: Db, teamId: string, query: ListTransa
   const last = page.at(-1);
   return {
     data: page,
-    meta: { cursor: hasNextPage && last ? encodeCursor([last.date, last.id]) : null, hasNextPage },
+    meta: { cursor: hasNextPage && last ? encodeSortedCursor(NEWEST_FIRST_SORT, [last.date, last.id]) : null, hasNextPage },
+  };
+}
+
+/** Where each field of `sort=` lives; each has a (team_id, field, id) index (migrations 0001, 0086). */
+const SORT_KEYS: SortKeys<TransactionSortField> = {
+  fields: {
+    date: { sql: 't.date', part: 'date' },
+    amount: { sql: 't.amount', part: 'number' },
+    // A bank may send a name of any length, and a btree entry holds at most about 2.7 kB: the index,
+    // and so the order, take the name's first 200 characters (then the id).
+    name: { sql: 'left(t.name, 200)', part: 'text' },
+    createdAt: { sql: 't.created_at', part: 'timestamp' },
+  },
+  id: 't.id',
+};
+
+/**
+ * A page in an order other than newest first, through the builder: the page is read in the order's
+ * index (team_id, field, id) and resumed from the cursor's key. A `q=` narrows by its rarest word
+ * through the trigram index when that word is rare; a common one would narrow to most of the team's
+ * rows, all sorted before the first page, so the rows are walked in the index's order instead.
+ */
+async function pageInOrder(db: Db, teamId: string, query: ListTransactionsQuery, sort: TransactionSort): Promise<Page<TransactionDto>> {
+  const rows = await outsideTheWall(async () => {
+    let narrowing: TextNarrowing | null | undefined;
+    if (query.q) {
+      const rarest = wordsByRarity(query.q, await textSample(db)).at(0);
+      narrowing = rarest && rarest.share < WALK_SHARE ? { word: rarest.word } : null;
+    }
+    return (await buildListQuery(db, teamId, query, narrowing)) as (TransactionDto & SortedRow)[];
+  });
+  const hasNextPage = rows.length > query.pageSize;
+  const page = rows.slice(0, query.pageSize);
+  const last = page.at(-1);
+  return {
+    data: page.map(({ cursorKey: _key, ...dto }) => dto),
+    meta: { cursor: hasNextPage && last ? encodeSortedCursor(sort, last.cursorKey) : null, hasNextPage },
   };
 }
 
@@ -152,12 +194,13 @@ async function replaceTags(db: Knex, teamId: string, transactionId: string, tags
 
 /**
  * The SQL and bindings of a list query: what the list runs, and what benchmarks (a bare driver beside
- * the API) and plan tests run. A page without `q=` is assembled as text from the filters' conditions,
- * past knex's builder: the list is the hot path, and building and compiling the query cost more CPU
- * than the rest of the request. A `q=` (searchPage) narrows through the builder.
+ * the API) and plan tests run. A newest-first page without `q=` is assembled as text from the filters'
+ * conditions, past knex's builder: the list is the hot path, and building and compiling the query cost
+ * more CPU than the rest of the request. A `q=` (searchPage) narrows through the builder, and another
+ * order goes through it as well.
  */
 export function listTransactionsSql(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing) {
-  if (query.q || narrowing) return buildListQuery(db, teamId, query, narrowing).toSQL().toNative();
+  if (query.q || narrowing || (query.sort && !query.sort.isDefault)) return buildListQuery(db, teamId, query, narrowing).toSQL().toNative();
   const bindings: Knex.Value[] = [teamId];
   let conditions = '';
   for (const [condition, values] of filterConditions(query)) {
@@ -166,7 +209,7 @@ export function listTransactionsSql(db: Db, teamId: string, query: ListTransacti
   }
   if (query.cursor) {
     conditions += ` and ${CURSOR_CONDITION}`;
-    bindings.push(...decodeCursor(query.cursor, ['date', 'uuid']));
+    bindings.push(...(decodeSortedCursor(query.cursor, NEWEST_FIRST_SORT, SORT_KEYS) as string[]));
   }
   // push returns the new length: the number of the placeholder just bound.
   const limit = bindings.push(query.pageSize + 1);
@@ -181,6 +224,7 @@ const numbered = (sql: string, first: number) => {
   return sql.replace(/\?/g, () => `$${++n}`);
 };
 
+// What afterKey writes for newest first, written out once for the hand-assembled SQL.
 const CURSOR_CONDITION = '(t.date, t.id) < (?::date, ?::uuid)';
 
 /**
@@ -199,7 +243,7 @@ async function searchPage(db: Db, teamId: string, query: ListTransactionsQuery, 
   const [rarest] = words;
   let to = query.to;
   if (query.cursor) {
-    const [date] = decodeCursor(query.cursor, ['date', 'uuid']);
+    const [date] = decodeSortedCursor(query.cursor, NEWEST_FIRST_SORT, SORT_KEYS) as string[];
     if (!to || date < to) to = date;
   }
   const pageRows = query.pageSize + 1;
@@ -241,17 +285,14 @@ const WALK_SHARE = 0.05;
 /** Rows a walk past the newest thousand may be expected to read before probing is cheaper. */
 const WALK_ROWS = 50_000;
 
-/** The list's order, which its cursor encodes: (date, id) descending. */
-const NEWEST_FIRST = [
-  { column: 't.date', order: 'desc' },
-  { column: 't.id', order: 'desc' },
-];
-
-// The list is the hot path (and the benchmark's): hand-written SQL that the (team_id, date, id) index
-// serves. The page is chosen first and only its rows are joined: a text search that narrows through
-// the trigram index sorts every match, and joined before the limit each match read its category.
-// A `q=` is narrowed by `narrowing` (a null one walks the rows; none, by the longest word).
+// The list's pages that are not newest first without `q=` (those are hand-assembled): the page is
+// chosen first, in the order's (team_id, field, id) index, and only its rows are joined: a text
+// search that narrows through the trigram index sorts every match, and joined before the limit each
+// match read its category. A `q=` is narrowed by `narrowing` (a null one walks the rows; none, by the
+// longest word). In another order than newest first each row also carries its key (`cursorKey`).
 function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, narrowing?: TextNarrowing | null) {
+  const sort = query.sort ?? NEWEST_FIRST_SORT;
+  const order = sortOrder(sort, SORT_KEYS);
   // A window of weeks is read on its own first (a materialized CTE), where only its index can serve
   // it: beside the team's (team_id, date) index PostgreSQL takes a hundred week keys for a third of
   // the table and walks the team's rows or ANDs in their date range, far slower than the keys alone
@@ -266,15 +307,16 @@ function buildListQuery(db: Db, teamId: string, query: ListTransactionsQuery, na
   const page = source
     .where('t.team_id', teamId)
     .select('t.*')
-    .orderBy(NEWEST_FIRST)
+    .orderByRaw(order)
     .limit(query.pageSize + 1);
 
   if (query.cursor) {
-    const [date, id] = decodeCursor(query.cursor, ['date', 'uuid']);
-    page.whereRaw(CURSOR_CONDITION, [date, id]);
+    const { sql, bindings } = afterKey(sort, SORT_KEYS, decodeSortedCursor(query.cursor, sort, SORT_KEYS));
+    page.whereRaw(sql, bindings);
   }
   whereFiltered(db, page, query, narrowing && 'weeks' in narrowing ? null : narrowing);
-  return selectTransactions(db, teamId, page.as('t')).orderBy(NEWEST_FIRST);
+  const key = sort.isDefault ? undefined : `${sortKeySql(sort, SORT_KEYS)} as "cursorKey"`;
+  return selectTransactions(db, teamId, page.as('t'), key).orderByRaw(order);
 }
 
 /**
@@ -336,12 +378,12 @@ function filterConditions(query: TransactionFilter): [condition: string, values:
  * each row already a TransactionDto: the columns are named as the API names them and timestamps
  * are formatted by PostgreSQL, so the list maps no keys and parses no dates (the list is the hot path).
  */
-function selectTransactions(db: Db, teamId: string, from: Knex.QueryBuilder | string = 'transactions as t') {
+function selectTransactions(db: Db, teamId: string, from: Knex.QueryBuilder | string = 'transactions as t', extraColumn?: string) {
   return db
     .from(from)
     .joinRaw(DTO_JOINS)
     .where('t.team_id', teamId)
-    .select<TransactionDto[]>(db.raw(DTO_COLUMNS))
+    .select<TransactionDto[]>(db.raw(extraColumn ? `${DTO_COLUMNS}, ${extraColumn}` : DTO_COLUMNS))
     .queryContext(ROWS_AS_SELECTED);
 }
 

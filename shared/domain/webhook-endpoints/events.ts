@@ -1,23 +1,25 @@
-import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
-import type { WebhookEventData, WebhookEventType } from './event-types';
+import { eventPayload, type WebhookEventData, type WebhookEventType } from './event-types';
 
 /** Notified (at commit) when deliveries were queued, so a relay starts them at once instead of at its next poll. */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries_due';
+/** Notified (at commit) with the team's id when a transaction wrote events: wakes that team's feed readers (long polls, streams). */
+export const EVENTS_CHANNEL = 'events_committed';
 
 /**
- * The one place domain changes become webhooks out. Call it with the transaction that makes the
- * change: it adds one `pending` delivery per enabled endpoint of the team subscribed to the type, so
- * the event exists exactly when the change does (a rollback takes both). The relay
+ * The one place domain changes become events. Call it with the transaction that makes the change:
+ * the event goes into the team's log (`events`, read by GET /events) and, from that same row (its
+ * id, its bytes), into one `pending` delivery per enabled endpoint of the team subscribed to the
+ * type, so the event exists exactly when the change does (a rollback takes all of it). The relay
  * (api/outbox/webhook-delivery-relay.ts) starts each delivery's WebhookDelivery workflow as soon as
- * the transaction commits (NOTIFY), or at its next poll.
- * A team without subscribed endpoints pays one indexed query.
+ * the transaction commits (NOTIFY), or at its next poll. One statement per call.
  */
 export async function emitEvent<T extends WebhookEventType>(db: Db, teamId: string, type: T, data: WebhookEventData[T]): Promise<number> {
   return emitEvents(db, teamId, type, [data]);
 }
 
-/** Many events of one type in one statement (a page of a bank sync). Returns how many deliveries were queued. */
+/** Many events of one type in one statement. Returns how many deliveries were queued. */
 export async function emitEvents<T extends WebhookEventType>(
   db: Db,
   teamId: string,
@@ -25,53 +27,67 @@ export async function emitEvents<T extends WebhookEventType>(
   data: readonly WebhookEventData[T][],
 ): Promise<number> {
   if (!data.length) return 0;
-  if (data.length > 1 && !(await hasSubscribers(db, teamId, type))) return 0;
-  return queueDeliveries(db, teamId, type, data);
-}
-
-/** One delivery per subscribed endpoint and event, in one statement; a single event needs no subscriber check first. */
-async function queueDeliveries<T extends WebhookEventType>(
-  db: Db,
-  teamId: string,
-  type: T,
-  data: readonly WebhookEventData[T][],
-): Promise<number> {
   const timestamp = new Date().toISOString();
-  const events = data.map((d) => ({ id: randomUUID(), payload: JSON.stringify({ type, timestamp, data: d }) }));
-  const result = await db.raw<{ rowCount: number }>(
-    `insert into webhook_deliveries (team_id, endpoint_id, event_id, event_type, payload)
-     select e.team_id, e.id, ev.event_id, ?, ev.payload
-       from webhook_endpoints e
-      cross join unnest(?::uuid[], ?::text[]) as ev(event_id, payload)
-      where e.team_id = ? and e.enabled and ? = any(e.event_types)`,
-    [type, events.map((e) => e.id), events.map((e) => e.payload), teamId, type],
-  );
-  if (result.rowCount) await notifyDue(db);
-  return result.rowCount;
+  const payloads = data.map((d) => eventPayload(type, d, timestamp));
+  const { sql, bindings } = logAndDeliver({
+    teamId,
+    type,
+    source: { sql: 'select u.payload, u.ord from unnest(?::text[]) with ordinality as u(payload, ord)', bindings: [payloads] },
+  });
+  return deliveriesOf(await db.raw(sql, bindings));
 }
 
-const notifyDue = (db: Db) => db.raw(`select pg_notify(?, '')`, [WEBHOOK_DELIVERIES_CHANNEL]);
-
-/** Whether any enabled endpoint of the team listens to this type: one indexed query. */
-export async function hasSubscribers(db: Db, teamId: string, type: WebhookEventType): Promise<boolean> {
-  const row = await db('webhook_endpoints')
-    .where({ teamId, enabled: true })
-    .whereRaw('? = any(event_types)', [type])
-    .first<{ id: string } | undefined>('id');
-  return Boolean(row);
+interface Fragment {
+  sql: string;
+  bindings: readonly Knex.RawBinding[];
 }
-
-type TransactionEventType = 'transaction.created' | 'transaction.updated' | 'transaction.deleted';
 
 /**
- * `transaction.created` / `.updated` / `.deleted` for these transactions, read as they are now in the
- * caller's transaction (so a deletion's event is emitted before its delete). Nothing is read when no
- * endpoint of the team listens (the sync's hot path).
+ * The statement every emit is: `source` selects (payload, ord) in the order the events happened;
+ * `before` may add CTEs it reads from (an import's insert). The events are written to the log, the
+ * deliveries copied from the logged rows, and the two channels notified only when there is
+ * something to wake for. The result's one row has `deliveries` and whatever `select` adds.
  */
-export async function emitTransactionEvents(db: Db, teamId: string, type: TransactionEventType, ids: readonly string[]): Promise<number> {
-  if (!ids.length || !(await hasSubscribers(db, teamId, type))) return 0;
-  return queueTransactionEvents(db, teamId, type, ids);
+function logAndDeliver(opts: { teamId: string; type: WebhookEventType; source: Fragment; before?: Fragment; select?: string }): Fragment {
+  const { teamId, type, source, before } = opts;
+  return {
+    sql: `with ${before ? `${before.sql}, ` : ''}
+     logged as (
+       insert into events (team_id, type, payload)
+       select ?::uuid, ?::text, src.payload from (${source.sql}) src order by src.ord
+       returning id, payload
+     ),
+     queued as (
+       insert into webhook_deliveries (team_id, endpoint_id, event_id, event_type, payload)
+       select e.team_id, e.id, logged.id, ?::text, logged.payload
+         from webhook_endpoints e
+        cross join logged
+        where e.team_id = ?::uuid and e.enabled and ?::text = any(e.event_types)
+       returning 1
+     )
+     select q.n::int as deliveries${opts.select ? `, ${opts.select}` : ''},
+            case when q.n > 0 then pg_notify(?, '') end as deliveries_due,
+            case when exists (select 1 from logged) then pg_notify(?, ?::text) end as events_committed
+       from (select count(*) as n from queued) q`,
+    bindings: [
+      ...(before?.bindings ?? []),
+      teamId,
+      type,
+      ...source.bindings,
+      type,
+      teamId,
+      type,
+      WEBHOOK_DELIVERIES_CHANNEL,
+      EVENTS_CHANNEL,
+      teamId,
+    ],
+  };
 }
+
+type EmitResult = { rows: { deliveries: number }[] };
+const deliveriesOf = (result: EmitResult) => result.rows[0]?.deliveries ?? 0;
+
+type TransactionEventType = 'transaction.created' | 'transaction.updated' | 'transaction.deleted';
 
 /** Each field of a transaction event as SQL over `transactions t` (a Record: a field added to the type without its SQL fails to compile). */
 const TRANSACTION_EVENT_FIELDS: Record<keyof WebhookEventData['transaction.created'], string> = {
@@ -88,29 +104,43 @@ const TRANSACTION_EVENT_FIELDS: Record<keyof WebhookEventData['transaction.creat
 const TRANSACTION_EVENT_DATA = `json_build_object(${Object.entries(TRANSACTION_EVENT_FIELDS)
   .map(([key, sql]) => `'${key}', ${sql}`)
   .join(', ')})`;
+const transactionPayload = `json_build_object('type', ?::text, 'timestamp', ?::text, 'data', ${TRANSACTION_EVENT_DATA})::text`;
 
 /**
- * As emitTransactionEvents for a caller that has already asked hasSubscribers (an import asks once,
- * not per batch). One statement however many transactions: the payload is built by PostgreSQL from
- * the rows, so a 5,000-row import batch never travels to Node and back. The event ids are drawn
- * once per transaction (materialized) so that every endpoint gets the same event, as queueDeliveries does.
+ * `transaction.created` / `.updated` / `.deleted` for these transactions, read as they are now in the
+ * caller's transaction (so a deletion's event is emitted before its delete). One statement however
+ * many transactions (a page of a bank sync): PostgreSQL builds each payload from the row, so the rows
+ * never travel to Node and back. Returns how many deliveries were queued.
  */
-export async function queueTransactionEvents(db: Db, teamId: string, type: TransactionEventType, ids: readonly string[]): Promise<number> {
+export async function emitTransactionEvents(db: Db, teamId: string, type: TransactionEventType, ids: readonly string[]): Promise<number> {
   if (!ids.length) return 0;
-  const result = await db.raw<{ rowCount: number }>(
-    `with ev as materialized (
-       select gen_random_uuid() as event_id,
-              json_build_object('type', ?::text, 'timestamp', ?::text, 'data', ${TRANSACTION_EVENT_DATA})::text as payload
-         from transactions t
-        where t.team_id = ? and t.id = any(?::uuid[])
-     )
-     insert into webhook_deliveries (team_id, endpoint_id, event_id, event_type, payload)
-     select e.team_id, e.id, ev.event_id, ?, ev.payload
-       from webhook_endpoints e
-      cross join ev
-      where e.team_id = ? and e.enabled and ? = any(e.event_types)`,
-    [type, new Date().toISOString(), teamId, [...ids], type, teamId, type],
-  );
-  if (result.rowCount) await notifyDue(db);
-  return result.rowCount;
+  const { sql, bindings } = logAndDeliver({
+    teamId,
+    type,
+    source: {
+      sql: `select ${transactionPayload} as payload, i.ord
+              from unnest(?::uuid[]) with ordinality as i(id, ord)
+              join transactions t on t.team_id = ? and t.id = i.id`,
+      bindings: [type, new Date().toISOString(), [...ids], teamId],
+    },
+  });
+  return deliveriesOf(await db.raw(sql, bindings));
+}
+
+/**
+ * An insert into transactions (`… returning *`) and the `transaction.created` of every row it
+ * inserted, in one statement: a 5,000-row import batch writes its rows and their events without the
+ * new ids coming back to Node. Returns how many rows were inserted.
+ */
+export async function insertTransactionsWithEvents(db: Db, teamId: string, insert: Fragment): Promise<number> {
+  const type = 'transaction.created';
+  const { sql, bindings } = logAndDeliver({
+    teamId,
+    type,
+    before: { sql: `inserted as (${insert.sql})`, bindings: insert.bindings },
+    source: { sql: `select ${transactionPayload} as payload, t.date as ord from inserted t`, bindings: [type, new Date().toISOString()] },
+    select: '(select count(*) from inserted)::int as inserted',
+  });
+  const result = await db.raw<{ rows: { inserted: number }[] }>(sql, bindings);
+  return result.rows[0]?.inserted ?? 0;
 }

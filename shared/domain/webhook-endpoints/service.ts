@@ -10,6 +10,7 @@ import type { TemporalGateway } from '../../temporal/client';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
 import { encrypt } from '../crypto/encryption';
 import { startClaimedDelivery } from './deliveries';
+import { eventPayload } from './event-types';
 import type {
   CreateWebhookEndpointBody,
   ListWebhookDeliveriesQuery,
@@ -261,11 +262,7 @@ export async function replayWebhookDelivery(
 export async function sendTestWebhook(deps: WebhookDeps, teamId: string, endpointId: string): Promise<WebhookDeliveryDto> {
   const endpoint = await getWebhookEndpoint(deps.db, teamId, endpointId);
   if (!endpoint.enabled) throw conflict('This endpoint is disabled; enable it to send it events');
-  const payload = JSON.stringify({
-    type: 'webhook.test',
-    timestamp: new Date().toISOString(),
-    data: { endpointId, message: 'A test event: your endpoint receives and verifies webhooks.' },
-  });
+  const payload = eventPayload('webhook.test', { endpointId, message: 'A test event: your endpoint receives and verifies webhooks.' });
   const row = await WebhookDelivery.query(deps.db).insert({
     teamId,
     endpointId,

@@ -14,7 +14,8 @@ import {
 
 /** What an invoice's run is listed by. */
 export interface InvoiceAbout {
-  invoiceNumber: string;
+  /** Null while it is scheduled: it is numbered when it is issued. */
+  invoiceNumber: string | null;
   customerName: string | null;
   amount: number;
   currency: string;
@@ -24,7 +25,7 @@ export interface InvoiceAbout {
 /** `Invoice INV-0042 · Kunde GmbH · €690.20 · due 12 Dec 2026` */
 const summaryOf = (about: InvoiceAbout) =>
   summaryLine(
-    `Invoice ${about.invoiceNumber}`,
+    about.invoiceNumber ? `Invoice ${about.invoiceNumber}` : 'Scheduled invoice',
     about.customerName,
     money(about.amount, about.currency),
     about.dueDate ? `due ${day(about.dueDate)}` : null,

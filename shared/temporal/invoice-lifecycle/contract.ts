@@ -7,7 +7,7 @@ export interface InvoiceLifecycleInput {
 }
 
 /** What the run does next: each is one status change or one email, decided from the database. */
-export type InvoiceNextAction = 'send' | 'email' | 'mark-overdue' | 'remind' | 'recheck';
+export type InvoiceNextAction = 'send' | 'email' | 'mark-overdue' | 'remind' | 'recheck' | 'email-credit-note';
 
 /** Where the invoice's life is: waiting to go out, out and waiting for payment, overdue, or ended. */
 export type InvoiceLifecycleStage = 'starting' | 'scheduled' | 'sending' | 'awaiting_payment' | 'overdue' | 'ended';
