@@ -100,7 +100,8 @@ export function createCredentialCache(db: Db, { ttlMs, maxEntries = 10_000, logg
   const send = () =>
     new Promise<void>((resolve, reject) => {
       if (!client) return reject(new Error('not listening'));
-      client.query('select 1', (err) => (err ? reject(err) : resolve()));
+      // pg's types say the error is always given; it is null on success.
+      client.query('select 1', (err: Error | null) => (err ? reject(err) : resolve()));
     });
   const fence = (): Promise<void> => {
     if (!barrier) {

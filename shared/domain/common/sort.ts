@@ -106,7 +106,14 @@ interface KeyTerm {
   readonly nullable: boolean;
 }
 
-const CASTS: Record<CursorPart, string> = { date: '::date', timestamp: '::timestamptz', uuid: '::uuid', integer: '::bigint', number: '::numeric', text: '' };
+const CASTS: Record<CursorPart, string> = {
+  date: '::date',
+  timestamp: '::timestamptz',
+  uuid: '::uuid',
+  integer: '::bigint',
+  number: '::numeric',
+  text: '',
+};
 
 /** The order's columns, the id last in the direction of the last field (a single-field order then walks its index one way). */
 function keyTerms<F extends string>(sort: Sort<F>, keys: SortKeys<F>): KeyTerm[] {

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/constraint-errors';
 import { CreditNote, Customer, Invoice, InvoiceLineItem, TrackerEntry } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
-import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import type { Page } from '../common/cursor';
 import { sortedPage, type SortKeys } from '../common/sort';
 import { roundMoney } from '../currencies/money';
 import { containsPattern } from '../common/query';
