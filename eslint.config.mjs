@@ -22,6 +22,22 @@ const SQL_IN_PLACE = [
 ];
 
 /**
+ * Per-request getters on an object literal (or defined with Object.defineProperty) are closures V8
+ * keeps in a hidden class of their own in the old generation: everything the request reached then
+ * survives every young-generation collection until a full one. Use a class with prototype getters.
+ */
+const GETTERS_IN_LITERALS = [
+  {
+    selector: "ObjectExpression > Property[kind='get']",
+    message: 'Use a class with a getter: a getter in a literal keeps its request alive until a full GC.',
+  },
+  {
+    selector: "CallExpression[callee.object.name='Object'][callee.property.name=/^definePropert(y|ies)$/]",
+    message: 'Use a class with a getter: a property defined per object keeps its request alive until a full GC.',
+  },
+];
+
+/**
  * The layers, so that an editor flags a breach where it is typed. Arrows point one way: api/ and
  * activities/ call shared/; shared/db knows nothing above it; domain/common knows no resource; the
  * Temporal contract holds no domain code; workflows see only the workflow SDK and the contracts.
@@ -96,8 +112,12 @@ export default tseslint.config(
     files: ['api/**/*.ts', 'activities/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: DATA_ACCESS }],
-      'no-restricted-syntax': ['error', ...SQL_IN_PLACE],
+      'no-restricted-syntax': ['error', ...SQL_IN_PLACE, ...GETTERS_IN_LITERALS],
     },
+  },
+  {
+    files: ['shared/**/*.ts', 'worker/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...GETTERS_IN_LITERALS] },
   },
   {
     // Bundled for Temporal's deterministic sandbox: the workflow SDK, the contracts, and types of the activities they call.
