@@ -26,7 +26,7 @@ describe('the typed client (clients/typescript)', () => {
     let cursor: string | undefined;
     do {
       const { data, error, response } = await acme.GET('/transactions', {
-        params: { query: { sort: '-amount', pageSize: 2, ...(cursor ? { cursor } : {}) } },
+        params: { query: { sort: '-amount', pageSize: 2, cursor } },
       });
       expect({ status: response.status, error }).toEqual({ status: 200, error: undefined });
       seen.push(...data!.data.map((t) => ({ id: t.id, amount: t.amount })));
