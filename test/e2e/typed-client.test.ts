@@ -49,16 +49,15 @@ describe('the typed client (clients/typescript)', () => {
     expect(response.status).toBe(400);
     expect(data).toBeUndefined();
     expect(envelope).toEqual({
-      error: expect.any(String),
+      error: 'Bad Request',
       description: expect.any(String),
       details: [{ field: 'sort', message: expect.stringContaining('unknown sort field `colour`') }],
-      requestId: response.headers.get('x-request-id'),
     });
   });
 
   it('refuses a request without a valid token with the same envelope', async () => {
     const { error, response } = await clientOf('not-a-token').GET('/transactions');
     expect(response.status).toBe(401);
-    expect(error).toEqual(expect.objectContaining({ error: expect.any(String), description: expect.any(String) }));
+    expect(error).toEqual({ error: 'Unauthorized', description: expect.any(String) });
   });
 });
