@@ -88,7 +88,21 @@ const layers = {
 
 export default tseslint.config(
   // .ci/ holds the CI's bash and a plain script node runs on jest's results: outside the TypeScript project.
-  { ignores: ['node_modules/', 'dist/', '.data/', '.tools/', 'coverage/', 'test/fixtures/', '.ci/', '*.mjs', '*.js'] },
+  // The client's schema.d.ts is openapi-typescript's output (npm run sdk:generate), checked against the document instead.
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.data/',
+      '.tools/',
+      'coverage/',
+      'test/fixtures/',
+      '.ci/',
+      '*.mjs',
+      '*.js',
+      'clients/typescript/src/schema.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
