@@ -47,6 +47,8 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'post',
     path: '/oauth/register',
+    operationId: 'oauth.register',
+    security: [],
     tags,
     summary: 'Register a client (RFC 7591)',
     description: [
@@ -55,17 +57,20 @@ export function registerOAuthPaths(registry: OpenAPIRegistry): void {
       "The client belongs to no team and nobody sees it until a user consents to it on the consent page; it is then among that user's authorized applications in that team (GET /oauth-applications/authorized), where revoking it ends its tokens. A registration nobody consents to within `OAUTH_REGISTRATION_TTL` (24 h by default) is deleted. Registrations are limited per IP (`OAUTH_REGISTRATIONS_PER_HOUR`, 20 by default).",
     ].join('\n\n'),
     request: { body: { content: json(clientRegistrationRequest) } },
-    responses: {
-      201: { description: 'The client as registered (RFC 7591 §3.2.1).', content: json(clientRegistrationResponse) },
-      400: {
-        description:
-          '`invalid_redirect_uri` for a missing or refused redirect URI; `invalid_client_metadata` for any other value, or a body that is not a JSON object. Nothing is stored.',
-        content: json(oauthError),
+    responses: withHeaders(
+      {
+        201: { description: 'The client as registered (RFC 7591 §3.2.1).', content: json(clientRegistrationResponse) },
+        400: {
+          description:
+            '`invalid_redirect_uri` for a missing or refused redirect URI; `invalid_client_metadata` for any other value, or a body that is not a JSON object. Nothing is stored.',
+          content: json(oauthError),
+        },
+        413: { description: 'A body over 1 MB (`invalid_client_metadata`).', content: json(oauthError) },
+        415: { description: 'A body that is not JSON (`invalid_client_metadata`).', content: json(oauthError) },
+        429: { description: 'Too many registrations from this address; `Retry-After` says when to try again.' },
       },
-      413: { description: 'A body over 1 MB (`invalid_client_metadata`).', content: json(oauthError) },
-      415: { description: 'A body that is not JSON (`invalid_client_metadata`).', content: json(oauthError) },
-      429: { description: 'Too many registrations from this address; `Retry-After` says when to try again.' },
-    },
+      limited,
+    ),
   });
   registry.registerPath({
     method: 'get',

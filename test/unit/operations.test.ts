@@ -103,6 +103,7 @@ describe('one declaration per operation', () => {
       'oauth.authorize',
       'oauth.decide',
       'oauth.metadata',
+      'oauth.register',
       'oauth.revoke',
       'oauth.token',
       'session.end',
