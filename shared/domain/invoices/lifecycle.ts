@@ -139,8 +139,7 @@ export async function createCreditNote(
       userId: target.userId,
     });
     const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
-    if (open && amountDue(invoice) <= 0)
-      await transitionInvoice(trx, invoice, invoice.amountPaid > 0 ? 'mark-paid' : 'cancel');
+    if (open && amountDue(invoice) <= 0) await transitionInvoice(trx, invoice, invoice.amountPaid > 0 ? 'mark-paid' : 'cancel');
     if (!note.emailDelivery) return { id: note.id, wake: open };
     await keepInvoiceLifecycle(temporal, { teamId, invoiceId }, await invoiceAbout(trx, teamId, invoiceId)).catch((err: unknown) => {
       throw workflowServiceUnreachable(err);
@@ -228,7 +227,8 @@ export async function recordInvoicePayment(
     });
     const amountPaid = roundMoney(invoice.amountPaid + amount, invoice.currency);
     await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ amountPaid, updatedAt: dbNow() });
-    if (amountDue({ ...invoice, amountPaid }) > 0) return false;
+    // Settled when this payment covers what was due.
+    if (roundMoney(due - amount, invoice.currency) > 0) return false;
     await transitionInvoice(trx, invoice, 'mark-paid', { at: paidAt, paymentReference: payment.reference ?? null });
     return true;
   });

@@ -6,7 +6,6 @@ import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { Page } from '../common/cursor';
 import { sortedPage, type SortKeys } from '../common/sort';
-import { roundMoney } from '../currencies/money';
 import { containsPattern } from '../common/query';
 import { amountDue } from './amount-due';
 import type { CreateInvoiceBody, INVOICE_SORT_FIELDS, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
