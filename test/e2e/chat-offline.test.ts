@@ -61,7 +61,17 @@ beforeAll(async () => {
     tx(ctx.other.team.id, day(Y, M - 2, 10), 'Big client', 5000, 'consulting'),
   ]);
   await db('invoices').insert([
-    { teamId: acme, invoiceNumber: 'INV-1', status: 'overdue', currency: 'EUR', amount: 1500, dueDate: day(Y, M - 1, 1) },
+    // 2,000 invoiced, 300 paid and 200 credited: 1,500 is what chat reports as still due.
+    {
+      teamId: acme,
+      invoiceNumber: 'INV-1',
+      status: 'overdue',
+      currency: 'EUR',
+      amount: 2000,
+      amountPaid: 300,
+      amountCredited: 200,
+      dueDate: day(Y, M - 1, 1),
+    },
     { teamId: acme, invoiceNumber: 'INV-2', status: 'unpaid', currency: 'EUR', amount: 250, dueDate: day(Y, M + 1, 1) },
     { teamId: acme, invoiceNumber: 'INV-3', status: 'paid', currency: 'EUR', amount: 999 },
   ]);

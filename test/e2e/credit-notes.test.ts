@@ -3,10 +3,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { changeInvoiceStatus } from '../../shared/domain/invoices/lifecycle';
+import { changeInvoiceStatus, performInvoiceStep } from '../../shared/domain/invoices/lifecycle';
+import { messageOf } from '../../shared/domain/notifications/messages';
+import { notificationsOf } from '../../shared/domain/notifications/service';
+import { createMailer } from '../../shared/providers/mail';
 import { createInvoice } from '../../shared/domain/invoices/service';
 import { pdfText } from '../../shared/domain/receipts/pdf-text';
 import { statusAndBody } from '../support/api';
+import { createTeamAndOwner } from '../support/fixtures';
 import { trpcAs } from '../support/trpc';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -149,6 +153,34 @@ describe('issued invoices are locked; credit notes correct them', () => {
     expect(note).toMatchObject({ amount: 53.5, typeCode: '381' });
     expect(await trpc.invoices.getCreditNotesOfInvoice.query({ id: invoice.id })).toEqual([note]);
     expect((await send('GET', `/invoices/${invoice.id}`)).body.data).toMatchObject({ status: 'paid', amountCredited: 53.5, amountDue: 0 });
+  });
+
+  it('an invoice partly credited falls overdue for what is left: the notice and the summary say 60, not 100', async () => {
+    // A team of its own, so the summary holds this invoice only.
+    const owner = await createTeamAndOwner(ctx.tdb.db, 'Credited');
+    const teamId = owner.team.id;
+    const draft = await send(
+      'POST',
+      '/invoices',
+      { currency: 'EUR', issueDate: '2026-10-01', dueDate: '2026-10-05', lineItems: [{ name: 'Work', price: 100 }] },
+      owner.sessionToken,
+    );
+    const invoice = (await send('POST', `/invoices/${draft.body.data.id}/finalize`, undefined, owner.sessionToken)).body.data;
+    expect(invoice).toMatchObject({ status: 'unpaid', amount: 100 });
+    const note = await send('POST', `/invoices/${invoice.id}/credit-notes`, { lineItems: [{ line: 0, amount: 40 }] }, owner.sessionToken);
+    expect(note.status).toBe(201);
+
+    // The lifecycle's step, as its run takes it the day after the due date (no worker runs here).
+    const { config } = ctx.api.deps;
+    const deps = { db: ctx.tdb.db, mailer: createMailer(config.SMTP_URL, config.MAIL_FROM), config };
+    expect(await performInvoiceStep(deps, { teamId, invoiceId: invoice.id, action: 'mark-overdue' })).toBe('done');
+    const [notice] = await notificationsOf(ctx.tdb.db, teamId, 'invoice_overdue');
+    expect(notice.metadata).toMatchObject({ invoiceId: invoice.id, amountDue: 60, currency: 'EUR' });
+    expect(messageOf('invoice_overdue', notice.metadata).body).toContain('60.00');
+
+    const summary = (await send('GET', '/invoices/summary', undefined, owner.sessionToken)).body.data;
+    expect(summary.outstanding).toEqual({ count: 1, amount: 60, byCurrency: [{ currency: 'EUR', count: 1, amount: 60 }] });
+    expect(summary.overdue).toMatchObject({ count: 1, amount: 60 });
   });
 
   it("renders the credit note's PDF: its title, number, the invoice it corrects, negative amounts", async () => {

@@ -41,7 +41,8 @@ beforeAll(async () => {
     { teamId, source: 'upload', reference: 'c', status: 'done' },
   ]);
   await db('invoices').insert([
-    { teamId, invoiceNumber: 'INV-1', status: 'unpaid', currency: 'EUR', amount: 1200, dueDate: '2026-11-10' },
+    // 1,500 invoiced, 300 of it credited: 1,200 is overdue.
+    { teamId, invoiceNumber: 'INV-1', status: 'unpaid', currency: 'EUR', amount: 1500, amountCredited: 300, dueDate: '2026-11-10' },
     { teamId, invoiceNumber: 'INV-2', status: 'unpaid', currency: 'EUR', amount: 500, dueDate: '2026-12-10' },
   ]);
 });

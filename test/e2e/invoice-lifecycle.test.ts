@@ -175,6 +175,51 @@ describe('InvoiceLifecycle', () => {
     expect(await stack.tdb.db('invoice_payments').where({ invoiceId: invoice.id })).toHaveLength(2);
   }, 60_000);
 
+  it('emails a credit note issued with send: true, its PDF attached; cancelling the emailed invoice emails the cancellation note, then the run ends', async () => {
+    const { email, invoice } = await draftFor();
+    await json('POST', `/invoices/${invoice.id}/send`);
+    await smtp.waitFor((m) => m.to.includes(email), 30_000);
+
+    // 40 of the 100 back, with its 19 % VAT: 47.60 credited, 71.40 still due.
+    const created = await json('POST', `/invoices/${invoice.id}/credit-notes`, {
+      lineItems: [{ line: 0, amount: 40 }],
+      reason: 'Agreed discount',
+      send: true,
+    });
+    expect(created.status).toBe(201);
+    const note = created.body.data as { id: string; creditNoteNumber: string };
+    expect(created.body.data).toMatchObject({ amount: 47.6, emailDelivery: true });
+    const isNote = (number: string) => (m: CapturedMail) => m.to.includes(email) && m.subject.startsWith(`Credit note ${number}`);
+    const mail = await smtp.waitFor(isNote(note.creditNoteNumber), 30_000);
+    expect(mail.subject).toBe(`Credit note ${note.creditNoteNumber} for invoice ${invoice.invoiceNumber} from Acme`);
+    expect(mail.text).toContain('Agreed discount');
+    const parsed = await simpleParser(mail.raw);
+    expect(parsed.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${note.creditNoteNumber}.pdf`, 'application/pdf']]);
+    const pdfWords = (await pdfText(parsed.attachments[0].content)).replace(/\s+/g, ' ');
+    for (const expected of ['Credit note', note.creditNoteNumber, invoice.invoiceNumber, '-€47.60'])
+      expect({ expected, found: pdfWords.includes(expected) }).toEqual({ expected, found: true });
+    const sent = await eventuallyValue(async () => {
+      const n = (await json('GET', `/invoices/credit-notes/${note.id}`)).body.data;
+      return n.sentAt ? n : undefined;
+    }, 20_000);
+    expect(sent.emailDelivery).toBe(true);
+    // The invoice stays open for the rest, and its run goes on waiting for payment.
+    expect((await json('GET', `/invoices/${invoice.id}`)).body.data).toMatchObject({ status: 'unpaid', amountDue: 71.4 });
+    expect(await runStatus(invoice.id)).toBe('RUNNING');
+
+    // The invoice went by email, so its cancellation's credit note (the 71.40 left) does too.
+    expect((await json('POST', `/invoices/${invoice.id}/cancel`)).body.data.status).toBe('canceled');
+    const notes = (await json('GET', `/invoices/${invoice.id}/credit-notes`)).body.data as { creditNoteNumber: string; amount: number }[];
+    const cancellation = notes.find((n) => n.creditNoteNumber !== note.creditNoteNumber)!;
+    expect(cancellation.amount).toBe(71.4);
+    const second = await smtp.waitFor(isNote(cancellation.creditNoteNumber), 30_000);
+    expect((await simpleParser(second.raw)).attachments.map((a) => a.filename)).toEqual([`${cancellation.creditNoteNumber}.pdf`]);
+    await eventually(async () => (await runStatus(invoice.id)) === 'COMPLETED', 20_000, 'the run to end once the note went');
+    // Each email once: the invoice and its two credit notes.
+    expect(mailsTo(email).map((m) => m.subject.split(' ')[0])).toEqual(['Invoice', 'Credit', 'Credit']);
+    expect(await stack.tdb.db('invoice_deliveries').where({ invoiceId: invoice.id, kind: 'credit_note' })).toHaveLength(2);
+  }, 90_000);
+
   it('ends when the payment provider reports the invoice paid', async () => {
     const { email, invoice } = await draftFor();
     await json('POST', `/invoices/${invoice.id}/send`);

@@ -1,3 +1,4 @@
+import { matchInvoicePayments } from '../../shared/domain/invoice-payment-suggestions/matching';
 import { invoiceLifecycleId } from '../../shared/temporal/invoice-lifecycle/contract';
 import { requestSync } from '../../shared/temporal/sync-connection/calls';
 import { syncConnectionId } from '../../shared/temporal/sync-connection/contract';
@@ -102,6 +103,42 @@ describe('incoming bank transactions as invoice payments', () => {
     expect(await stack.tdb.db('invoice_payment_suggestions').where({ teamId: stack.acme.team.id })).toHaveLength(2);
     expect(await stack.tdb.db('invoice_payments').where({ teamId: stack.acme.team.id })).toHaveLength(3);
   }, 90_000);
+
+  it('matches what is left after a credit note: the remainder, not the invoiced amount; a fully credited invoice nothing', async () => {
+    const teamId = stack.acme.team.id;
+    const customer = (await json('POST', '/customers', { name: 'Creditwise' })).body.data;
+    const invoice = await issued(customer.id, 100);
+    const credited = await json('POST', `/invoices/${invoice.id}/credit-notes`, { lineItems: [{ line: 0, amount: 40 }] });
+    expect(credited.status).toBe(201);
+    const gone = await issued(customer.id, 55.5);
+    expect((await json('POST', `/invoices/${gone.id}/credit-notes`, {})).status).toBe(201);
+
+    const tx = async (name: string, amount: number) =>
+      (await json('POST', '/transactions', { date: today, name, amount, currency: 'EUR' })).body.data.id as string;
+    // The invoiced 100, naming it, is more than is due: neither paid with it nor suggested.
+    const whole = await tx(`TRANSFER ${invoice.invoiceNumber}`, 100);
+    // The remaining 60 from the customer is what is due: suggested.
+    const rest = await tx('CREDITWISE PAYMENT', 60);
+    // A fully credited (so canceled) invoice is not paid, even by its number and full amount.
+    const forGone = await tx(`TRANSFER ${gone.invoiceNumber}`, 55.5);
+    await matchInvoicePayments(stack.tdb.db, stack.api.deps.temporal, teamId);
+
+    const suggested = await stack.tdb.db('invoice_payment_suggestions').whereIn('transactionId', [whole, rest, forGone]);
+    expect(suggested.map((s) => [s.transactionId, s.invoiceId, s.reason])).toEqual([[rest, invoice.id, 'customer']]);
+    expect(await stack.tdb.db('invoice_payments').whereIn('invoiceId', [invoice.id, gone.id])).toEqual([]);
+    const listed = (await json('GET', '/invoice-payment-suggestions')).body.data.find(
+      (s: { transaction: { id: string } }) => s.transaction.id === rest,
+    );
+    expect(listed.invoice).toMatchObject({ id: invoice.id, amountDue: 60 });
+
+    expect((await json('POST', `/invoice-payment-suggestions/${listed.id}/confirm`)).body.data.status).toBe('confirmed');
+    expect((await json('GET', `/invoices/${invoice.id}`)).body.data).toMatchObject({
+      status: 'paid',
+      amountPaid: 60,
+      amountCredited: 40,
+      amountDue: 0,
+    });
+  });
 
   it('declines a suggestion once', async () => {
     const tx = (await json('POST', '/transactions', { date: today, name: 'Unknown payer', amount: 77.7, currency: 'EUR' })).body.data;

@@ -29,6 +29,9 @@ describe('GET /invoices/summary', () => {
       inv(6, 'paid', 'USD', 125, { paidAt: thisMonth }),
       inv(7, 'paid', 'EUR', 999, { paidAt: longAgo }), // not this month
       inv(8, 'unpaid', 'SEK', 50, { dueDate: '2999-01-01' }), // no SEK rate
+      // Credit notes and part payments lower what is outstanding: 60 and 30 still due.
+      inv(9, 'unpaid', 'EUR', 100, { amountCredited: 40, dueDate: '2999-01-01' }),
+      inv(10, 'overdue', 'EUR', 100, { amountPaid: 30, amountCredited: 40 }),
     ]);
 
     const res = await send('GET', '/invoices/summary', ctx.acme.sessionToken);
@@ -36,10 +39,11 @@ describe('GET /invoices/summary', () => {
     const summary = (await res.json()).data;
     expect(summary.currency).toBe('EUR');
     expect(summary.draft).toEqual({ count: 1, amount: 100, byCurrency: [{ currency: 'EUR', count: 1, amount: 100 }] });
-    expect(summary.outstanding.count).toBe(4);
-    expect(summary.outstanding.amount).toBe(1000 + 200 + 500 / 1.25); // SEK left out of the total
-    expect(summary.overdue.count).toBe(2);
-    expect(summary.overdue.amount).toBe(200 + 500 / 1.25);
+    expect(summary.outstanding.count).toBe(6);
+    expect(summary.outstanding.amount).toBe(1000 + 200 + 60 + 30 + 500 / 1.25); // SEK left out of the total
+    expect(summary.outstanding.byCurrency).toContainEqual({ currency: 'EUR', count: 4, amount: 1290 });
+    expect(summary.overdue.count).toBe(3);
+    expect(summary.overdue.amount).toBe(200 + 30 + 500 / 1.25);
     expect(summary.paidThisMonth).toMatchObject({ count: 2, amount: 300 + 125 / 1.25 });
     expect(summary.unconvertedCurrencies).toEqual(['SEK']);
 

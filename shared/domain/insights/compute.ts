@@ -2,6 +2,7 @@ import type { Db } from '../../db/knex';
 import { isoDate } from '../../db/timestamps';
 import { moneyRounder, roundMoney } from '../currencies/money';
 import { todayIn } from '../common/time-zone';
+import { amountDueSql } from '../invoices/amount-due';
 import { addDays } from '../reports/period';
 import { profitAndLoss, runway, spending } from '../reports/service';
 import type { InsightSummary } from './schema';
@@ -56,7 +57,8 @@ export async function computeWeeklySummary(db: Db, teamId: string, weekStart: st
       .select<{ currency: string; n: number; amount: number }[]>(
         'currency',
         db.raw('count(*)::int as n'),
-        db.raw('sum(amount)::float8 as amount'),
+        // What is still due on them, not what was invoiced.
+        db.raw(`sum(${amountDueSql()})::float8 as amount`),
       ),
   ]);
 

@@ -2,6 +2,7 @@ import type { Db } from '../../db/knex';
 import { Transaction } from '../../db/models';
 import type { TemporalGateway } from '../../temporal/client';
 import { minorUnitsSql, roundMoney } from '../currencies/money';
+import { amountDueSql } from '../invoices/amount-due';
 import { recordInvoicePayment } from '../invoices/lifecycle';
 import { notify } from '../notifications/service';
 
@@ -34,7 +35,7 @@ const SAME_AMOUNT = `abs(o.due - x.amount) < 0.5 * power(10::numeric, -${minorUn
 async function candidates(db: Db, teamId: string): Promise<Candidate[]> {
   const { rows } = await db.raw<{ rows: Candidate[] }>(
     `with open as (
-       select i.id, i.invoice_number, i.currency, i.amount - i.amount_paid as due, lower(c.name) as customer
+       select i.id, i.invoice_number, i.currency, ${amountDueSql('i')} as due, lower(c.name) as customer
          from invoices i left join customers c on c.id = i.customer_id
         where i.team_id = ? and i.status in ('unpaid', 'overdue')),
      incoming as (

@@ -5,6 +5,7 @@ import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
+import { amountDueSql } from '../invoices/amount-due';
 import { recordInvoicePayment } from '../invoices/lifecycle';
 import type { listPaymentSuggestionsQuery, PaymentSuggestionDto } from './schema';
 
@@ -30,7 +31,7 @@ const selectSuggestions = (db: Db, teamId: string) =>
       's.decided_at',
       db.raw('s.created_at::text as cursor_created_at'),
       db.raw(
-        `json_build_object('id', i.id, 'invoiceNumber', i.invoice_number, 'amountDue', (i.amount - i.amount_paid)::float8, 'currency', i.currency) as invoice`,
+        `json_build_object('id', i.id, 'invoiceNumber', i.invoice_number, 'amountDue', ${amountDueSql('i')}::float8, 'currency', i.currency) as invoice`,
       ),
       db.raw(
         `json_build_object('id', t.id, 'date', t.date, 'name', t.name, 'amount', t.amount::float8, 'currency', t.currency) as transaction`,

@@ -14,6 +14,7 @@ import { roundMoney } from '../currencies/money';
 import { startOfDayIn, todayIn } from '../common/time-zone';
 import { notify } from '../notifications/service';
 import { addDays } from '../reports/period';
+import { amountDue } from './amount-due';
 import { deliverInvoiceEmail, type DeliveryConfig, type DeliveryOutcome } from './delivery';
 import {
   canTransition,
@@ -138,8 +139,7 @@ export async function createCreditNote(
       userId: target.userId,
     });
     const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
-    if (open && roundMoney(invoice.amount - invoice.amountPaid - invoice.amountCredited, invoice.currency) <= 0)
-      await transitionInvoice(trx, invoice, invoice.amountPaid > 0 ? 'mark-paid' : 'cancel');
+    if (open && amountDue(invoice) <= 0) await transitionInvoice(trx, invoice, invoice.amountPaid > 0 ? 'mark-paid' : 'cancel');
     if (!note.emailDelivery) return { id: note.id, wake: open };
     await keepInvoiceLifecycle(temporal, { teamId, invoiceId }, await invoiceAbout(trx, teamId, invoiceId)).catch((err: unknown) => {
       throw workflowServiceUnreachable(err);
@@ -208,7 +208,7 @@ export async function recordInvoicePayment(
       throw conflict(`Payments are recorded against unpaid or overdue invoices; this one is ${invoice.status}`);
     }
     // In the invoice currency's minor unit: a payment of ¥1,000.4 is one of ¥1,000.
-    const due = roundMoney(invoice.amount - invoice.amountPaid - invoice.amountCredited, invoice.currency);
+    const due = amountDue(invoice);
     const amount = roundMoney(payment.amount, invoice.currency);
     if (amount > due) {
       throw badRequest('More than is due', [{ field: 'amount', message: `at most ${due} ${invoice.currency} is due` }]);
@@ -227,7 +227,8 @@ export async function recordInvoicePayment(
     });
     const amountPaid = roundMoney(invoice.amountPaid + amount, invoice.currency);
     await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ amountPaid, updatedAt: dbNow() });
-    if (roundMoney(invoice.amount - amountPaid - invoice.amountCredited, invoice.currency) > 0) return false;
+    // Settled when this payment covers what was due.
+    if (roundMoney(due - amount, invoice.currency) > 0) return false;
     await transitionInvoice(trx, invoice, 'mark-paid', { at: paidAt, paymentReference: payment.reference ?? null });
     return true;
   });
@@ -387,7 +388,7 @@ export async function performInvoiceStep(
             invoiceId,
             invoiceNumber: numberShown(invoice),
             dueDate: invoice.dueDate,
-            amountDue: roundMoney(invoice.amount - invoice.amountPaid, invoice.currency),
+            amountDue: amountDue(invoice),
             currency: invoice.currency,
           },
         });

@@ -192,8 +192,11 @@ export const invoiceSummarySchema = z
   .object({
     currency: z.string().nullable().meta({ description: "The team's base currency (else its invoices' most used one)." }),
     draft: summaryGroup,
-    outstanding: summaryGroup.meta({ description: 'Sent and not yet paid (unpaid, overdue, scheduled).' }),
-    overdue: summaryGroup.meta({ description: 'Outstanding past the due date.' }),
+    outstanding: summaryGroup.meta({
+      description:
+        'Sent and not yet paid (unpaid, overdue, scheduled); the amounts are what is still due (`amountDue`: less payments and credit notes).',
+    }),
+    overdue: summaryGroup.meta({ description: 'Outstanding past the due date, by what is still due.' }),
     paidThisMonth: summaryGroup.meta({ description: 'Paid since the first of this month (UTC).' }),
     unconvertedCurrencies: z
       .array(z.string())

@@ -6,8 +6,8 @@ import { toIso, toIsoOrNull } from '../../db/timestamps';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { Page } from '../common/cursor';
 import { sortedPage, type SortKeys } from '../common/sort';
-import { roundMoney } from '../currencies/money';
 import { containsPattern } from '../common/query';
+import { amountDue } from './amount-due';
 import type { CreateInvoiceBody, INVOICE_SORT_FIELDS, InvoiceDto, ListInvoicesQuery, UpdateInvoiceBody } from './schema';
 import { lockInvoice } from './status';
 import { invoiceTotals } from './totals';
@@ -64,7 +64,7 @@ function toDto({
   const open = ['draft', 'scheduled', 'unpaid', 'overdue'].includes(fields.status);
   return {
     ...fields,
-    amountDue: open ? roundMoney(fields.amount - fields.amountPaid - fields.amountCredited, fields.currency) : 0,
+    amountDue: open ? amountDue(fields) : 0,
     scheduledAt: toIsoOrNull(scheduledAt),
     sentAt: toIsoOrNull(sentAt),
     paidAt: toIsoOrNull(paidAt),

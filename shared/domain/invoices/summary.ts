@@ -4,9 +4,13 @@ import { Team } from '../../db/models';
 import { isoDate } from '../../db/timestamps';
 import { roundMoney } from '../currencies/money';
 import { convert, ratesOn } from '../exchange-rates/service';
+import { amountDueSql } from './amount-due';
 import type { invoiceSummarySchema } from './schema';
 
 type Summary = z.infer<typeof invoiceSummarySchema>;
+// Outstanding and overdue money is what is still to be paid, not what was invoiced.
+const DUE = amountDueSql();
+
 type GroupName = 'draft' | 'outstanding' | 'overdue' | 'paidThisMonth';
 
 /** Where an invoice's money stands, by group and currency, each group also in the base currency. */
@@ -34,10 +38,10 @@ export async function invoiceSummary(db: Db, teamId: string, now = new Date()): 
       db.raw(`count(*) filter (where status = 'draft')::int as draft`),
       db.raw(`coalesce(sum(amount) filter (where status = 'draft'), 0)::float8 as draft_amount`),
       db.raw(`count(*) filter (where status in ('unpaid', 'overdue', 'scheduled'))::int as outstanding`),
-      db.raw(`coalesce(sum(amount) filter (where status in ('unpaid', 'overdue', 'scheduled')), 0)::float8 as outstanding_amount`),
+      db.raw(`coalesce(sum(${DUE}) filter (where status in ('unpaid', 'overdue', 'scheduled')), 0)::float8 as outstanding_amount`),
       db.raw(`count(*) filter (where status = 'overdue' or (status = 'unpaid' and due_date < ?))::int as overdue`, [today]),
       db.raw(
-        `coalesce(sum(amount) filter (where status = 'overdue' or (status = 'unpaid' and due_date < ?)), 0)::float8 as overdue_amount`,
+        `coalesce(sum(${DUE}) filter (where status = 'overdue' or (status = 'unpaid' and due_date < ?)), 0)::float8 as overdue_amount`,
         [today],
       ),
       db.raw(`count(*) filter (where status = 'paid' and paid_at >= ?)::int as paid_this_month`, [monthStart]),
