@@ -4469,7 +4469,7 @@ export interface components {
                     amount: number;
                 }[];
             };
-            /** @description Sent and not yet paid (unpaid, overdue, scheduled). */
+            /** @description Sent and not yet paid (unpaid, overdue, scheduled); the amounts are what is still due (`amountDue`: less payments and credit notes). */
             outstanding: {
                 count: number;
                 /** @description In the team's base currency, at the newest stored rate. */
@@ -4480,7 +4480,7 @@ export interface components {
                     amount: number;
                 }[];
             };
-            /** @description Outstanding past the due date. */
+            /** @description Outstanding past the due date, by what is still due. */
             overdue: {
                 count: number;
                 /** @description In the team's base currency, at the newest stored rate. */
