@@ -119,8 +119,9 @@ export async function issueCreditNote(
   const subtotal = sum((l) => l.net);
   const vat = sum((l) => l.vatAmount);
   const tax = sum((l) => l.taxAmount);
+  const earlier = await earlierNotes(trx, invoice);
   // The invoice's discount goes back with the full remainder, not with a chosen part.
-  const discount = opts.lineItems ? 0 : round(invoice.discount - (await creditedDiscount(trx, invoice)));
+  const discount = opts.lineItems ? 0 : round(invoice.discount - earlier.discount);
   const amount = round(subtotal + vat + tax - discount);
   if (amount <= 0) throw conflict(`Invoice ${invoice.invoiceNumber} has nothing left to credit`);
   if (amount > leftInAll) {
@@ -131,12 +132,11 @@ export async function issueCreditNote(
 
   const team = await Team.query(trx).findById(teamId).select('timezone').throwIfNotFound();
   const issueDate = todayIn(team.timezone ?? 'UTC');
-  const earlier = await CreditNote.query(trx).where({ teamId, invoiceId: invoice.id }).resultSize();
   const note = await CreditNote.query(trx).insert({
     teamId,
     invoiceId: invoice.id,
     creditNoteNumber: await nextCreditNoteNumber(trx, teamId, issueDate),
-    sequence: earlier + 1,
+    sequence: earlier.count + 1,
     typeCode: '381',
     currency,
     subtotal,
@@ -157,11 +157,15 @@ export async function issueCreditNote(
   return note;
 }
 
-async function creditedDiscount(trx: Db, invoice: Invoice): Promise<number> {
+/** How many notes the invoice already has, and how much of its discount they gave back: one read of them. */
+async function earlierNotes(trx: Db, invoice: Invoice): Promise<{ count: number; discount: number }> {
   const row = await trx('credit_notes')
     .where({ team_id: invoice.teamId, invoice_id: invoice.id })
-    .first<{ d: number | null } | undefined>(trx.raw('sum(discount)::float8 as d'));
-  return row?.d ?? 0;
+    .first<{ count: number; discount: number } | undefined>(
+      trx.raw('count(*)::int as count'),
+      trx.raw('coalesce(sum(discount), 0)::float8 as discount'),
+    );
+  return row ?? { count: 0, discount: 0 };
 }
 
 /** A credit note of the invoice waits to be emailed: its lifecycle run has work even once the invoice is closed. */
