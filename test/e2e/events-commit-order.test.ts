@@ -10,8 +10,13 @@ import type { UntypedJson } from '../support/untyped-json';
 // Thousands of requests a minute from one credential: past the default rate limit.
 const { ctx, send } = withTwoTeams({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
 
+// Each writer creates its own transactions, then changes all of them at once, round after round:
+// every round is one request that commits one event per transaction, so 10,000 changes take some
+// 600 requests, and writers' commits interleave both within and across teams.
 const WRITERS = 8;
-const PER_WRITER = 260;
+const OWN = 25;
+const ROUNDS = 49;
+const CHANGES = WRITERS * OWN * (1 + ROUNDS);
 
 async function createTransaction(token: string, name: string): Promise<string> {
   const res = await send('POST', '/transactions', token, { date: '2026-04-01', name, amount: -1.25, currency: 'EUR' });
@@ -27,17 +32,35 @@ async function page(after: string | undefined, pageSize = 200) {
 
 const readAll = (after?: string, atLeast = 0) => readEvents(ctx.api, ctx.acme.sessionToken, { after, atLeast });
 
-it(`a client polling from the start while ${WRITERS * PER_WRITER} transactions are created by ${WRITERS} concurrent clients sees each once, in an order that never changes`, async () => {
-  const created: string[] = [];
-  const othersCreated: string[] = [];
+
+async function changeAll(token: string, ids: string[], note: string): Promise<void> {
+  const res = await send('PATCH', '/transactions/bulk', token, { ids, set: { note } });
+  if (res.status !== 200) throw new Error(`bulk update answered ${res.status}: ${await res.text()}`);
+  expect((await res.json()).data.changed).toBe(ids.length);
+}
+
+/** What an event says happened (its kind and to which transaction), to compare what was done with what the feed tells. */
+const changeOf = (e: UntypedJson) => `${e.type as string} ${e.data.id as string}`;
+
+it(`a client polling from the start while ${CHANGES} changes are made by ${WRITERS} concurrent clients sees each once, in an order that never changes`, async () => {
+  const made: string[] = [];
+  const othersMade: string[] = [];
   let writing = true;
   const writers = Promise.all([
     ...Array.from({ length: WRITERS }, async (_, w) => {
-      for (let i = 0; i < PER_WRITER; i++) created.push(await createTransaction(ctx.acme.sessionToken, `w${w}-${i}`));
+      const ids: string[] = [];
+      for (let i = 0; i < OWN; i++) {
+        ids.push(await createTransaction(ctx.acme.sessionToken, `w${w}-${i}`));
+        made.push(`transaction.created ${ids[i]}`);
+      }
+      for (let r = 0; r < ROUNDS; r++) {
+        await changeAll(ctx.acme.sessionToken, ids, `w${w}-r${r}`);
+        made.push(...ids.map((id) => `transaction.updated ${id}`));
+      }
     }),
     // Another team writing at the same time: none of it may show.
     (async () => {
-      for (let i = 0; i < 100; i++) othersCreated.push(await createTransaction(ctx.other.sessionToken, `other-${i}`));
+      for (let i = 0; i < 50; i++) othersMade.push(await createTransaction(ctx.other.sessionToken, `other-${i}`));
     })(),
   ]).finally(() => (writing = false));
 
@@ -57,24 +80,32 @@ it(`a client polling from the start while ${WRITERS * PER_WRITER} transactions a
   await writers;
   await poller;
   // The last commits may still be held back behind a transaction of another test on the same server.
-  const rest = await readAll(cursor, created.length - polled.length);
+  const rest = await readAll(cursor, made.length - polled.length);
   polled.push(...rest.events);
   cursor = rest.cursor;
 
-  expect(created).toHaveLength(WRITERS * PER_WRITER);
+  expect(made).toHaveLength(CHANGES);
   // The poller really read while the writes went on, in many small steps.
   expect(pollsWhileWriting).toBeGreaterThan(20);
   expect(nonEmptyWhileWriting).toBeGreaterThan(10);
 
-  // Exactly once: no event twice, no transaction twice, none missing, none of another team's.
+  // Exactly once: no event twice, no change twice, none missing, none of another team's.
   const eventIds = polled.map((e) => e.id as string);
   expect(new Set(eventIds).size).toBe(eventIds.length);
-  expect(polled.every((e) => e.type === 'transaction.created')).toBe(true);
-  const seen = polled.map((e) => e.data.id as string);
-  expect(seen).toHaveLength(created.length);
-  expect([...seen].sort()).toEqual([...created].sort());
-  const others = new Set(othersCreated);
-  expect(seen.filter((id) => others.has(id))).toEqual([]);
+  const told = polled.map(changeOf);
+  expect(told).toHaveLength(made.length);
+  expect([...told].sort()).toEqual([...made].sort());
+  const others = new Set(othersMade);
+  expect(polled.filter((e) => others.has(e.data.id as string))).toEqual([]);
+  // A transaction's creation comes before its changes, as it was made.
+  const firstUpdate = new Map<string, number>();
+  const createdAt = new Map<string, number>();
+  polled.forEach((e, i) => {
+    const id = e.data.id as string;
+    if (e.type === 'transaction.created') createdAt.set(id, i);
+    else if (!firstUpdate.has(id)) firstUpdate.set(id, i);
+  });
+  for (const [id, at] of firstUpdate) expect(createdAt.get(id)).toBeLessThan(at);
 
   // In an order that never changed under the poller: read again from the start, the feed is the
   // very sequence the poller put together page by page, so nothing was ever placed before a
