@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createDb, type Db } from '../../shared/db/knex';
+import { REAP_CHANNEL } from './database-reaper';
 import { withDatabase } from './global-setup';
 
 export interface TestDatabase {
@@ -35,9 +36,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     db,
     async drop() {
       await db.destroy();
+      // The suite's reaper drops it while this worker goes on (see database-reaper.ts).
       const c = new Client({ connectionString: adminUrl });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
+      await c.query(`select pg_notify($1, $2)`, [REAP_CHANNEL, name]);
       await c.end();
     },
   };

@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../../scripts/lib/embedded-postgres';
 import { localDevServer } from '../../scripts/lib/temporal-cli';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
 import { buildWorkflowBundle } from '../../scripts/build-workflow-bundle';
+import { startDatabaseReaper } from './database-reaper';
 import { suiteResources } from './suite-resources';
 
 /**
@@ -35,6 +36,7 @@ export default async function globalSetup(): Promise<void> {
   const db = createDb({ url: templateUrl, poolMax: 1 });
   await migrateLatest(db);
   await db.destroy();
+  suiteResources.__databaseReaper = await startDatabaseReaper(adminUrl);
 
   let temporalAddress = process.env.TEMPORAL_ADDRESS;
   if (!temporalAddress || !(await tcpAnswers(temporalAddress))) {

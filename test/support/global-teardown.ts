@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { suiteResources as g } from './suite-resources';
 
 export default async function globalTeardown(): Promise<void> {
+  await g.__databaseReaper?.stop();
   await g.__temporalEnv?.teardown();
   if (g.__testTemplate) {
     const { adminUrl, template, bundlePath } = g.__testTemplate;
@@ -10,7 +11,7 @@ export default async function globalTeardown(): Promise<void> {
     if (!g.__embeddedPg) {
       const admin = new Client({ connectionString: adminUrl });
       await admin.connect();
-      // Test files drop their own databases; this catches any a crashed file left behind.
+      // The reaper drops what test files hand it; this catches any a crashed file left behind.
       const { rows } = await admin.query(`select datname from pg_database where datname like $1`, [`finops_t_${process.pid}_%`]);
       for (const r of rows) await admin.query(`drop database if exists "${r.datname}" with (force)`);
       await admin.query(`drop database if exists ${template} with (force)`);
