@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 import { PROJECT_ROOT } from '../paths';
 
@@ -81,23 +80,31 @@ export interface S3StorageOptions {
 
 /** A bucket in an S3-compatible store. */
 export function createS3Storage(opts: S3StorageOptions): Storage {
-  const client = new S3Client({
-    endpoint: opts.endpoint,
-    region: opts.region,
-    credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
-    // Bucket-in-hostname addressing needs wildcard DNS that self-hosted stores rarely have.
-    forcePathStyle: true,
-    // The SDK's default CRC32 trailers (aws-chunked bodies) are not understood by every S3-compatible store.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The SDK is loaded with the first call, not with every process that holds a storage it may never use.
+  let sdk: Promise<{ s3: typeof import('@aws-sdk/client-s3'); client: import('@aws-sdk/client-s3').S3Client }> | undefined;
+  const load = () =>
+    (sdk ??= import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client({
+        endpoint: opts.endpoint,
+        region: opts.region,
+        credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+        // Bucket-in-hostname addressing needs wildcard DNS that self-hosted stores rarely have.
+        forcePathStyle: true,
+        // The SDK's default CRC32 trailers (aws-chunked bodies) are not understood by every S3-compatible store.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    })));
   return {
     async put(key, bytes) {
-      await client.send(new PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: bytes }));
+      const { s3, client } = await load();
+      await client.send(new s3.PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: bytes }));
     },
     async get(key) {
       try {
-        const res = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: key }));
+        const { s3, client } = await load();
+        const res = await client.send(new s3.GetObjectCommand({ Bucket: opts.bucket, Key: key }));
         if (!res.Body) throw new Error(`S3 answered without a body for ${key}`);
         return Buffer.from(await res.Body.transformToByteArray());
       } catch (err) {
@@ -108,11 +115,13 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
     },
     async putFile(key, filePath, size) {
       // A known length lets the SDK send the file as one streamed PUT instead of buffering it.
-      await client.send(new PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: createReadStream(filePath), ContentLength: size }));
+      const { s3, client } = await load();
+      await client.send(new s3.PutObjectCommand({ Bucket: opts.bucket, Key: key, Body: createReadStream(filePath), ContentLength: size }));
     },
     async open(key) {
       try {
-        const res = await client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: key }));
+        const { s3, client } = await load();
+        const res = await client.send(new s3.GetObjectCommand({ Bucket: opts.bucket, Key: key }));
         if (!res.Body) throw new Error(`S3 answered without a body for ${key}`);
         return { stream: res.Body as Readable, size: res.ContentLength ?? 0 };
       } catch (err) {
@@ -121,7 +130,8 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
       }
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: opts.bucket, Key: key }));
+      const { s3, client } = await load();
+      await client.send(new s3.DeleteObjectCommand({ Bucket: opts.bucket, Key: key }));
     },
   };
 }

@@ -1,5 +1,3 @@
-// libheif compiled to WebAssembly: no native build, nothing to install beyond the npm package.
-import decodeHeic from 'heic-decode';
 import { PNG } from 'pngjs';
 
 export const HEIC_TYPES = new Set(['image/heic', 'image/heif']);
@@ -11,6 +9,8 @@ export const HEIC_TYPES = new Set(['image/heic', 'image/heif']);
 export async function heicToPng(bytes: Buffer): Promise<Buffer | null> {
   let decoded: { width: number; height: number; data: Uint8ClampedArray };
   try {
+    // libheif compiled to WebAssembly (no native build), loaded with the first photo rather than by every process at start.
+    const { default: decodeHeic } = await import('heic-decode');
     decoded = await decodeHeic({ buffer: bytes });
   } catch {
     return null;

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
 import type { Db } from '../../db/knex';
 import type { ExportFormat } from '../../db/models';
 import { withinTeam } from '../../db/team-wall';
@@ -102,7 +101,10 @@ async function writeEntries(
   const csv = wants.has('csv') ? createWriteStream(csvPath) : null;
   // A BOM, so spreadsheet programs read the file as UTF-8.
   if (csv) await write(csv, `\uFEFF${csvHeader(EXPORT_COLUMNS.map((c) => c.header))}`);
-  const workbook = wants.has('xlsx') ? new ExcelJS.stream.xlsx.WorkbookWriter({ filename: xlsxPath, useStyles: true }) : null;
+  // Loaded when a spreadsheet is asked for: it is large, and every process that never writes one would pay to load it.
+  const workbook = wants.has('xlsx')
+    ? new (await import('exceljs')).default.stream.xlsx.WorkbookWriter({ filename: xlsxPath, useStyles: true })
+    : null;
   const sheet = workbook?.addWorksheet('Transactions', { views: [{ state: 'frozen', ySplit: 1 }] });
   if (workbook && sheet) {
     workbook.created = req.createdAt;
