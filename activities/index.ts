@@ -9,6 +9,7 @@ import { invoiceSeriesActivities } from './invoices/series';
 import { notificationActivities } from './notifications/deliver';
 import { receiptActivities } from './receipts/ingest';
 import { exchangeRateActivities } from './exchange-rates/sync';
+import { reEncryptActivities } from './crypto/re-encrypt';
 import { transactionExportActivities } from './exports/transactions';
 import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...transactionExportActivities(deps),
     ...importActivities(deps),
     ...webhookDeliveryActivities(deps),
+    ...reEncryptActivities(deps),
   };
 }
 

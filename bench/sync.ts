@@ -11,7 +11,7 @@ import { createActivityDeps } from '../activities';
 import { loadConfig } from '../shared/config';
 import { BankConnection, Transaction } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
-import { encrypt } from '../shared/domain/crypto/encryption';
+import { encrypt, keyringOf } from '../shared/domain/crypto/encryption';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { requestSync } from '../shared/temporal/sync-connection/calls';
 import type { SyncConnectionWorkflow } from '../shared/temporal/sync-connection/contract';
@@ -58,7 +58,7 @@ async function main() {
         teamId: team.id,
         provider: 'bank-a',
         referenceId: item.itemId,
-        accessTokenEncrypted: encrypt(item.accessToken, config.ENCRYPTION_KEY),
+        accessTokenEncrypted: encrypt(item.accessToken, keyringOf(config)),
       });
       const started = performance.now();
       const workflowId = await requestSync(temporal, { connectionId: conn.id, teamId: team.id, manualSync: true }, conn);

@@ -4,6 +4,8 @@ import { signSessionToken } from '../api/auth/session-token';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
 import { createDb, migrateLatest, type Db } from '../shared/db/knex';
 import { User } from '../shared/db/models';
+import { keyIdOf, keyringOf } from '../shared/domain/crypto/encryption';
+import { countNotUnderCurrentKey, reEncryptBatch, SEALED_COLUMN_NAMES } from '../shared/domain/crypto/re-encrypt';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { AppError } from '../shared/errors';
 import { PROJECT_ROOT } from '../shared/paths';
@@ -20,6 +22,10 @@ const USAGE = `Usage: npm run admin -- <command> [options]    (JSON on stdout)
                        prints {userId, teamId, sessionToken} (HS256, 24 h)
   migrate              applies pending migrations; prints {applied}
   seed-demo            creates the demo team and user if missing; prints the demo credentials
+  encryption-status    the current key's id, the retired keys' ids, and how many sealed values each
+                       column still holds under another key: 0 everywhere means a retired key can go
+  re-encrypt           seals those values again under ENCRYPTION_KEY here and now (what the ReEncrypt
+                       workflow does after a rotation, for when no worker runs); prints what it rewrote
 
 Uses DATABASE_URL; when unset, the embedded PostgreSQL of \`npm start\` (started for the command if it is not running).`;
 
@@ -75,6 +81,29 @@ async function main(argv: string[]): Promise<unknown> {
           .catch(() => undefined);
         if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
         return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
+      }
+      case 'encryption-status': {
+        const ring = keyringOf(config);
+        return {
+          keyId: ring.current.id,
+          retiredKeyIds: config.ENCRYPTION_KEYS_RETIRED.map(keyIdOf),
+          notUnderCurrentKey: await countNotUnderCurrentKey(db, ring),
+        };
+      }
+      case 're-encrypt': {
+        const ring = keyringOf(config);
+        const out: Record<string, { rewritten: number; unreadable: number }> = {};
+        for (const column of SEALED_COLUMN_NAMES) {
+          const done = (out[column] = { rewritten: 0, unreadable: 0 });
+          let after: string | null = null;
+          do {
+            const batch = await reEncryptBatch(db, ring, { column, after, limit: 500 });
+            done.rewritten += batch.rewritten;
+            done.unreadable += batch.unreadable;
+            after = batch.nextAfter;
+          } while (after);
+        }
+        return { keyId: ring.current.id, columns: out };
       }
       default:
         throw usage(`unknown command ${command}`);

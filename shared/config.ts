@@ -146,6 +146,22 @@ const schema = z
       .string()
       .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)')
       .optional(),
+    // Earlier keys, comma-separated, still opened while ReEncrypt seals their values under ENCRYPTION_KEY again (a worker
+    // started with any here starts that run); remove a key once its run has completed.
+    ENCRYPTION_KEYS_RETIRED: z
+      .string()
+      .optional()
+      .transform((v) =>
+        v
+          ? v
+              .split(',')
+              .map((k) => k.trim())
+              .filter(Boolean)
+          : [],
+      )
+      .pipe(z.array(z.string().regex(/^[0-9a-fA-F]{64}$/, 'each must be 64 hexadecimal characters (32 bytes)'))),
+    // Rows ReEncrypt seals again per activity (one statement each).
+    RE_ENCRYPT_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
 
     // Outbound mail
     // Unset under `npm start`: its mail catcher receives here (or on a free port when this one is taken) and shows what it caught.

@@ -10,6 +10,7 @@ import { createTemporalGateway } from '../shared/temporal/client';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
 import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
+import { reEncryptUnderCurrentKey } from '../shared/domain/crypto/re-encrypt';
 import { createWorker } from './create-worker';
 import { installTemporalRuntime } from './temporal-logging';
 import { startHealthServer, type HealthServer, type WorkerReadiness } from './health-server';
@@ -134,7 +135,7 @@ async function workerReadiness(db: Db, running: { connection?: NativeConnection;
 
 /**
  * Teams and connections made while Temporal was away, or outside the API (the admin CLI, sign-up),
- * get their weekly-insights and bank-sync schedules here. Beside the polling worker, not before it:
+ * get their weekly-insights and bank-sync schedules here, and a rotated key its ReEncrypt run. Beside the polling worker, not before it:
  * a schedule call is three round trips, and ten thousand teams' calls one after another kept a new
  * worker from its task queue for as long as they took.
  */
@@ -160,6 +161,13 @@ async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, sign
     }
   };
   try {
+    // A rotated ENCRYPTION_KEY: values still sealed under a retired key are sealed again under the new one.
+    // First, as it is one call and the schedule passes may take long on a large installation.
+    const reEncrypting = await reEncryptUnderCurrentKey(temporal, config).catch((err: unknown) => {
+      logger.error({ err }, 'could not start re-encrypting under the current key; the next worker start tries again');
+      return null;
+    });
+    if (reEncrypting) logger.info({ workflowId: reEncrypting }, 're-encrypting values sealed under retired keys');
     await report('weekly insight schedules', () => scheduleEveryTeam(db, temporal, signal));
     await report('bank sync schedules', () => scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL, signal));
   } finally {

@@ -3,7 +3,7 @@ import { pauseScheduleOfDisconnected, requestScheduledSync } from '../../shared/
 import type { ScheduledBankSyncInput, ScheduledBankSyncOutcome } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import type { Db } from '../../shared/db/knex';
-import { decrypt } from '../../shared/domain/crypto/encryption';
+import { decrypt, keyringOf } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
 import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
@@ -149,7 +149,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       if (conn.status === 'disconnected') return { added: 0, modified: 0, removed: 0, skipped: 'disconnected' };
       if (!conn.accessTokenEncrypted)
         throw ApplicationFailure.nonRetryable(`bank connection ${conn.id} has no access token`, 'MissingAccessToken');
-      const token = decrypt(conn.accessTokenEncrypted, config.ENCRYPTION_KEY);
+      const token = decrypt(conn.accessTokenEncrypted, keyringOf(config));
       let result: SyncResult;
       try {
         const consentDeps = { db, temporal, config, logger: activityLogger };

@@ -9,6 +9,7 @@ import {
   type SyncRequest,
 } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
+import { reEncryptContract, type ReEncryptWorkflow } from '../../shared/temporal/re-encrypt/contract';
 import { sendChatMessageContract, type SendChatMessageWorkflow } from '../../shared/temporal/send-chat-message/contract';
 import {
   invitationAccepted,
@@ -169,6 +170,27 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ to: '491', text: 'Receipt saved.' }],
+      }),
+  },
+  {
+    // Two batches of bank tokens, then one of webhook secrets, one of which no key opens.
+    name: 're-encrypt',
+    activities: {
+      reEncryptBatch: (() => {
+        const batches = [
+          { nextAfter: '00000000-0000-4000-8000-000000000500', rewritten: 500, unreadable: 0 },
+          { nextAfter: null, rewritten: 120, unreadable: 0 },
+          { nextAfter: null, rewritten: 41, unreadable: 1 },
+        ];
+        let call = 0;
+        return async () => batches[call++ % batches.length];
+      })(),
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<ReEncryptWorkflow>(reEncryptContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ keyId: '5c1f0e8a9b7d6c4e', columns: ['bank-connections', 'webhook-endpoints'] }],
       }),
   },
   {

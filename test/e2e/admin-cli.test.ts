@@ -4,18 +4,25 @@ import { promisify } from 'node:util';
 import { startTestApi, type TestApi } from '../support/api';
 import { withTestDatabase } from '../support/database';
 import type { UntypedJson } from '../support/untyped-json';
+import { randomBytes } from 'node:crypto';
+import { decrypt, encrypt, keyIdOf, keyringOf } from '../../shared/domain/crypto/encryption';
+import { createTeamAndOwner } from '../support/fixtures';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '..', '..');
 let api: TestApi;
 
 async function admin(...args: string[]): Promise<{ code: number; json: UntypedJson; stderr: string }> {
+  return adminWith({}, ...args);
+}
+
+async function adminWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; json: UntypedJson; stderr: string }> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
       [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'admin.ts'), ...args],
       {
-        env: { ...process.env, DATABASE_URL: tdb.url, LOG_LEVEL: 'silent' },
+        env: { ...process.env, DATABASE_URL: tdb.url, LOG_LEVEL: 'silent', ...env },
       },
     );
     return { code: 0, json: JSON.parse(stdout), stderr };
@@ -83,5 +90,49 @@ describe('npm run admin', () => {
     expect(first.json.created).toBe(true);
     expect(second.json.created).toBe(false);
     expect(second.json.teamId).toBe(first.json.teamId);
+  });
+
+  it('encryption-status counts values under a retired key, and re-encrypt seals them under the current one', async () => {
+    const oldKey = randomBytes(32).toString('hex');
+    const newKey = randomBytes(32).toString('hex');
+    const { team } = await createTeamAndOwner(tdb.db, 'Rotating');
+    const [endpoint] = await tdb
+      .db('webhook_endpoints')
+      .insert({
+        teamId: team.id,
+        url: 'https://hooks.example.com/x',
+        eventTypes: ['transaction.created'],
+        secretEncrypted: encrypt('whsec_kept', keyringOf({ ENCRYPTION_KEY: oldKey })),
+      })
+      .returning<{ id: string }[]>('id');
+    const rotated = { ENCRYPTION_KEY: newKey, ENCRYPTION_KEYS_RETIRED: oldKey };
+
+    const before = await adminWith(rotated, 'encryption-status');
+    expect(before.code).toBe(0);
+    expect(before.json).toEqual({
+      keyId: keyIdOf(newKey),
+      retiredKeyIds: [keyIdOf(oldKey)],
+      notUnderCurrentKey: { 'bank-connections': 0, 'webhook-endpoints': 1 },
+    });
+
+    const done = await adminWith(rotated, 're-encrypt');
+    expect(done.json).toEqual({
+      keyId: keyIdOf(newKey),
+      columns: { 'bank-connections': { rewritten: 0, unreadable: 0 }, 'webhook-endpoints': { rewritten: 1, unreadable: 0 } },
+    });
+    expect((await adminWith(rotated, 'encryption-status')).json.notUnderCurrentKey).toEqual({
+      'bank-connections': 0,
+      'webhook-endpoints': 0,
+    });
+    const row = await tdb.db('webhook_endpoints').where({ id: endpoint.id }).first<{ secretEncrypted: string }>('secretEncrypted');
+    expect(decrypt(row.secretEncrypted, keyringOf({ ENCRYPTION_KEY: newKey }))).toBe('whsec_kept');
+
+    // Without the retired key, the CLI says which key it lacks rather than touching anything.
+    await tdb
+      .db('webhook_endpoints')
+      .where({ id: endpoint.id })
+      .update({ secretEncrypted: encrypt('whsec_other', keyringOf({ ENCRYPTION_KEY: oldKey })) });
+    const lost = await adminWith({ ENCRYPTION_KEY: newKey }, 're-encrypt');
+    expect(lost.json.columns['webhook-endpoints']).toEqual({ rewritten: 0, unreadable: 1 });
   });
 });

@@ -32,7 +32,6 @@ async function page(after: string | undefined, pageSize = 200) {
 
 const readAll = (after?: string, atLeast = 0) => readEvents(ctx.api, ctx.acme.sessionToken, { after, atLeast });
 
-
 async function changeAll(token: string, ids: string[], note: string): Promise<void> {
   const res = await send('PATCH', '/transactions/bulk', token, { ids, set: { note } });
   if (res.status !== 200) throw new Error(`bulk update answered ${res.status}: ${await res.text()}`);

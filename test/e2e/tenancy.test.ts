@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { z } from 'zod';
 import type { Mounted } from '../../api/rest/door';
-import { encrypt } from '../../shared/domain/crypto/encryption';
+import { encrypt, keyringOf } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { startBankBFake, type BankBFake } from '../fakes/bank-b';
@@ -294,7 +294,7 @@ beforeAll(async () => {
       url: 'https://hooks.acme.example/private',
       description: `${MARKER} endpoint`,
       eventTypes: ['transaction.created'],
-      secretEncrypted: encrypt('whsec_QUNNRS1QUklWQVRFLXNlY3JldC0zMi1ieXRlcy1sb25nIQ==', ctx.api.deps.config.ENCRYPTION_KEY),
+      secretEncrypted: encrypt('whsec_QUNNRS1QUklWQVRFLXNlY3JldC0zMi1ieXRlcy1sb25nIQ==', keyringOf(ctx.api.deps.config)),
     })
     .returning('id');
   ids.webhookEndpoint = (endpoint as { id: string }).id;

@@ -94,7 +94,7 @@ describe('webhook endpoints', () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
     // Stored sealed, not as shown.
     const stored = await stack.tdb.db('webhook_endpoints').where({ id: created.body.data.id }).first<{ secretEncrypted: string }>();
-    expect(stored.secretEncrypted.startsWith('v1:')).toBe(true);
+    expect(stored.secretEncrypted).toMatch(/^v2:[0-9a-f]{16}:/);
     expect(stored.secretEncrypted).not.toContain(created.body.data.secret.slice(6));
   });
 

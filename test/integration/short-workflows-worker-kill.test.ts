@@ -3,7 +3,7 @@ import { createTemporalGateway, type TemporalGateway } from '../../shared/tempor
 import { startChatReply } from '../../shared/temporal/send-chat-message/calls';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
 import { scheduledBankSyncContract, type ScheduledBankSyncWorkflow } from '../../shared/temporal/scheduled-bank-sync/contract';
-import { encrypt } from '../../shared/domain/crypto/encryption';
+import { encrypt, keyringOf } from '../../shared/domain/crypto/encryption';
 import { createTeamAndOwner } from '../support/fixtures';
 import { startBankAFake } from '../fakes/bank-a';
 import { startEcbFake } from '../fakes/ecb';
@@ -115,7 +115,7 @@ describe('one-step workflows survive a worker killed while they retry', () => {
           teamId: owner.team.id,
           provider: 'bank-a',
           referenceId: item.itemId,
-          accessTokenEncrypted: encrypt(item.accessToken, config.ENCRYPTION_KEY),
+          accessTokenEncrypted: encrypt(item.accessToken, keyringOf(config)),
           status: 'connected',
         })
         .returning('id');

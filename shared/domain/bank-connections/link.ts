@@ -5,7 +5,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors';
 import { BankAuthError, BankUnavailableError } from '../../providers/bank-errors';
 import { keepBankSyncScheduled } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
-import { decrypt, encrypt } from '../crypto/encryption';
+import { decrypt, encrypt, keyringOf } from '../crypto/encryption';
 import { recordConsentExpiry } from './consent';
 import { upsertProviderAccounts } from './provider-accounts';
 import { readProvider } from './provider-snapshot';
@@ -83,7 +83,7 @@ export async function createReconnectSession(deps: ConnectionDeps, teamId: strin
       const link = await deps.bankA.createLinkToken({
         clientUserId: teamId,
         webhook: bankAWebhookUrl(deps.config),
-        accessToken: decrypt(conn.accessTokenEncrypted ?? '', deps.config.ENCRYPTION_KEY),
+        accessToken: decrypt(conn.accessTokenEncrypted ?? '', keyringOf(deps.config)),
       });
       return bankALinkSession(link, conn.id);
     }
@@ -108,7 +108,7 @@ export async function completeReconnect(
   const conn = await teamConnection(deps, teamId, id);
   if (body.accessToken && conn.provider !== 'bank-b')
     throw badRequest('bank-a keeps its access token through a reconnect', [{ field: 'accessToken', message: 'only for bank-b' }]);
-  const token = body.accessToken ?? decrypt(conn.accessTokenEncrypted ?? '', deps.config.ENCRYPTION_KEY);
+  const token = body.accessToken ?? decrypt(conn.accessTokenEncrypted ?? '', keyringOf(deps.config));
   const snapshot = await readProvider(deps, conn.provider, token, 'accessToken').catch((err: unknown) => {
     // The stored token still refused: the user has not finished the provider's flow (not a bad request of theirs).
     if (err instanceof AppError && err.status === 400 && !body.accessToken)
@@ -122,7 +122,7 @@ export async function completeReconnect(
     await BankConnection.query(trx)
       .findById(conn.id)
       .patch({
-        ...(body.accessToken ? { accessTokenEncrypted: encrypt(body.accessToken, deps.config.ENCRYPTION_KEY) } : {}),
+        ...(body.accessToken ? { accessTokenEncrypted: encrypt(body.accessToken, keyringOf(deps.config)) } : {}),
         ...(snapshot.institution ? { institutionId: snapshot.institution.id, institutionName: snapshot.institution.name } : {}),
       });
     await upsertProviderAccounts(trx, conn, snapshot.accounts);

@@ -14,7 +14,7 @@ import { keepBankSyncScheduled, removeBankSyncSchedule } from '../../temporal/sc
 import { requestSync } from '../../temporal/sync-connection/calls';
 import { stopConsentTimer } from '../../temporal/bank-consent/calls';
 import { accountDto } from '../bank-accounts/service';
-import { encrypt } from '../crypto/encryption';
+import { encrypt, keyringOf } from '../crypto/encryption';
 import { recordConsentExpiry } from './consent';
 import { upsertProviderAccounts } from './provider-accounts';
 import { readProvider } from './provider-snapshot';
@@ -105,7 +105,7 @@ export async function createConnection(
         teamId,
         provider: body.provider,
         referenceId,
-        accessTokenEncrypted: encrypt(accessToken, deps.config.ENCRYPTION_KEY),
+        accessTokenEncrypted: encrypt(accessToken, keyringOf(deps.config)),
         status: 'connected',
         institutionId: snapshot.institution?.id ?? null,
         institutionName: snapshot.institution?.name ?? null,

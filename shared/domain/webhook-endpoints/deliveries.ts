@@ -6,7 +6,7 @@ import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { startWebhookDelivery } from '../../temporal/webhook-delivery/calls';
 import type { WebhookAttemptReport, WebhookRetryPolicy } from '../../temporal/webhook-delivery/contract';
-import { decrypt } from '../crypto/encryption';
+import { decrypt, keyringOf } from '../crypto/encryption';
 import { notify } from '../notifications/service';
 import { postWebhook, type AttemptResult } from './send';
 import { signedHeaders } from './signing';
@@ -107,7 +107,7 @@ export async function attemptWebhookDelivery(
     await giveUpWebhookDelivery(db, deliveryId);
     return { outcome: 'abandoned', attempt: null, statusCode: null };
   }
-  const secret = decrypt(row.secretEncrypted, config.ENCRYPTION_KEY);
+  const secret = decrypt(row.secretEncrypted, keyringOf(config));
   const result = await postWebhook({
     url: row.url,
     headers: signedHeaders(secret, row.id, now(), row.payload),

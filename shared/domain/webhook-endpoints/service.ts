@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
-import { encrypt } from '../crypto/encryption';
+import { encrypt, keyringOf } from '../crypto/encryption';
 import { startClaimedDelivery } from './deliveries';
 import { eventPayload } from './event-types';
 import type {
@@ -95,7 +95,7 @@ export async function createWebhookEndpoint(
     description: body.description ?? null,
     eventTypes: body.eventTypes,
     enabled: body.enabled ?? true,
-    secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY),
+    secretEncrypted: encrypt(secret, keyringOf(deps.config)),
   });
   return { ...(await getWebhookEndpoint(deps.db, teamId, row.id)), secret };
 }
@@ -135,7 +135,7 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret();
   const n = await WebhookEndpoint.query(deps.db)
     .where({ teamId, id })
-    .patch({ secretEncrypted: encrypt(secret, deps.config.ENCRYPTION_KEY), updatedAt: dbNow() });
+    .patch({ secretEncrypted: encrypt(secret, keyringOf(deps.config)), updatedAt: dbNow() });
   if (!n) throw notFound(`Webhook endpoint ${id} not found`);
   return { ...(await getWebhookEndpoint(deps.db, teamId, id)), secret };
 }
