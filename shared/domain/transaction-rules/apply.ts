@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
-import { Category, TeamMember, Tag, TransactionRule } from '../../db/models';
+import { Category, RULE_FIELDS, TeamMember, Tag, TransactionRule, type FieldSource, type RuleField } from '../../db/models';
 import { compileRules, evaluate, type CompiledRule, type RowChange, type RuleRow, type StoredRule, type TeamReferences } from './engine';
 import type { RuleActions, RuleConditions } from './schema';
 
@@ -132,4 +132,29 @@ export async function applyRulesToNew(trx: Knex.Transaction, teamId: string, ids
 /** Whether the team has an enabled rule: an import inserts by the thousand and takes the fast path without. */
 export async function hasEnabledRules(db: Db, teamId: string): Promise<boolean> {
   return !!(await TransactionRule.query(db).findOne({ teamId, enabled: true }).select('id'));
+}
+
+const BY_HAND: FieldSource = { by: 'user', ruleId: null, ruleName: null, explanation: 'Set by hand' };
+
+/** The rule-settable fields among a user's changes (`tags` for `tags`, `addTags` or `removeTags`). */
+export function fieldsSetByHand(changes: Record<string, unknown>): RuleField[] {
+  const fields = RULE_FIELDS.filter((f) => changes[f] !== undefined);
+  if ((changes.addTags !== undefined || changes.removeTags !== undefined) && !fields.includes('tags')) fields.push('tags');
+  return fields;
+}
+
+/** What a new row records of the fields its creator gave: set by hand, which no rule will change. */
+export function setByHandColumns(fields: readonly RuleField[]): { manualFields: string[]; fieldSources: Record<string, FieldSource> } {
+  return { manualFields: [...fields], fieldSources: Object.fromEntries(fields.map((f) => [f, BY_HAND])) };
+}
+
+/** A user changed these fields on these transactions: from now on no rule changes them there. */
+export async function markSetByHand(db: Db, teamId: string, ids: readonly string[], fields: readonly RuleField[]): Promise<void> {
+  if (!ids.length || !fields.length) return;
+  await db.raw(
+    `update transactions set manual_fields = array(select distinct unnest(manual_fields || ?::text[]) order by 1),
+       field_sources = field_sources || ?::jsonb
+     where team_id = ? and id = any(?::uuid[])`,
+    [[...fields], JSON.stringify(setByHandColumns(fields).fieldSources), teamId, [...ids]],
+  );
 }

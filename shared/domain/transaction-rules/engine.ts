@@ -87,8 +87,7 @@ function textTest(c: Extract<RuleCondition, { operator: string }>): CompiledCond
       one = (s) => fold(s).startsWith(value);
       break;
     case 'regex': {
-      const re = compilePattern(c.value, cs);
-      one = (s) => re.test(s);
+      one = compilePattern(c.value, cs);
       break;
     }
   }

@@ -98,6 +98,7 @@ export function unsafePatternReason(source: string): string | null {
   }
   try {
     new RegExp(source, LINEAR);
+    new RegExp(lowerCased(source), LINEAR);
   } catch {
     return 'cannot be run in linear time';
   }
@@ -116,7 +117,31 @@ function readQuantifier(source: string, i: number): { end: number; repeats: bool
   return { end: i + m[0].length - 1, repeats: max > 1 };
 }
 
-/** A pattern unsafePatternReason accepted, compiled once per batch; for the linear engine where Node has it. */
-export function compilePattern(source: string, caseSensitive: boolean): RegExp {
-  return new RegExp(source, (caseSensitive ? '' : 'i') + LINEAR);
+/**
+ * The pattern with its literal letters in lower case, for case-insensitive matching on lower-cased
+ * text: V8's linear engine does not take the `i` flag. What follows a backslash stays as written
+ * (`\S`, `\W`, `\cJ` keep their meaning); hex digits of `\x41` may change case, which keeps their value.
+ */
+function lowerCased(source: string): string {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] === '\\') {
+      out += source.slice(i, i + 2);
+      i++;
+    } else out += source[i].toLowerCase();
+  }
+  return out;
+}
+
+/**
+ * A pattern unsafePatternReason accepted, compiled once per batch for V8's linear engine where Node
+ * has it. Case-insensitive patterns match lower-cased text with their letters lower-cased.
+ */
+export function compilePattern(source: string, caseSensitive: boolean): (text: string) => boolean {
+  if (caseSensitive) {
+    const re = new RegExp(source, LINEAR);
+    return (text) => re.test(text);
+  }
+  const re = new RegExp(lowerCased(source), LINEAR);
+  return (text) => re.test(text.toLowerCase());
 }
