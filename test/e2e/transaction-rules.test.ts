@@ -222,6 +222,38 @@ describe('transaction rules on new transactions', () => {
     expect(after).toMatchObject({ category: { slug: 'software' }, note: 'caffeine' });
   });
 
+  it("a bulk edit is the user's own too: a later run leaves what it set and changes the rest", async () => {
+    const rule = (
+      await call('POST', '/transaction-rules', {
+        name: 'Tea',
+        conditions: { any: [{ all: [{ field: 'name', operator: 'equals', value: 'tea house' }] }] },
+        actions: { categorySlug: ids.coffee, removeTags: [ids.tag] },
+      })
+    ).body.data;
+    const create = async () =>
+      (await call('POST', '/transactions', { date: '2026-10-01', currency: 'EUR', name: 'Tea House', amount: -3 })).body.data;
+    const [mine, theirs] = [await create(), await create()];
+    expect(mine.category.slug).toBe('coffee');
+    const bulk = await call('PATCH', '/transactions/bulk', { ids: [mine.id, theirs.id], set: { categorySlug: 'software' } });
+    expect(bulk.body.data).toEqual({ matched: 2, changed: 2 });
+    // Tags were never the user's here: the rule may still remove them.
+    await db()('transaction_tags').insert([mine, theirs].map((t) => ({ teamId: teamId(), transactionId: t.id, tagId: ids.tag })));
+    await db()('transactions').where({ id: theirs.id }).update({ manualFields: [] });
+
+    const run = await trpcAs(stack.api, stack.acme.sessionToken).transactionRules.apply.mutate({
+      id: rule.id,
+      data: { from: '2026-10-01', to: '2026-10-01' },
+    });
+    const result = await stack.worker.client.workflow.getHandle<ApplyRulesWorkflow>(run.workflowId).result();
+    expect(result).toMatchObject({ scanned: 2, matched: 2, changed: 2 });
+    const [mineAfter, theirsAfter] = [
+      (await call('GET', `/transactions/${mine.id}`)).body.data,
+      (await call('GET', `/transactions/${theirs.id}`)).body.data,
+    ];
+    expect(mineAfter).toMatchObject({ category: { slug: 'software' }, categorySource: { by: 'user' }, tags: [] });
+    expect(theirsAfter).toMatchObject({ category: { slug: 'coffee' }, categorySource: { by: 'rule', ruleName: 'Tea' }, tags: [] });
+  });
+
   it('applies to every row of a statement import and to every transaction a bank sync brings', async () => {
     await call('POST', '/transaction-rules', {
       name: 'Groceries',

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { Category, RULE_FIELDS, TeamMember, Tag, TransactionRule, type FieldSource, type RuleField } from '../../db/models';
 import { compileRules, evaluate, type CompiledRule, type RowChange, type RuleRow, type StoredRule, type TeamReferences } from './engine';
-import type { RuleActions, RuleConditions } from './schema';
+import type { RuleConditions } from './schema';
 
 /** The team's rules as stored, in the order they run: enabled ones only unless `ruleId` names one. */
 export async function loadRules(db: Db, teamId: string, ruleId?: string): Promise<StoredRule[]> {
@@ -14,7 +14,7 @@ export async function loadRules(db: Db, teamId: string, ruleId?: string): Promis
     name: r.name,
     stopAfter: r.stopAfter,
     conditions: r.conditions as RuleConditions,
-    actions: r.actions as RuleActions,
+    actions: r.actions,
   }));
 }
 

@@ -14,7 +14,7 @@ const toDto = (r: TransactionRule): TransactionRuleDto => ({
   priority: r.priority,
   stopAfter: r.stopAfter,
   conditions: r.conditions as RuleConditions,
-  actions: r.actions as RuleActions,
+  actions: r.actions,
   createdAt: toIso(r.createdAt),
   updatedAt: toIso(r.updatedAt),
 });
