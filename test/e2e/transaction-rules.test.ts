@@ -1,3 +1,5 @@
+import { workflowMetadataQuery } from '@temporalio/workflow';
+import { Stage, TeamId } from '../../shared/temporal/search-attribute-keys';
 import { applyRulesId, applyRulesProgress, type ApplyRulesWorkflow } from '../../shared/temporal/apply-rules/contract';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { sendJson, statusAndBody } from '../support/api';
@@ -341,6 +343,14 @@ describe('ApplyRules over existing transactions', () => {
     const dryResult = await stack.worker.client.workflow.getHandle<ApplyRulesWorkflow>(dry.workflowId).result();
     expect(dryResult).toMatchObject({ stage: 'completed', dryRun: true, scanned: 3_000, matched: matching, changed: matching - byHand });
     expect(await db()('transactions').where({ teamId: team, categorySlug: 'coffee' })).toHaveLength(0);
+    // Found in the Temporal UI by what it is and where it got to.
+    const described = await stack.worker.client.workflow.getHandle(dry.workflowId).describe();
+    expect(await described.staticSummary()).toBe('Apply rule · Coffee · dry run · all dates');
+    expect(described.typedSearchAttributes.get(TeamId)).toBe(team);
+    expect(described.typedSearchAttributes.get(Stage)).toBe('completed');
+    expect((await stack.worker.client.workflow.getHandle(dry.workflowId).query(workflowMetadataQuery)).currentDetails).toBe(
+      `Done: read 3,000, matched ${matching.toLocaleString('en')}, would change ${(matching - byHand).toLocaleString('en')}`,
+    );
     expect((await call('GET', `/transaction-rules/runs/${dry.id}`)).body.data).toMatchObject({
       status: 'completed',
       scanned: 3_000,
