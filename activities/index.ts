@@ -14,6 +14,7 @@ import { transactionExportActivities } from './exports/transactions';
 import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
 import { webhookDeliveryActivities } from './webhooks/deliver';
+import { applyRulesActivities } from './rules/apply';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     ...importActivities(deps),
     ...webhookDeliveryActivities(deps),
     ...reEncryptActivities(deps),
+    ...applyRulesActivities(deps),
   };
 }
 

@@ -17,3 +17,4 @@ export { bankConsentExpiry } from './bank-consent-expiry';
 export { importTransactions } from './import-transactions';
 export { webhookDelivery } from './webhook-delivery';
 export { reEncrypt } from './re-encrypt';
+export { applyRules } from './apply-rules';

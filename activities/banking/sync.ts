@@ -63,6 +63,7 @@ async function syncBankA(
       status: t.pending ? 'pending' : 'posted',
       merchantName: t.merchant_name ?? null,
       counterpartyName: t.merchant_name ?? null,
+      providerCategory: t.personal_finance_category?.primary ?? null,
     });
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
     const counts = await storeBankAPage(db, conn, {
@@ -115,6 +116,7 @@ async function syncBankB(db: Db, client: BankBClient, conn: ConnectionToSync, to
         status: t.status === 'pending' ? 'pending' : 'posted',
         merchantName: t.details?.counterparty?.name ?? null,
         counterpartyName: t.details?.counterparty?.name ?? null,
+        providerCategory: t.details?.category ?? null,
       }));
       const counts = await storeBankBPage(db, conn.teamId, rows);
       totals.added += counts.added;

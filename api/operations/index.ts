@@ -25,6 +25,7 @@ import { trackerEntries } from './tracker-entries';
 import { trackerProjects } from './tracker-projects';
 import { transactionExports } from './transaction-exports';
 import { transactionImports } from './transaction-imports';
+import { transactionRules } from './transaction-rules';
 import { transactions } from './transactions';
 import { users } from './users';
 import { webhookEndpoints } from './webhook-endpoints';
@@ -60,6 +61,7 @@ export const OPERATIONS = [
   ...trackerProjects,
   ...transactionExports,
   ...transactionImports,
+  ...transactionRules,
   ...transactions,
   ...users,
   ...webhookEndpoints,

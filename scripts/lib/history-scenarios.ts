@@ -37,6 +37,7 @@ import {
   type BankConsentWorkflow,
 } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
+import { applyRulesContract, type ApplyRulesChunk, type ApplyRulesWorkflow } from '../../shared/temporal/apply-rules/contract';
 import {
   webhookDeliveryContract,
   type WebhookAttemptReport,
@@ -420,6 +421,27 @@ export const SCENARIOS: HistoryScenario[] = [
             retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
           },
         ],
+      }),
+  },
+  {
+    // A rule over 2,500 transactions: two chunks, then done.
+    name: 'apply-rules',
+    activities: (() => {
+      const chunks: ApplyRulesChunk[] = [
+        { scanned: 2_000, matched: 300, changed: 250, last: { date: '2026-03-01', id: 'x1' }, done: false },
+        { scanned: 2_500, matched: 380, changed: 310, last: { date: '2026-06-30', id: 'x2' }, done: true },
+      ];
+      return {
+        markRuleRunRunning: async () => ({ dryRun: false }),
+        applyRulesChunk: async () => chunks.shift(),
+        finishRuleRun: async () => undefined,
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<ApplyRulesWorkflow>(applyRulesContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ runId: 'r1', teamId: 't1' }],
       }),
   },
 ];

@@ -62,6 +62,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'webhook-endpoints': 'webhookEndpoint',
   'api-keys': 'apiKey',
   'oauth-applications': 'oauthApplication',
+  'transaction-rules': 'transactionRule',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -95,6 +96,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactionImports: 'import',
   webhookEndpoints: 'webhookEndpoint',
   events: 'none',
+  transactionRules: 'transactionRule',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export', 'invoices.getCreditNoteById': 'creditNote' };
@@ -130,6 +132,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   categories: 'categorySlug',
   deliveryId: 'webhookDelivery',
   invoiceId: 'invoice',
+  runId: 'ruleRun',
 };
 const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 
@@ -287,6 +290,18 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, requestedBy: a.user.id, filters: { q: MARKER }, formats: ['csv'], email: 'books@acme.example' })
     .returning('id');
   ids.export = (exported as { id: string }).id;
+  ids.transactionRule = (
+    await post('/transaction-rules', {
+      name: `${MARKER} rule`,
+      conditions: { any: [{ all: [{ field: 'name', operator: 'contains', value: MARKER }] }] },
+      actions: { note: MARKER },
+    })
+  ).id;
+  const [ruleRun] = await ctx.tdb
+    .db('transaction_rule_runs')
+    .insert({ teamId: a.team.id, ruleId: ids.transactionRule, dryRun: true, error: MARKER })
+    .returning('id');
+  ids.ruleRun = (ruleRun as { id: string }).id;
   const [endpoint] = await ctx.tdb
     .db('webhook_endpoints')
     .insert({

@@ -12,6 +12,7 @@ export interface FakeTransaction {
   merchant_name: string | null;
   pending: boolean;
   payment_channel: string;
+  personal_finance_category: { primary: string } | null;
 }
 
 interface Item {
@@ -198,6 +199,7 @@ export async function startBankAFake() {
           merchant_name: `Merchant ${i % 50}`,
           pending: false,
           payment_channel: 'in store',
+          personal_finance_category: { primary: i % 2 ? 'FOOD_AND_DRINK' : 'GENERAL_MERCHANDISE' },
         };
       });
       for (const tx of txs) item.log.push({ kind: 'added', tx });

@@ -16,8 +16,21 @@ export const TRANSACTION_METHODS = [
 ] as const;
 export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
 
+/** The fields a rule may set, and which a user's own edit protects from rules (`manual_fields`). */
+export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring'] as const;
+export type RuleField = (typeof RULE_FIELDS)[number];
+
+/** Why a field has its value: set by a rule (which, and what it matched) or by a user. */
+export interface FieldSource {
+  by: 'rule' | 'user';
+  ruleId: string | null;
+  ruleName: string | null;
+  explanation: string;
+}
+
 export class Transaction extends TeamScopedModel {
   static override tableName = 'transactions';
+  static override jsonAttributes = ['fieldSources'];
   bankAccountId!: string | null;
   providerTransactionId!: string | null;
   date!: string;
@@ -39,5 +52,11 @@ export class Transaction extends TeamScopedModel {
   taxRate!: number | null;
   taxType!: string | null;
   assignedId!: string | null;
+  /** The provider's own category (bank-a's personal_finance_category), for rules to match. */
+  providerCategory!: string | null;
+  /** Fields a user set by hand (RULE_FIELDS): no rule overwrites them. */
+  manualFields!: string[];
+  /** Why each field holds its value: field → FieldSource. */
+  fieldSources!: Record<string, FieldSource>;
   updatedAt!: Date;
 }

@@ -2,18 +2,30 @@ import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { BankConnection, type Transaction } from '../../db/models';
+import { applyRulesToNew } from '../transaction-rules/apply';
 import { deleteWithdrawnTransactions } from '../transactions/service';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /** A provider transaction in our terms: what one sync writes of it (the team is the connection's). */
 export type SyncedTransaction = Pick<
   ModelObject<Transaction>,
-  'bankAccountId' | 'date' | 'name' | 'description' | 'method' | 'amount' | 'currency' | 'status' | 'merchantName' | 'counterpartyName'
+  | 'bankAccountId'
+  | 'date'
+  | 'name'
+  | 'description'
+  | 'method'
+  | 'amount'
+  | 'currency'
+  | 'status'
+  | 'merchantName'
+  | 'counterpartyName'
+  | 'providerCategory'
 > & { providerTransactionId: string };
 
 /**
  * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
- * the provider's id, and keeps the team's notes, category and tags.
+ * the provider's id, and keeps the team's notes, category and tags. New rows go through the team's
+ * rules before their `transaction.created` is emitted.
  */
 const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
   ['bank_account_id', 'uuid', (r) => r.bankAccountId],
@@ -27,6 +39,7 @@ const COLUMNS: readonly (readonly [column: string, type: string, value: (r: Sync
   ['status', 'text', (r) => r.status],
   ['merchant_name', 'text', (r) => r.merchantName],
   ['counterparty_name', 'text', (r) => r.counterpartyName],
+  ['provider_category', 'text', (r) => r.providerCategory],
 ];
 const MERGED = COLUMNS.filter(([column]) => column !== 'provider_transaction_id');
 
@@ -87,6 +100,7 @@ export async function storeBankAPage(
 ): Promise<{ added: number; modified: number; removed: number }> {
   return db.transaction(async (trx) => {
     const counts = await upsertTransactions(trx, conn.teamId, page.rows);
+    await applyRulesToNew(trx, conn.teamId, counts.addedIds);
     await emitTransactionEvents(trx, conn.teamId, 'transaction.created', counts.addedIds);
     await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
     const removed = await deleteWithdrawnTransactions(trx, conn.teamId, page.removed);
@@ -102,6 +116,7 @@ export async function storeBankAPage(
 export async function storeBankBPage(db: Db, teamId: string, rows: SyncedTransaction[]): Promise<{ added: number; modified: number }> {
   const counts = await db.transaction(async (trx) => {
     const upserted = await upsertTransactions(trx, teamId, rows);
+    await applyRulesToNew(trx, teamId, upserted.addedIds);
     await emitTransactionEvents(trx, teamId, 'transaction.created', upserted.addedIds);
     return upserted;
   });

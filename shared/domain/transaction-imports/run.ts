@@ -5,7 +5,8 @@ import { textArrayLiteral } from '../../db/array-literal';
 import type { Db } from '../../db/knex';
 import { BankAccount, TransactionImport } from '../../db/models';
 import type { ImportCounts, ImportOutcome } from '../../temporal/import-transactions/contract';
-import { insertTransactionsWithEvents } from '../webhook-endpoints/events';
+import { applyRulesToNew, hasEnabledRules } from '../transaction-rules/apply';
+import { emitTransactionEvents, insertTransactionsWithEvents } from '../webhook-endpoints/events';
 import type { StagedRow } from './rows';
 import type { ImportError, ImportMapping } from './schema';
 
@@ -56,22 +57,35 @@ const stagedBatch = (rows: StagedRow[]): StagedBatch => ({
   columns: STAGED_COLUMNS.map((i) => textArrayLiteral(rows.map((r) => r[i] ?? ''))),
 });
 
-/**
- * One statement: the staged rows into transactions, a row whose hash the team has already skipped,
- * and each inserted row's transaction.created in the team's event log (and to any endpoint that
- * listens), in the import's transaction: they exist exactly when the rows do, and a re-import
- * (nothing inserted) emits none. The ids never travel back: 5,000 a batch. Returns how many were inserted.
- */
-async function insertBatch(trx: Knex.Transaction, teamId: string, bankAccountId: string, batch: StagedBatch): Promise<number> {
-  return insertTransactionsWithEvents(trx, teamId, {
-    sql: `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
+const INSERT_SQL = `insert into transactions (team_id, bank_account_id, date, amount, currency, name, description, counterparty_name, method, status, manual, import_hash)
      select ?::uuid, ?::uuid, u.date, u.amount, u.currency, u.name, nullif(u.reference, ''), nullif(u.counterparty, ''), 'other', 'posted', true, u.hash
        from unnest(?::date[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::text[], ?::uuid[])
          as u(date, amount, currency, name, reference, counterparty, hash)
      on conflict (team_id, import_hash) do nothing
-     returning *`,
-    bindings: [teamId, bankAccountId, ...batch.columns],
-  });
+     returning *`;
+
+/**
+ * One statement: the staged rows into transactions, a row whose hash the team has already skipped,
+ * and each inserted row's transaction.created in the team's event log (and to any endpoint that
+ * listens), in the import's transaction: they exist exactly when the rows do, and a re-import
+ * (nothing inserted) emits none. The ids never travel back: 5,000 a batch. A team with rules takes
+ * three steps instead: the insert returns the new ids, the rules run on them, and the events are
+ * emitted after, carrying what the rules set. Returns how many were inserted.
+ */
+async function insertBatch(
+  trx: Knex.Transaction,
+  teamId: string,
+  bankAccountId: string,
+  batch: StagedBatch,
+  withRules: boolean,
+): Promise<number> {
+  const bindings = [teamId, bankAccountId, ...batch.columns];
+  if (!withRules) return insertTransactionsWithEvents(trx, teamId, { sql: INSERT_SQL, bindings });
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(`with inserted as (${INSERT_SQL}) select id from inserted`, bindings);
+  const ids = rows.map((r) => r.id);
+  await applyRulesToNew(trx, teamId, ids);
+  await emitTransactionEvents(trx, teamId, 'transaction.created', ids);
+  return ids.length;
 }
 
 /** What reading a file came to: rows read, and the bad ones (their errors, the first MAX_REPORTED_ERRORS). */
@@ -104,6 +118,7 @@ export async function importInOneTransaction(
   let walk: RowWalk | undefined;
   try {
     return await db.transaction(async (trx) => {
+      const withRules = await hasEnabledRules(trx, imp.teamId);
       let created = 0;
       let inserted = 0;
       let batch: StagedRow[] = [];
@@ -113,7 +128,7 @@ export async function importInOneTransaction(
         const next = stagedBatch(batch);
         batch = [];
         await inFlight;
-        inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next).then((n) => {
+        inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next, withRules).then((n) => {
           created += n;
           inserted += next.size;
         });
@@ -161,11 +176,12 @@ export async function insertStagedRows(
   onBatch: (inserted: number) => void,
 ): Promise<ImportCounts> {
   return db.transaction(async (trx) => {
+    const withRules = await hasEnabledRules(trx, imp.teamId);
     let created = 0;
     let total = 0;
     let batch: StagedRow[] = [];
     const flush = async () => {
-      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch));
+      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch), withRules);
       total += batch.length;
       batch = [];
       onBatch(total);

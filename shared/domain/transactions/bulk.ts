@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import { assertReferences, deleteAnnounced, whereFiltered } from './service';
 import { transactionFilterBody } from './schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
+import { fieldsSetByHand, markSetByHand } from '../transaction-rules/apply';
 
 /** At most this many transactions change in one request, all or none. */
 export const BULK_LIMIT = 10_000;
@@ -115,6 +116,8 @@ export async function bulkUpdateTransactions(db: Db, teamId: string, body: BulkU
         .returning<{ transactionId: string }[]>('transactionId');
       for (const r of removed) changed.add(r.transactionId);
     }
+    // Every selected row, changed or already holding the values: the user chose them, so no rule changes them.
+    await markSetByHand(trx, teamId, ids, fieldsSetByHand(body.set));
     await emitTransactionEvents(trx, teamId, 'transaction.updated', [...changed]);
     return { matched: ids.length, changed: changed.size };
   });

@@ -22,6 +22,18 @@ export const transactionSchema = z
       .object({ slug: z.string(), name: z.string(), color: z.string().nullable() })
       .nullable()
       .meta({ description: 'The category, when one is set.' }),
+    categorySource: z
+      .object({
+        by: z.enum(['rule', 'user']),
+        ruleId: z.uuid().nullable(),
+        ruleName: z.string().nullable(),
+        explanation: z.string().meta({ example: "Rule 'SaaS' matched: name contains 'github'" }),
+      })
+      .nullable()
+      .meta({
+        description:
+          'Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded.',
+      }),
     counterpartyName: z.string().nullable(),
     merchantName: z.string().nullable(),
     note: z.string().nullable(),

@@ -21,6 +21,7 @@ import {
   type UpdateTransactionBody,
 } from './schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
+import { applyRulesToNew, fieldsSetByHand, markSetByHand, setByHandColumns } from '../transaction-rules/apply';
 
 /**
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is, or
@@ -92,13 +93,19 @@ export async function getTransaction(db: Db, teamId: string, id: string): Promis
   return row;
 }
 
-/** Creates a manual transaction; every referenced account, category, tag and user must be the team's. */
+/**
+ * Creates a manual transaction; every referenced account, category, tag and user must be the team's.
+ * The fields given are set by hand; the team's rules fill in the rest before it is announced.
+ */
 export async function createTransaction(db: Db, teamId: string, body: CreateTransactionBody): Promise<TransactionDto> {
   const id = await db.transaction(async (trx) => {
     await assertReferences(trx, teamId, body);
     const { tags, ...fields } = body;
-    const created = await Transaction.query(trx).insert({ ...fields, teamId, manual: true });
+    // `status` always has a value (its default): only the annotations given count as set by hand.
+    const byHand = setByHandColumns(fieldsSetByHand({ ...body, status: undefined }));
+    const created = await Transaction.query(trx).insert({ ...fields, teamId, manual: true, ...byHand });
     if (tags) await replaceTags(trx, teamId, created.id, tags);
+    await applyRulesToNew(trx, teamId, [created.id]);
     await emitTransactionEvents(trx, teamId, 'transaction.created', [created.id]);
     return created.id;
   });
@@ -125,6 +132,7 @@ export async function updateTransaction(db: Db, teamId: string, id: string, body
         .findOne({ teamId, id })
         .patch({ ...fields, updatedAt: new Date() });
     if (tags) await replaceTags(trx, teamId, id, tags);
+    await markSetByHand(trx, teamId, [id], fieldsSetByHand(body));
     await emitTransactionEvents(trx, teamId, 'transaction.updated', [id]);
   });
   return getTransaction(db, teamId, id);
@@ -392,6 +400,7 @@ const DTO_JOINS = `left join bank_accounts as a on a.id = t.bank_account_id
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const DTO_COLUMNS = `t.id, t.date, t.name, t.description, t.amount, t.currency, t.status, t.method,
   case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name, 'color', c.color) end as category,
+  case when c.id is null then null else t.field_sources -> 'categorySlug' end as "categorySource",
   t.counterparty_name as "counterpartyName", t.merchant_name as "merchantName", t.note, t.manual, t.internal,
   t.recurring, t.frequency, t.tax_amount as "taxAmount", t.tax_rate as "taxRate", t.tax_type as "taxType",
   case when a.id is null then null else json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) end as account,

@@ -1,0 +1,208 @@
+import type { FieldSource, RuleField } from '../../db/models';
+import { compilePattern } from './regex';
+import type { RuleActions, RuleCondition, RuleConditions } from './schema';
+
+/** A transaction as rules read it (and the values its actions may change). */
+export interface RuleRow {
+  id: string;
+  name: string;
+  description: string | null;
+  counterpartyName: string | null;
+  merchantName: string | null;
+  providerCategory: string | null;
+  amount: number;
+  currency: string;
+  bankAccountId: string | null;
+  date: string;
+  hasAttachment: boolean;
+  categorySlug: string | null;
+  note: string | null;
+  status: string;
+  assignedId: string | null;
+  recurring: boolean;
+  tags: string[];
+  manualFields: string[];
+}
+
+/** A rule as stored: what compileRules takes. */
+export interface StoredRule {
+  id: string;
+  name: string;
+  stopAfter: boolean;
+  conditions: RuleConditions;
+  actions: RuleActions;
+}
+
+/** What still exists in the team when the rules run: an action naming a deleted category, tag or member does nothing. */
+export interface TeamReferences {
+  categories: ReadonlySet<string>;
+  tags: ReadonlySet<string>;
+  members: ReadonlySet<string>;
+}
+
+type Test = (row: RuleRow) => boolean;
+interface CompiledCondition {
+  test: Test;
+  words: string;
+}
+export interface CompiledRule {
+  rule: StoredRule;
+  /** Each OR group's conditions; the first group that matches explains the match. */
+  groups: CompiledCondition[][];
+}
+
+/** The change rules make to one transaction: only what differs from its current values. */
+export interface RowChange {
+  id: string;
+  set: Partial<Pick<RuleRow, 'categorySlug' | 'note' | 'status' | 'assignedId' | 'recurring'>>;
+  addTags: string[];
+  removeTags: string[];
+  sources: Partial<Record<RuleField, FieldSource>>;
+}
+
+const quote = (s: string) => `'${s}'`;
+
+function textTest(c: Extract<RuleCondition, { operator: string }>): CompiledCondition {
+  const read: (r: RuleRow) => (string | null)[] =
+    c.field === 'name'
+      ? (r) => [r.name]
+      : c.field === 'description'
+        ? (r) => [r.description]
+        : c.field === 'counterparty'
+          ? (r) => [r.counterpartyName, r.merchantName]
+          : (r) => [r.providerCategory];
+  const label = c.field === 'providerCategory' ? "the bank's category" : c.field;
+  const cs = c.caseSensitive;
+  const fold = (s: string) => (cs ? s : s.toLowerCase());
+  const value = fold(c.value);
+  let one: (s: string) => boolean;
+  switch (c.operator) {
+    case 'contains':
+      one = (s) => fold(s).includes(value);
+      break;
+    case 'equals':
+      one = (s) => fold(s) === value;
+      break;
+    case 'startsWith':
+      one = (s) => fold(s).startsWith(value);
+      break;
+    case 'regex': {
+      one = compilePattern(c.value, cs);
+      break;
+    }
+  }
+  const op = c.operator === 'startsWith' ? 'starts with' : c.operator === 'regex' ? 'matches' : c.operator;
+  const words = `${label} ${op} ${c.operator === 'regex' ? `/${c.value}/` : quote(c.value)}${cs ? ' (case-sensitive)' : ''}`;
+  return { test: (r) => read(r).some((s) => s !== null && one(s)), words };
+}
+
+function compileCondition(c: RuleCondition): CompiledCondition {
+  switch (c.field) {
+    case 'amount': {
+      const { sign, min, max } = c;
+      const parts = [sign === 'income' ? 'income' : sign === 'expense' ? 'expense' : 'amount'];
+      if (min !== undefined && max !== undefined) parts.push(`between ${min} and ${max}`);
+      else if (min !== undefined) parts.push(`of at least ${min}`);
+      else if (max !== undefined) parts.push(`of at most ${max}`);
+      return {
+        test: (r) => {
+          if (sign === 'income' && !(r.amount > 0)) return false;
+          if (sign === 'expense' && !(r.amount < 0)) return false;
+          const abs = Math.abs(r.amount);
+          return (min === undefined || abs >= min) && (max === undefined || abs <= max);
+        },
+        words: parts.join(' '),
+      };
+    }
+    case 'currency': {
+      const set = new Set(c.in);
+      return { test: (r) => set.has(r.currency), words: `currency is ${c.in.join(' or ')}` };
+    }
+    case 'bankAccount': {
+      const set = new Set(c.in);
+      return { test: (r) => r.bankAccountId !== null && set.has(r.bankAccountId), words: 'on a chosen bank account' };
+    }
+    case 'date': {
+      const { from, to } = c;
+      const words = from && to ? `dated ${from} to ${to}` : from ? `dated from ${from}` : `dated until ${to}`;
+      return { test: (r) => (!from || r.date >= from) && (!to || r.date <= to), words };
+    }
+    case 'hasAttachment':
+      return { test: (r) => r.hasAttachment === c.value, words: c.value ? 'has an attachment' : 'has no attachment' };
+    default:
+      return textTest(c);
+  }
+}
+
+/** Compiles each rule once (regular expressions included), for every row of a batch. */
+export function compileRules(rules: readonly StoredRule[]): CompiledRule[] {
+  return rules.map((rule) => ({ rule, groups: rule.conditions.any.map((g) => g.all.map(compileCondition)) }));
+}
+
+/** Why the rule matches this row, in words (`name contains 'github'`), or null when it does not. */
+export function matchRule(rule: CompiledRule, row: RuleRow): string | null {
+  for (const group of rule.groups) {
+    if (group.every((c) => c.test(row))) return group.map((c) => c.words).join(' and ');
+  }
+  return null;
+}
+
+/**
+ * Runs the rules in order on one row: each matching rule's actions, except on fields the user set by
+ * hand, a later rule's over an earlier one's, until a rule that stops after itself. Returns the
+ * change against the row's current values (null when nothing would change) and whether any matched.
+ */
+export function evaluate(
+  rules: readonly CompiledRule[],
+  row: RuleRow,
+  refs: TeamReferences,
+): { matched: boolean; change: RowChange | null } {
+  const manual = new Set(row.manualFields);
+  const next = {
+    categorySlug: row.categorySlug,
+    note: row.note,
+    status: row.status,
+    assignedId: row.assignedId,
+    recurring: row.recurring,
+  };
+  const tags = new Set(row.tags);
+  const sources: Partial<Record<RuleField, FieldSource>> = {};
+  let matched = false;
+  for (const compiled of rules) {
+    const why = matchRule(compiled, row);
+    if (why === null) continue;
+    matched = true;
+    const { rule } = compiled;
+    const source: FieldSource = { by: 'rule', ruleId: rule.id, ruleName: rule.name, explanation: `Rule '${rule.name}' matched: ${why}` };
+    const a = rule.actions;
+    const setField = <K extends keyof typeof next>(field: K, value: (typeof next)[K] | undefined, valid = true) => {
+      if (value === undefined || manual.has(field) || !valid) return;
+      next[field] = value;
+      sources[field] = source;
+    };
+    setField('categorySlug', a.categorySlug, a.categorySlug == null || refs.categories.has(a.categorySlug));
+    setField('note', a.note);
+    setField('status', a.status);
+    setField('assignedId', a.assignedId, a.assignedId == null || refs.members.has(a.assignedId));
+    setField('recurring', a.recurring);
+    if (!manual.has('tags') && (a.addTags || a.removeTags)) {
+      for (const t of a.addTags ?? []) if (refs.tags.has(t)) tags.add(t);
+      for (const t of a.removeTags ?? []) tags.delete(t);
+      sources.tags = source;
+    }
+    if (rule.stopAfter) break;
+  }
+  const change: RowChange = { id: row.id, set: {}, addTags: [], removeTags: [], sources: {} };
+  for (const field of ['categorySlug', 'note', 'status', 'assignedId', 'recurring'] as const) {
+    if (next[field] !== row[field]) {
+      (change.set as Record<string, unknown>)[field] = next[field];
+      change.sources[field] = sources[field];
+    }
+  }
+  const had = new Set(row.tags);
+  change.addTags = [...tags].filter((t) => !had.has(t));
+  change.removeTags = row.tags.filter((t) => !tags.has(t));
+  if (change.addTags.length || change.removeTags.length) change.sources.tags = sources.tags;
+  const changed = Object.keys(change.set).length > 0 || change.addTags.length > 0 || change.removeTags.length > 0;
+  return { matched, change: changed ? change : null };
+}
