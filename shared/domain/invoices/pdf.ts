@@ -17,7 +17,18 @@ export interface InvoiceParties {
   };
   customer: Pick<
     Customer,
-    'name' | 'email' | 'billingEmail' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zip' | 'countryCode' | 'vatNumber'
+    | 'name'
+    | 'email'
+    | 'billingEmail'
+    | 'addressLine1'
+    | 'addressLine2'
+    | 'city'
+    | 'state'
+    | 'zip'
+    | 'countryCode'
+    | 'vatNumber'
+    | 'buyerReference'
+    | 'eInvoiceFormat'
   > | null;
 }
 
@@ -113,6 +124,14 @@ export function paymentLines(
   ];
 }
 
+/**
+ * The document as PDF/A-3b (fonts embedded, sRGB output intent, XMP metadata), with `finish` to add
+ * what goes in before it is closed: Factur-X's embedded XML and its metadata.
+ */
+export interface ArchivalPdf {
+  finish: (doc: PDFKit.PDFDocument) => void;
+}
+
 /** What another document made on the invoice template (a credit note) puts in place of the invoice's own. */
 export interface DocumentHeading {
   title: string;
@@ -131,6 +150,7 @@ export interface DocumentHeading {
 export function renderInvoicePdf(
   { invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties,
   heading?: DocumentHeading,
+  archival?: ArchivalPdf,
 ): Promise<Buffer> {
   const title = heading?.title ?? 'Invoice';
   const locale = localeOf(team.countryCode);
@@ -139,10 +159,18 @@ export function renderInvoicePdf(
   const date = (d: string | null) =>
     d ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`)) : '—';
 
+  // pdfkit copies these into the XMP metadata unescaped; a PDF/A file keeps the two the same, so
+  // what XML would misread is left out of both.
+  const meta = (text: string) => (archival ? text.replace(/[<>&]/g, ' ') : text);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `${title} ${numberShown(invoice)}`, Author: team.name, Subject: customer ? `${title} to ${customer.name}` : title },
+    info: {
+      Title: meta(`${title} ${numberShown(invoice)}`),
+      Author: meta(team.name),
+      Subject: meta(customer ? `${title} to ${customer.name}` : title),
+    },
+    ...(archival && { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const, lang: 'en' }),
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -312,6 +340,7 @@ export function renderInvoicePdf(
     doc.font('bold').fontSize(8).fillColor(MUTED).text('NOTE', MARGIN, y);
     doc.font('regular').fontSize(9).fillColor(INK).text(invoice.note, { width });
   }
+  archival?.finish(doc);
   doc.end();
   return done;
 }

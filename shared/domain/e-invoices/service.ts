@@ -1,0 +1,118 @@
+import type { Db } from '../../db/knex';
+import { CreditNoteLineItem, Team } from '../../db/models';
+import { conflict } from '../../errors';
+import type { Storage } from '../../providers/storage';
+import { creditNoteForPdf, renderCreditNotePdf } from '../credit-notes/pdf';
+import { isIssued } from '../credit-notes/issue';
+import { invoiceForPdf, renderInvoicePdf } from '../invoices/pdf';
+import { lineAmounts } from '../invoices/totals';
+import { ciiXml } from './cii';
+import { buildEDocument, type EInvoiceFormat, type Source } from './document';
+import { facturX } from './facturx';
+import { ublXml } from './ubl';
+
+export interface EInvoiceFile {
+  body: Buffer;
+  mimeType: string;
+  fileName: string;
+}
+
+const SUFFIX: Record<EInvoiceFormat, string> = {
+  ubl: '.ubl.xml',
+  xrechnung: '.xrechnung.xml',
+  cii: '.cii.xml',
+  facturx: '.pdf',
+};
+
+/** The e-invoice's parties: the team with its seller data, and the invoice's customer as the PDF has it. */
+async function sellerOf(db: Db, teamId: string): Promise<Source['team']> {
+  return Team.query(db)
+    .findById(teamId)
+    .select('name', 'email', 'countryCode', 'invoicePaymentDetails', 'addressLine1', 'addressLine2', 'city', 'zip', 'vatNumber', 'taxNumber', 'phone')
+    .throwIfNotFound();
+}
+
+function render(source: Source, format: EInvoiceFormat) {
+  const doc = buildEDocument(source, format);
+  if (format === 'ubl' || format === 'xrechnung') return { doc, xml: ublXml(doc, format) };
+  return { doc, xml: ciiXml(doc) };
+}
+
+/**
+ * An issued invoice as an e-invoice: Peppol BIS 3.0 or XRechnung UBL, CII, or Factur-X (its PDF as
+ * PDF/A-3 with the CII inside), all from the same figures as the PDF. 404 for another team's invoice;
+ * 409 for one not issued, or for a datum EN 16931 requires that is missing (named in `details`).
+ */
+export async function invoiceEInvoice(
+  db: Db,
+  teamId: string,
+  id: string,
+  format: EInvoiceFormat,
+  storage?: Pick<Storage, 'get'>,
+): Promise<EInvoiceFile> {
+  const data = await invoiceForPdf(db, teamId, id, storage);
+  const { invoice } = data;
+  if (!isIssued(invoice) || !invoice.invoiceNumber)
+    throw conflict(`Invoice ${invoice.invoiceNumber ?? id} is ${invoice.status}: only an issued invoice has an e-invoice`);
+  const source: Source = {
+    kind: 'invoice',
+    number: invoice.invoiceNumber,
+    issueDate: invoice.issueDate,
+    dueDate: invoice.dueDate,
+    currency: invoice.currency,
+    note: invoice.note,
+    lines: invoice.lineItems.map((l) => ({ ...l, ...lineAmounts(l, invoice.currency) })),
+    subtotal: invoice.subtotal,
+    vat: invoice.vat,
+    tax: invoice.tax,
+    discount: invoice.discount,
+    amount: invoice.amount,
+    prepaid: invoice.status === 'paid' || invoice.status === 'refunded' ? invoice.amount : invoice.amountPaid,
+    preceding: null,
+    paymentTerms: invoice.dueDate ? `Due ${invoice.dueDate}. Please quote ${invoice.invoiceNumber} as the payment reference.` : null,
+    team: await sellerOf(db, teamId),
+    customer: data.customer,
+  };
+  const { xml } = render(source, format);
+  const base = invoice.invoiceNumber;
+  if (format !== 'facturx') return { body: Buffer.from(xml, 'utf8'), mimeType: 'application/xml', fileName: `${base}${SUFFIX[format]}` };
+  return { body: await renderInvoicePdf(data, undefined, facturX(xml)), mimeType: 'application/pdf', fileName: `${base}${SUFFIX.facturx}` };
+}
+
+/** A credit note as an e-invoice (type 381, referring to the invoice it corrects); 404 for another team's. */
+export async function creditNoteEInvoice(
+  db: Db,
+  teamId: string,
+  id: string,
+  format: EInvoiceFormat,
+  storage?: Pick<Storage, 'get'>,
+): Promise<EInvoiceFile> {
+  const data = await creditNoteForPdf(db, teamId, id, storage);
+  const { creditNote: cn, invoice } = data;
+  // Each line's VAT as it was credited (a part credit never takes more than the line had left).
+  const stored = await CreditNoteLineItem.query(db).where({ teamId, creditNoteId: id }).orderBy('position').select('net', 'vatAmount');
+  const invoiceNumber = invoice.invoiceNumber ?? invoice.id;
+  const source: Source = {
+    kind: 'credit-note',
+    number: cn.creditNoteNumber,
+    issueDate: cn.issueDate,
+    dueDate: null,
+    currency: cn.currency,
+    note: cn.reason,
+    lines: cn.lineItems.map((l, i) => ({ ...l, net: l.amount, vat: stored[i]?.vatAmount ?? 0 })),
+    subtotal: cn.subtotal,
+    vat: cn.vat,
+    tax: cn.tax,
+    discount: cn.discount,
+    amount: cn.amount,
+    prepaid: 0,
+    preceding: { number: invoiceNumber, issueDate: invoice.issueDate },
+    paymentTerms: `Corrects invoice ${invoiceNumber}: set against what is due on it; what was already paid is refunded.`,
+    team: await sellerOf(db, teamId),
+    customer: data.customer,
+  };
+  const { xml } = render(source, format);
+  const base = cn.creditNoteNumber;
+  if (format !== 'facturx') return { body: Buffer.from(xml, 'utf8'), mimeType: 'application/xml', fileName: `${base}${SUFFIX[format]}` };
+  return { body: await renderCreditNotePdf(data, facturX(xml)), mimeType: 'application/pdf', fileName: `${base}${SUFFIX.facturx}` };
+}
