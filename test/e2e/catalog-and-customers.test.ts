@@ -86,7 +86,7 @@ describe('customers', () => {
     expect(first.data.tags).toEqual([{ id: tag.id, name: 'vip' }]);
 
     const updated = await (
-      await send('PATCH', `/customers/${ids[1]}`, ctx.acme.sessionToken, { countryCode: 'DE', vatNumber: 'DE123' })
+      await send('PATCH', `/customers/${ids[1]}`, ctx.acme.sessionToken, { countryCode: 'DE', vatNumber: 'DE123456789' })
     ).json();
     expect(updated.data).toMatchObject({ countryCode: 'DE', vatNumber: 'DE123', name: 'Customer 1' });
     expect((await send('PATCH', `/customers/${ids[1]}`, ctx.acme.sessionToken, { countryCode: 'germany' })).status).toBe(400);

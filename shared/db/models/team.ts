@@ -40,6 +40,7 @@ export class Team extends BaseModel {
   zip!: string | null;
   vatNumber!: string | null;
   taxNumber!: string | null;
+  registrationNumber!: string | null;
   phone!: string | null;
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;

@@ -16,6 +16,7 @@ const date102 = (d: string) => d.replace(/-/g, '');
 function party(tag: string, p: EParty, role: 'seller' | 'buyer'): string {
   return el(tag, [
     el('ram:Name', t(p.name)),
+    el('ram:SpecifiedLegalOrganization', el('ram:ID', t(p.registrationNumber))),
     role === 'seller'
       ? el('ram:DefinedTradeContact', [
           el('ram:PersonName', t(p.name)),

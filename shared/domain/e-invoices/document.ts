@@ -20,6 +20,8 @@ export interface EParty {
   vatId: string | null;
   /** The seller's national tax number (BT-32); null for a buyer. */
   taxNumber: string | null;
+  /** The seller's legal registration identifier (BT-30); null for a buyer. */
+  registrationNumber: string | null;
   email: string | null;
   phone: string | null;
 }
@@ -105,7 +107,18 @@ export interface Source {
   paymentTerms: string | null;
   team: Pick<
     Team,
-    'name' | 'email' | 'countryCode' | 'invoicePaymentDetails' | 'addressLine1' | 'addressLine2' | 'city' | 'zip' | 'vatNumber' | 'taxNumber' | 'phone'
+    | 'name'
+    | 'email'
+    | 'countryCode'
+    | 'invoicePaymentDetails'
+    | 'addressLine1'
+    | 'addressLine2'
+    | 'city'
+    | 'zip'
+    | 'vatNumber'
+    | 'taxNumber'
+    | 'registrationNumber'
+    | 'phone'
   >;
   customer: Pick<
     Customer,
@@ -195,6 +208,12 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
   need(customer, 'invoice.customerId', 'the buyer (BG-7): the invoice has no customer');
   need(!customer || customer.countryCode, 'customer.countryCode', "the buyer's country (BT-55): set it on the customer");
   need(team.vatNumber || team.taxNumber, 'team.vatNumber', "the seller's VAT identifier (BT-31) or tax number (BT-32): set one with PATCH /teams/current");
+  // BR-CO-26: the buyer identifies the seller by its VAT identifier or, without one, its legal registration.
+  need(
+    team.vatNumber || !team.taxNumber || team.registrationNumber,
+    'team.registrationNumber',
+    "a seller without a VAT identifier is identified by its legal registration (BT-30, e.g. the commercial register number): set it with PATCH /teams/current",
+  );
   need(src.issueDate, 'invoice.issueDate', 'the issue date (BT-2)');
   if (format === 'xrechnung') {
     need(customer?.buyerReference, 'customer.buyerReference', 'XRechnung requires the buyer reference (BT-10, the Leitweg-ID): set it on the customer');
@@ -228,6 +247,7 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
     countryCode: team.countryCode,
     vatId: team.vatNumber,
     taxNumber: team.taxNumber,
+    registrationNumber: team.registrationNumber,
     email: team.email,
     phone: team.phone,
   };
@@ -241,6 +261,7 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
     countryCode: customer.countryCode!,
     vatId: customer.vatNumber,
     taxNumber: null,
+    registrationNumber: null,
     email: customer.billingEmail ?? customer.email,
     phone: null,
   };

@@ -26,10 +26,8 @@ const SUFFIX: Record<EInvoiceFormat, string> = {
 
 /** The e-invoice's parties: the team with its seller data, and the invoice's customer as the PDF has it. */
 async function sellerOf(db: Db, teamId: string): Promise<Source['team']> {
-  return Team.query(db)
-    .findById(teamId)
-    .select('name', 'email', 'countryCode', 'invoicePaymentDetails', 'addressLine1', 'addressLine2', 'city', 'zip', 'vatNumber', 'taxNumber', 'phone')
-    .throwIfNotFound();
+  // The whole row: a select list would pass address_line_1 through knex's own name mapping, which writes it address_line1.
+  return Team.query(db).findById(teamId).throwIfNotFound();
 }
 
 function render(source: Source, format: EInvoiceFormat) {

@@ -41,7 +41,7 @@ function party(p: EParty, role: 'seller' | 'buyer', xrechnung: boolean): string 
     address,
     p.vatId ? scheme(p.vatId, 'VAT') : '',
     p.taxNumber ? scheme(p.taxNumber, 'FC') : '',
-    el('cac:PartyLegalEntity', el('cbc:RegistrationName', t(p.name))),
+    el('cac:PartyLegalEntity', [el('cbc:RegistrationName', t(p.name)), el('cbc:CompanyID', t(p.registrationNumber))]),
     contact,
   ]);
 }

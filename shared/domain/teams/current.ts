@@ -53,6 +53,9 @@ export const teamSchema = z
       .string()
       .nullable()
       .meta({ description: 'The national tax number (German Steuernummer, BT-32), for a seller without a VAT identifier.' }),
+    registrationNumber: z.string().nullable().meta({
+      description: 'The legal registration (commercial register, e.g. `HRB 12345 B`; BT-30): identifies a seller without a VAT identifier.',
+    }),
     phone: z.string().nullable().meta({ description: 'The seller contact telephone XRechnung asks for.' }),
     createdAt: z.iso.datetime(),
   })
@@ -85,6 +88,7 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   zip: t.zip,
   vatNumber: t.vatNumber,
   taxNumber: t.taxNumber,
+  registrationNumber: t.registrationNumber,
   phone: t.phone,
   createdAt: toIso(t.createdAt),
 });
@@ -150,6 +154,7 @@ export const updateTeamBody = z
     zip: z.string().trim().max(20).nullable().optional(),
     vatNumber: vatIdInput.nullable().optional(),
     taxNumber: z.string().trim().min(1).max(50).nullable().optional(),
+    registrationNumber: z.string().trim().min(1).max(100).nullable().optional(),
     phone: z.string().trim().max(50).nullable().optional(),
   })
   .strict()
