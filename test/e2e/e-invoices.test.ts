@@ -104,7 +104,9 @@ describe('GET /invoices/:id/e-invoice', () => {
         expect(xml).toContain('<ram:TypeCode>380</ram:TypeCode>');
         expect(xml).toContain(`<ram:DuePayableAmount>${invoice.amount.toFixed(2)}</ram:DuePayableAmount>`);
         expect(xml).toContain(`<ram:TaxTotalAmount currencyID="EUR">${invoice.vat.toFixed(2)}</ram:TaxTotalAmount>`);
-        expect(xml).toMatch(/<ram:CalculatedAmount>282.62<\/ram:CalculatedAmount><ram:TypeCode>VAT<\/ram:TypeCode><ram:BasisAmount>1487.50<\/ram:BasisAmount><ram:CategoryCode>S<\/ram:CategoryCode><ram:RateApplicablePercent>19</);
+        expect(xml).toMatch(
+          /<ram:CalculatedAmount>282.62<\/ram:CalculatedAmount><ram:TypeCode>VAT<\/ram:TypeCode><ram:BasisAmount>1487.50<\/ram:BasisAmount><ram:CategoryCode>S<\/ram:CategoryCode><ram:RateApplicablePercent>19</,
+        );
         expect(xml).toMatch(/<ram:BasisAmount>89.90<\/ram:BasisAmount><ram:CategoryCode>Z<\/ram:CategoryCode>/);
       } else {
         expect(xml).toContain(`<cbc:PayableAmount currencyID="EUR">${invoice.amount.toFixed(2)}</cbc:PayableAmount>`);
@@ -112,7 +114,9 @@ describe('GET /invoices/:id/e-invoice', () => {
           '<cbc:TaxableAmount currencyID="EUR">74.97</cbc:TaxableAmount><cbc:TaxAmount currencyID="EUR">5.25</cbc:TaxAmount><cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>7</cbc:Percent>',
         );
         // A negative price is a negative quantity: EN 16931 has no negative unit price.
-        expect(xml).toContain('<cbc:InvoicedQuantity unitCode="C62">-1</cbc:InvoicedQuantity><cbc:LineExtensionAmount currencyID="EUR">-12.50</cbc:LineExtensionAmount>');
+        expect(xml).toContain(
+          '<cbc:InvoicedQuantity unitCode="C62">-1</cbc:InvoicedQuantity><cbc:LineExtensionAmount currencyID="EUR">-12.50</cbc:LineExtensionAmount>',
+        );
         expect(xml).toContain('<cbc:InvoicedQuantity unitCode="HUR">10</cbc:InvoicedQuantity>');
       }
       if (format === 'xrechnung') {
@@ -202,7 +206,12 @@ describe('GET /invoices/:id/e-invoice', () => {
   }, 180_000);
 
   it('writes reverse charge (AE) to a buyer in another member state, export (G) outside the EU, and a discount on 0 % as an allowance', async () => {
-    const fr = await post('/customers', { name: 'Atelier Lumière SARL', email: 'compta@lumiere.example', countryCode: 'FR', vatNumber: 'FR 12 345678901' });
+    const fr = await post('/customers', {
+      name: 'Atelier Lumière SARL',
+      email: 'compta@lumiere.example',
+      countryCode: 'FR',
+      vatNumber: 'FR 12 345678901',
+    });
     const us = await post('/customers', { name: 'Prairie Tools Inc.', email: 'ap@prairie.example', countryCode: 'US' });
     const cases: [string, string, string][] = [
       [fr.id, 'AE', 'VATEX-EU-AE'],
@@ -220,7 +229,9 @@ describe('GET /invoices/:id/e-invoice', () => {
       expect(invoice.amount).toBe(5650);
       const ubl = (await download(`/invoices/${invoice.id}/e-invoice?format=ubl`)).bytes.toString('utf8');
       await expectValid(ubl, 'ubl-invoice');
-      expect(ubl).toContain(`<cbc:ID>${category}</cbc:ID><cbc:Percent>0</cbc:Percent><cbc:TaxExemptionReasonCode>${code}</cbc:TaxExemptionReasonCode>`);
+      expect(ubl).toContain(
+        `<cbc:ID>${category}</cbc:ID><cbc:Percent>0</cbc:Percent><cbc:TaxExemptionReasonCode>${code}</cbc:TaxExemptionReasonCode>`,
+      );
       expect(ubl).toContain('<cbc:AllowanceTotalAmount currencyID="EUR">50.00</cbc:AllowanceTotalAmount>');
       expect(ubl).toContain('<cbc:PayableAmount currencyID="EUR">5650.00</cbc:PayableAmount>');
       const cii = (await download(`/invoices/${invoice.id}/e-invoice?format=cii`)).bytes.toString('utf8');
@@ -283,7 +294,10 @@ describe('GET /invoices/:id/e-invoice', () => {
       const cii = (await download(`/invoices/${invoice.id}/e-invoice?format=cii`)).bytes.toString('utf8');
       await expectValid(cii, 'cii');
     } finally {
-      await ctx.tdb.db('teams').where({ id: ctx.acme.team.id }).update({ vat_number: 'DE123456789', tax_number: null, registration_number: null });
+      await ctx.tdb
+        .db('teams')
+        .where({ id: ctx.acme.team.id })
+        .update({ vat_number: 'DE123456789', tax_number: null, registration_number: null });
     }
   }, 120_000);
 });

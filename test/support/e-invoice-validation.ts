@@ -62,9 +62,13 @@ async function sefOf(xslt: string): Promise<unknown> {
   if (!existsSync(target)) {
     mkdirSync(CACHE, { recursive: true });
     const partial = `${target}.${process.pid}.tmp`;
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/xslt3/xslt3.js'), `-xsl:${source}`, `-export:${partial}`, '-nogo', '-relocate:on'], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules/xslt3/xslt3.js'), `-xsl:${source}`, `-export:${partial}`, '-nogo', '-relocate:on'],
+      {
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     renameSync(partial, target);
   }
   return JSON.parse(readFileSync(target, 'utf8'));
@@ -85,10 +89,7 @@ export async function schematronFindings(xml: string, syntax: Syntax): Promise<S
   const SaxonJS = require('saxon-js') as {
     transform: (o: object, mode: 'sync') => { principalResult: string };
   };
-  const { principalResult } = SaxonJS.transform(
-    { stylesheetInternal: await sef, sourceText: xml, destination: 'serialized' },
-    'sync',
-  );
+  const { principalResult } = SaxonJS.transform({ stylesheetInternal: await sef, sourceText: xml, destination: 'serialized' }, 'sync');
   const findings: SchematronFinding[] = [];
   for (const m of principalResult.matchAll(/<svrl:failed-assert\b([^>]*)>([\s\S]*?)<\/svrl:failed-assert>/g)) {
     const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(m[1])?.[1] ?? '';

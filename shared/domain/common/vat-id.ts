@@ -53,7 +53,7 @@ export function vatIdProblem(id: string): string | null {
   if (!/^[A-Z]{2}/.test(id)) return 'starts with the two-letter country prefix (DE, FR, EL, …)';
   const prefix = id.slice(0, 2);
   if (prefix === 'GR') return "Greece's VAT prefix is EL";
-  const form = VAT_ID_FORMS[prefix];
+  const form = VAT_ID_FORMS[prefix] as (typeof VAT_ID_FORMS)[string] | undefined;
   if (form) return form.pattern.test(id) ? null : `not a ${prefix} VAT identifier (of the form ${form.example})`;
   return /^[A-Z]{2}[A-Z0-9]{2,13}$/.test(id) ? null : 'the country prefix, then 2 to 13 letters and digits';
 }

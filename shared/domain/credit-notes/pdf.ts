@@ -19,7 +19,10 @@ export async function creditNoteForPdf(db: Db, teamId: string, id: string, stora
  * The credit note on the invoice's template: titled "Credit note", with its own number and date and
  * the invoice it corrects, and every amount credited shown negative, as a correcting document shows it.
  */
-export function renderCreditNotePdf({ creditNote: cn, invoice, team, customer }: CreditNoteForPdf, archival?: ArchivalPdf): Promise<Buffer> {
+export function renderCreditNotePdf(
+  { creditNote: cn, invoice, team, customer }: CreditNoteForPdf,
+  archival?: ArchivalPdf,
+): Promise<Buffer> {
   const invoiceNumber = numberShown(invoice);
   const credited = formatMoney(cn.amount, cn.currency, localeOf(team.countryCode)).replace(/[\u202f\u00a0]/g, ' ');
   const document: InvoiceDto = {

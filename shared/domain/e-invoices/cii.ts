@@ -65,7 +65,10 @@ export function ciiXml(doc: EDocument): string {
       ? el('ram:SpecifiedTradeSettlementPaymentMeans', [
           el('ram:TypeCode', t(doc.payment.code)),
           doc.payment.iban
-            ? el('ram:PayeePartyCreditorFinancialAccount', [el('ram:IBANID', t(doc.payment.iban)), el('ram:AccountName', t(doc.seller.name))])
+            ? el('ram:PayeePartyCreditorFinancialAccount', [
+                el('ram:IBANID', t(doc.payment.iban)),
+                el('ram:AccountName', t(doc.seller.name)),
+              ])
             : '',
           el('ram:PayeeSpecifiedCreditorFinancialInstitution', el('ram:BICID', t(doc.payment.bic))),
         ])

@@ -122,7 +122,17 @@ export interface Source {
   >;
   customer: Pick<
     Customer,
-    'name' | 'email' | 'billingEmail' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zip' | 'countryCode' | 'vatNumber' | 'buyerReference'
+    | 'name'
+    | 'email'
+    | 'billingEmail'
+    | 'addressLine1'
+    | 'addressLine2'
+    | 'city'
+    | 'state'
+    | 'zip'
+    | 'countryCode'
+    | 'vatNumber'
+    | 'buyerReference'
   > | null;
 }
 
@@ -163,7 +173,11 @@ const euCountry = (country: string | null) => (country === 'EL' ? true : EU_COUN
  * a rate above 0 is standard (S); without VAT, a buyer in another member state with a VAT id is
  * reverse charge (AE), a buyer outside the EU an export (G), and anything else zero rated (Z).
  */
-export function vatCategoryOf(rate: number, seller: { countryCode: string }, buyer: { countryCode: string; vatId: string | null }): VatCategory {
+export function vatCategoryOf(
+  rate: number,
+  seller: { countryCode: string },
+  buyer: { countryCode: string; vatId: string | null },
+): VatCategory {
   if (rate > 0) return 'S';
   if (euCountry(seller.countryCode) && euCountry(buyer.countryCode) && buyer.countryCode !== seller.countryCode && buyer.vatId) return 'AE';
   if (euCountry(seller.countryCode) && !euCountry(buyer.countryCode)) return 'G';
@@ -207,16 +221,24 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
   need(team.countryCode, 'team.countryCode', "the seller's country (BT-40): set it with PATCH /teams/current");
   need(customer, 'invoice.customerId', 'the buyer (BG-7): the invoice has no customer');
   need(!customer || customer.countryCode, 'customer.countryCode', "the buyer's country (BT-55): set it on the customer");
-  need(team.vatNumber || team.taxNumber, 'team.vatNumber', "the seller's VAT identifier (BT-31) or tax number (BT-32): set one with PATCH /teams/current");
+  need(
+    team.vatNumber || team.taxNumber,
+    'team.vatNumber',
+    "the seller's VAT identifier (BT-31) or tax number (BT-32): set one with PATCH /teams/current",
+  );
   // BR-CO-26: the buyer identifies the seller by its VAT identifier or, without one, its legal registration.
   need(
     team.vatNumber || !team.taxNumber || team.registrationNumber,
     'team.registrationNumber',
-    "a seller without a VAT identifier is identified by its legal registration (BT-30, e.g. the commercial register number): set it with PATCH /teams/current",
+    'a seller without a VAT identifier is identified by its legal registration (BT-30, e.g. the commercial register number): set it with PATCH /teams/current',
   );
   need(src.issueDate, 'invoice.issueDate', 'the issue date (BT-2)');
   if (format === 'xrechnung') {
-    need(customer?.buyerReference, 'customer.buyerReference', 'XRechnung requires the buyer reference (BT-10, the Leitweg-ID): set it on the customer');
+    need(
+      customer?.buyerReference,
+      'customer.buyerReference',
+      'XRechnung requires the buyer reference (BT-10, the Leitweg-ID): set it on the customer',
+    );
     need(team.addressLine1, 'team.addressLine1', "XRechnung requires the seller's street (BT-35)");
     need(team.city, 'team.city', "XRechnung requires the seller's city (BT-37)");
     need(team.zip, 'team.zip', "XRechnung requires the seller's post code (BT-38)");
@@ -227,14 +249,21 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
   }
   if (format === 'ubl' || format === 'xrechnung') {
     need(team.email, 'team.email', "the seller's electronic address (BT-34): the team's email");
-    need(!customer || customer.billingEmail || customer.email, 'customer.email', "the buyer's electronic address (BT-49): the customer's email or billingEmail");
+    need(
+      !customer || customer.billingEmail || customer.email,
+      'customer.email',
+      "the buyer's electronic address (BT-49): the customer's email or billingEmail",
+    );
   }
   if (minorUnitsOf(currency) > 2)
-    problems.push({ field: 'invoice.currency', message: `EN 16931 writes amounts with at most 2 decimals; ${currency} has ${minorUnitsOf(currency)}` });
+    problems.push({
+      field: 'invoice.currency',
+      message: `EN 16931 writes amounts with at most 2 decimals; ${currency} has ${minorUnitsOf(currency)}`,
+    });
   src.lines.forEach((l, i) => {
     if (l.taxRate) problems.push({ field: `lineItems.${i}.taxRate`, message: 'a tax other than VAT has no place in an EN 16931 invoice' });
   });
-  if (problems.length || !customer || !team.countryCode || !src.issueDate)
+  if (problems.length || !customer?.countryCode || !team.countryCode || !src.issueDate)
     throw missing(problems.map((p) => p.field).join(', ') || 'incomplete data', problems);
 
   const seller: EParty = {
@@ -258,7 +287,7 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
     city: customer.city,
     zip: customer.zip,
     state: customer.state,
-    countryCode: customer.countryCode!,
+    countryCode: customer.countryCode,
     vatId: customer.vatNumber,
     taxNumber: null,
     registrationNumber: null,
@@ -301,7 +330,9 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
       { field: 'team.vatNumber', message: "a reverse-charge or export line needs the seller's VAT identifier (BT-31), not a tax number" },
     ]);
   if (categories.has('AE') && !buyer.vatId)
-    throw missing('customer.vatNumber', [{ field: 'customer.vatNumber', message: "a reverse-charge line needs the buyer's VAT identifier (BT-48)" }]);
+    throw missing('customer.vatNumber', [
+      { field: 'customer.vatNumber', message: "a reverse-charge line needs the buyer's VAT identifier (BT-48)" },
+    ]);
 
   // The invoice's discount comes off the total after VAT. EN 16931's allowance lowers the VAT base
   // instead, so only a discount on a single 0 % category says the same as the PDF.
@@ -326,7 +357,9 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
   const taxInclusive = round(taxExclusive + vat);
   // The e-invoice states what the PDF states: the same totals, or it is not made at all.
   if (lineTotal !== round(src.subtotal) || vat !== round(src.vat) || taxInclusive !== round(src.amount))
-    throw new Error(`e-invoice totals differ from the document's: ${lineTotal}/${vat}/${taxInclusive} against ${src.subtotal}/${src.vat}/${src.amount}`);
+    throw new Error(
+      `e-invoice totals differ from the document's: ${lineTotal}/${vat}/${taxInclusive} against ${src.subtotal}/${src.vat}/${src.amount}`,
+    );
   const prepaid = round(Math.min(src.prepaid, taxInclusive));
 
   return {
@@ -347,7 +380,15 @@ export function buildEDocument(src: Source, format: EInvoiceFormat): EDocument {
     lines,
     allowance,
     breakdown,
-    totals: { lines: lineTotal, allowances: src.discount, taxExclusive, vat, taxInclusive, prepaid, payable: round(taxInclusive - prepaid) },
+    totals: {
+      lines: lineTotal,
+      allowances: src.discount,
+      taxExclusive,
+      vat,
+      taxInclusive,
+      prepaid,
+      payable: round(taxInclusive - prepaid),
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { E_INVOICE_FORMATS } from '../../db/models';
 
 export const eInvoiceFormat = z.enum(E_INVOICE_FORMATS).meta({
   description:
-    '`ubl`: Peppol BIS Billing 3.0 UBL; `xrechnung`: XRechnung 3.0 UBL (needs the customer\'s `buyerReference`, the Leitweg-ID); `cii`: UN/CEFACT CII D16B, EN 16931 profile; `facturx`: Factur-X / ZUGFeRD EN 16931, the PDF as PDF/A-3 with the CII embedded as `factur-x.xml`.',
+    "`ubl`: Peppol BIS Billing 3.0 UBL; `xrechnung`: XRechnung 3.0 UBL (needs the customer's `buyerReference`, the Leitweg-ID); `cii`: UN/CEFACT CII D16B, EN 16931 profile; `facturx`: Factur-X / ZUGFeRD EN 16931, the PDF as PDF/A-3 with the CII embedded as `factur-x.xml`.",
 });
 
 export const eInvoiceQuery = z.object({ id: z.uuid(), format: eInvoiceFormat });

@@ -114,7 +114,11 @@ export function ublXml(doc: EDocument, format: 'ubl' | 'xrechnung'): string {
         el('cac:TaxSubtotal', [
           el('cbc:TaxableAmount', money(b.base), cur),
           el('cbc:TaxAmount', money(b.vat), cur),
-          category(b, 'cac:TaxCategory', [el('cbc:TaxExemptionReasonCode', t(b.exemptionCode)), el('cbc:TaxExemptionReason', t(b.exemptionReason))].join('')),
+          category(
+            b,
+            'cac:TaxCategory',
+            [el('cbc:TaxExemptionReasonCode', t(b.exemptionCode)), el('cbc:TaxExemptionReason', t(b.exemptionReason))].join(''),
+          ),
         ]),
       ),
     ]),

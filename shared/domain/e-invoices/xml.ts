@@ -1,6 +1,7 @@
 // Characters XML 1.0 cannot carry at all (C0 controls other than tab, newline and return; lone surrogates; U+FFFE/FFFF).
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- these are the characters it removes
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text or an attribute value, escaped; characters XML cannot hold are dropped rather than break the document. */
 export const esc = (text: string) =>
@@ -8,7 +9,8 @@ export const esc = (text: string) =>
 
 type Content = string | number | null | undefined | false | Content[];
 
-const flat = (c: Content): string => (Array.isArray(c) ? c.map(flat).join('') : c === null || c === undefined || c === false ? '' : String(c));
+const flat = (c: Content): string =>
+  Array.isArray(c) ? c.map(flat).join('') : c === null || c === undefined || c === false ? '' : String(c);
 
 /**
  * One element. Text content is given escaped by `t()`; nested elements as the strings `el` returned.
