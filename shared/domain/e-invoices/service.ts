@@ -1,8 +1,8 @@
 import type { Db } from '../../db/knex';
 import { CreditNoteLineItem, Team } from '../../db/models';
-import { conflict } from '../../errors';
+import { AppError, conflict } from '../../errors';
 import type { Storage } from '../../providers/storage';
-import { creditNoteForPdf, renderCreditNotePdf } from '../credit-notes/pdf';
+import { creditNoteForPdf, renderCreditNotePdf, type CreditNoteForPdf } from '../credit-notes/pdf';
 import { isIssued } from '../credit-notes/issue';
 import { invoiceForPdf, renderInvoicePdf } from '../invoices/pdf';
 import { lineAmounts } from '../invoices/totals';
@@ -48,10 +48,19 @@ export async function invoiceEInvoice(
   format: EInvoiceFormat,
   storage?: Pick<Storage, 'get'>,
 ): Promise<EInvoiceFile> {
-  const data = await invoiceForPdf(db, teamId, id, storage);
+  return invoiceEInvoiceOf(db, teamId, await invoiceForPdf(db, teamId, id, storage), format);
+}
+
+/** invoiceEInvoice for an invoice already read with its parties (as its email has it). */
+export async function invoiceEInvoiceOf(
+  db: Db,
+  teamId: string,
+  data: Awaited<ReturnType<typeof invoiceForPdf>>,
+  format: EInvoiceFormat,
+): Promise<EInvoiceFile> {
   const { invoice } = data;
   if (!isIssued(invoice) || !invoice.invoiceNumber)
-    throw conflict(`Invoice ${invoice.invoiceNumber ?? id} is ${invoice.status}: only an issued invoice has an e-invoice`);
+    throw conflict(`Invoice ${invoice.invoiceNumber ?? invoice.id} is ${invoice.status}: only an issued invoice has an e-invoice`);
   const source: Source = {
     kind: 'invoice',
     number: invoice.invoiceNumber,
@@ -85,10 +94,14 @@ export async function creditNoteEInvoice(
   format: EInvoiceFormat,
   storage?: Pick<Storage, 'get'>,
 ): Promise<EInvoiceFile> {
-  const data = await creditNoteForPdf(db, teamId, id, storage);
+  return creditNoteEInvoiceOf(db, teamId, await creditNoteForPdf(db, teamId, id, storage), format);
+}
+
+/** creditNoteEInvoice for a credit note already read with its parties (as its email has it). */
+export async function creditNoteEInvoiceOf(db: Db, teamId: string, data: CreditNoteForPdf, format: EInvoiceFormat): Promise<EInvoiceFile> {
   const { creditNote: cn, invoice } = data;
   // Each line's VAT as it was credited (a part credit never takes more than the line had left).
-  const stored = await CreditNoteLineItem.query(db).where({ teamId, creditNoteId: id }).orderBy('position').select('net', 'vatAmount');
+  const stored = await CreditNoteLineItem.query(db).where({ teamId, creditNoteId: cn.id }).orderBy('position').select('net', 'vatAmount');
   const invoiceNumber = invoice.invoiceNumber ?? invoice.id;
   const source: Source = {
     kind: 'credit-note',
@@ -113,4 +126,34 @@ export async function creditNoteEInvoice(
   const base = cn.creditNoteNumber;
   if (format !== 'facturx') return { body: Buffer.from(xml, 'utf8'), mimeType: 'application/xml', fileName: `${base}${SUFFIX[format]}` };
   return { body: await renderCreditNotePdf(data, facturX(xml)), mimeType: 'application/pdf', fileName: `${base}${SUFFIX.facturx}` };
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/**
+ * What an invoice's or credit note's email carries: its PDF, and the e-invoice its customer chose
+ * (`eInvoiceFormat`): Factur-X in place of the PDF (it is the PDF, with the XML inside), an XML
+ * beside it. A document EN 16931 cannot be made of (a datum missing, the 409 of the download) goes
+ * out with its PDF alone: the email is not held back for it.
+ */
+export async function emailAttachments(
+  format: EInvoiceFormat | null | undefined,
+  pdf: { filename: string; render: () => Promise<Buffer> },
+  eInvoice: (format: EInvoiceFormat) => Promise<EInvoiceFile>,
+): Promise<MailAttachment[]> {
+  const plain = async () => ({ filename: pdf.filename, content: await pdf.render(), contentType: 'application/pdf' });
+  if (!format) return [await plain()];
+  let file: EInvoiceFile;
+  try {
+    file = await eInvoice(format);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 409) return [await plain()];
+    throw err;
+  }
+  const made = { filename: file.fileName, content: file.body, contentType: file.mimeType };
+  return format === 'facturx' ? [made] : [await plain(), made];
 }
