@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import '../../shared/domain/receipts/pdf-text';
+import { pdfText } from '../../shared/domain/receipts/pdf-text';
 import { fatalFindings, xsdErrors, type Syntax } from '../support/e-invoice-validation';
 import { withTwoTeams } from '../support/two-teams';
 
@@ -158,6 +158,10 @@ describe('GET /invoices/:id/e-invoice', () => {
     expect(raw).toMatch(/\/Subtype \/text#2Fxml/);
     expect(raw).toContain('/S /GTS_PDFA1');
     expect(raw.startsWith('%PDF-1.7')).toBe(true);
+
+    // The PDF people read says who issues it as the XML does.
+    const text = (await pdfText(bytes)).replace(/\s+/g, ' ');
+    for (const shown of ['Acme Studio GmbH', 'Torstraße 1', '10119 Berlin', 'VAT DE123456789', '1.940,24 €']) expect(text).toContain(shown);
 
     // Page 1 is the invoice people read: rendered by poppler as any viewer would.
     const dir = mkdtempSync(join(tmpdir(), 'facturx-'));

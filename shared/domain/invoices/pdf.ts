@@ -11,7 +11,20 @@ import { lineAmounts } from './totals';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
-  team: Pick<Team, 'name' | 'email' | 'countryCode' | 'invoicePaymentDetails'> & {
+  team: Pick<
+    Team,
+    | 'name'
+    | 'email'
+    | 'countryCode'
+    | 'invoicePaymentDetails'
+    | 'addressLine1'
+    | 'addressLine2'
+    | 'city'
+    | 'zip'
+    | 'vatNumber'
+    | 'taxNumber'
+    | 'registrationNumber'
+  > & {
     /** The logo's bytes (PNG or JPEG), when the team has one and it could be read. */
     logo?: Buffer | null;
   };
@@ -82,7 +95,8 @@ export async function invoiceForPdf(
 ): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
   const invoice = await getInvoice(db, teamId, id);
   const [team, customer] = await Promise.all([
-    Team.query(db).findById(teamId).select('name', 'email', 'countryCode', 'invoicePaymentDetails', 'logoDocumentId').throwIfNotFound(),
+    // The whole row: a select list would pass address_line_1 through knex's name mapping, which writes it address_line1.
+    Team.query(db).findById(teamId).throwIfNotFound(),
     invoice.customer ? Customer.query(db).findOne({ teamId, id: invoice.customer.id }) : null,
   ]);
   let logo: Buffer | null = null;
@@ -90,8 +104,37 @@ export async function invoiceForPdf(
     const doc = await Document.query(db).findOne({ teamId, id: team.logoDocumentId }).select('storageKey');
     logo = doc ? await storage.get(doc.storageKey).catch(() => null) : null;
   }
-  const { name, email, countryCode, invoicePaymentDetails } = team;
-  return { invoice, team: { name, email, countryCode, invoicePaymentDetails, logo }, customer: customer ?? null };
+  const {
+    name,
+    email,
+    countryCode,
+    invoicePaymentDetails,
+    addressLine1,
+    addressLine2,
+    city,
+    zip,
+    vatNumber,
+    taxNumber,
+    registrationNumber,
+  } = team;
+  return {
+    invoice,
+    team: {
+      name,
+      email,
+      countryCode,
+      invoicePaymentDetails,
+      addressLine1,
+      addressLine2,
+      city,
+      zip,
+      vatNumber,
+      taxNumber,
+      registrationNumber,
+      logo,
+    },
+    customer: customer ?? null,
+  };
 }
 
 /** The invoice's PDF as a download: its bytes and a file name from its number. */
@@ -198,12 +241,21 @@ export function renderInvoicePdf(
     .fontSize(20)
     .fillColor(INK)
     .text(team.name, MARGIN, nameY, { width: width / 2 });
-  if (team.email)
+  // Who issues it, as the law asks an invoice to say: address, VAT id (or tax number), registration.
+  const sender = [
+    team.addressLine1,
+    team.addressLine2,
+    [team.zip, team.city].filter(Boolean).join(' '),
+    team.email,
+    team.vatNumber ? `VAT ${team.vatNumber}` : team.taxNumber && `Tax no. ${team.taxNumber}`,
+    team.registrationNumber,
+  ].filter((l): l is string => Boolean(l));
+  for (const line of sender)
     doc
       .font('regular')
       .fontSize(9)
       .fillColor(MUTED)
-      .text(team.email, { width: width / 2 });
+      .text(line, { width: width / 2 });
   // Where the team's block ends (lower with a logo): the bill-to block starts below it.
   const teamBottom = doc.y;
   doc
