@@ -10,7 +10,7 @@ import { withTwoTeams } from '../support/two-teams';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after pdf-text's stand-ins, as there
 const pdfjs = require('pdfjs-dist/legacy/build/pdf.js') as typeof import('pdfjs-dist');
 
-const { ctx, send } = withTwoTeams({ env: { LOG_LEVEL: 'error' } });
+const { ctx, send } = withTwoTeams();
 
 /** The document is valid: the UBL or CII schema, and no fatal EN 16931 rule broken. */
 async function expectValid(xml: string, syntax: Syntax) {
@@ -302,6 +302,41 @@ describe('GET /invoices/:id/e-invoice', () => {
         .db('teams')
         .where({ id: ctx.acme.team.id })
         .update({ vat_number: 'DE123456789', tax_number: null, registration_number: null });
+    }
+  }, 120_000);
+});
+
+describe('the public link (/i/:token) offers the e-invoice the customer chose', () => {
+  it('links it on the page and serves it; without a chosen format neither', async () => {
+    const chose = await post('/customers', {
+      name: 'Behörde Nord',
+      email: 'rechnung@behoerde.example',
+      countryCode: 'DE',
+      city: 'Kiel',
+      zip: '24103',
+      buyerReference: '991-01234-56',
+      eInvoiceFormat: 'xrechnung',
+    });
+    for (const [customer, offered] of [
+      [chose.id, true],
+      [customerId, false],
+    ] as const) {
+      const invoice = await issuedInvoice({ customerId: customer });
+      const { url } = await post(`/invoices/${invoice.id}/public-link`, {});
+      const path = new URL(url, 'http://x').pathname;
+      const page = await (await ctx.api.fetch(path)).text();
+      const file = await ctx.api.fetch(`${path}/e-invoice`);
+      if (!offered) {
+        expect(page).not.toContain('e-invoice');
+        expect(file.status).toBe(404);
+        continue;
+      }
+      expect(page).toContain(`<a class="button" href="${path}/e-invoice">Download e-invoice (XRechnung)</a>`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toContain(`${invoice.invoiceNumber}.xrechnung.xml`);
+      const xml = await file.text();
+      await expectValid(xml, 'ubl-invoice');
+      expect(xml).toContain('<cbc:BuyerReference>991-01234-56</cbc:BuyerReference>');
     }
   }, 120_000);
 });

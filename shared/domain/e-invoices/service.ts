@@ -157,3 +157,14 @@ export async function emailAttachments(
   const made = { filename: file.fileName, content: file.body, contentType: file.mimeType };
   return format === 'facturx' ? [made] : [await plain(), made];
 }
+
+const FORMAT_NAMES: Record<EInvoiceFormat, string> = {
+  ubl: 'Peppol UBL',
+  xrechnung: 'XRechnung',
+  cii: 'CII XML',
+  facturx: 'Factur-X',
+};
+
+/** The public page's offer of the e-invoice its customer chose: the link's label; null when none was chosen. */
+export const eInvoiceLabel = (format: EInvoiceFormat | null | undefined) =>
+  format ? `Download e-invoice (${FORMAT_NAMES[format]})` : null;
