@@ -15,7 +15,8 @@ const VAT_ID_FORMS: Record<string, { pattern: RegExp; example: string }> = {
   DK: { pattern: /^DK\d{8}$/, example: 'DK12345678' },
   EE: { pattern: /^EE\d{9}$/, example: 'EE123456789' },
   EL: { pattern: /^EL\d{9}$/, example: 'EL123456789' },
-  ES: { pattern: /^ES[A-Z0-9]\d{7}[A-Z0-9]$/, example: 'ESX1234567X' },
+  // A letter first or last: a company's CIF or a person's NIF.
+  ES: { pattern: /^ES([A-Z]\d{7}[A-Z0-9]|\d{8}[A-Z])$/, example: 'ESX1234567X' },
   FI: { pattern: /^FI\d{8}$/, example: 'FI12345678' },
   FR: { pattern: /^FR[A-HJ-NP-Z0-9]{2}\d{9}$/, example: 'FR12345678901' },
   HR: { pattern: /^HR\d{11}$/, example: 'HR12345678901' },
