@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pdfText } from '../../shared/domain/receipts/pdf-text';
-import { fatalFindings, xsdErrors, type Syntax } from '../support/e-invoice-validation';
+import { fatalFindings, warmSchematron, xsdErrors, type Syntax } from '../support/e-invoice-validation';
 import { withTwoTeams } from '../support/two-teams';
 
 // pdf.js reads the Factur-X back as a viewer or an accounting program would: its attachment and its XMP.
@@ -31,6 +31,9 @@ async function post(path: string, body: unknown, token = ctx.acme.sessionToken) 
 }
 
 let customerId: string;
+
+// The EN 16931 rules compiled to SEF once per checkout (cached), before any test's clock starts.
+beforeAll(() => warmSchematron(), 600_000);
 
 beforeAll(async () => {
   const res = await send('PATCH', '/teams/current', ctx.acme.sessionToken, {
