@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { invoiceByPublicToken } from '../shared/domain/invoices/public-link';
 import { invoicePageHtml, NOT_FOUND_PAGE } from '../shared/domain/invoices/public-page';
 import { renderInvoicePdf } from '../shared/domain/invoices/pdf';
+import { eInvoiceLabel, invoiceEInvoiceOf } from '../shared/domain/e-invoices/service';
 import { AppError } from '../shared/errors';
 import type { ApiDeps } from './deps';
 import { attachmentDisposition } from './http/content-disposition';
@@ -32,7 +33,9 @@ export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'stora
       ctx.body = NOT_FOUND_PAGE;
       return;
     }
-    ctx.body = invoicePageHtml(found, `/i/${encodeURIComponent(ctx.params.token)}/pdf`);
+    const base = `/i/${encodeURIComponent(ctx.params.token)}`;
+    const label = eInvoiceLabel(found.customer?.eInvoiceFormat);
+    ctx.body = invoicePageHtml(found, `${base}/pdf`, label ? { href: `${base}/e-invoice`, label } : undefined);
   });
   router.get('/i/:token/pdf', async (ctx) => {
     const found = await find(ctx.params.token);
@@ -48,6 +51,23 @@ export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'stora
     ctx.type = 'application/pdf';
     ctx.set('Content-Disposition', attachmentDisposition(`${found.invoice.invoiceNumber}.pdf`));
     ctx.body = pdf;
+  });
+  // The e-invoice the customer chose (their eInvoiceFormat); 404 when they chose none, 409 when it cannot be made.
+  router.get('/i/:token/e-invoice', async (ctx) => {
+    const found = await find(ctx.params.token);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    const format = found?.customer?.eInvoiceFormat;
+    if (!found || !format) {
+      ctx.status = 404;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = NOT_FOUND_PAGE;
+      return;
+    }
+    const file = await invoiceEInvoiceOf(db, found.teamId, found, format);
+    ctx.type = file.mimeType;
+    ctx.set('Content-Disposition', attachmentDisposition(file.fileName));
+    ctx.body = file.body;
   });
   return router;
 }

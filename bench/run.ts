@@ -30,6 +30,7 @@ const BENCHES: Record<string, Bench> = {
   search: { script: 'search.ts' },
   reports: { script: 'reports.ts' },
   invoices: { script: 'invoices.ts' },
+  'e-invoices': { script: 'e-invoices.ts' },
   // Five minutes of load: one run; its figures are a maximum and a growth, not a latency.
   memory: { script: 'memory.ts', runs: 1 },
   import: { script: 'import.ts' },

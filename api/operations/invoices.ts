@@ -9,6 +9,8 @@ import { createPublicLink, revokePublicLink } from '../../shared/domain/invoices
 import * as creditNoteSchema from '../../shared/domain/credit-notes/schema';
 import { creditNotesOfInvoice, getCreditNote, listCreditNotes } from '../../shared/domain/credit-notes/service';
 import { creditNotePdfFile } from '../../shared/domain/credit-notes/pdf';
+import * as eInvoiceSchema from '../../shared/domain/e-invoices/schema';
+import { creditNoteEInvoice, invoiceEInvoice } from '../../shared/domain/e-invoices/service';
 import { all, file, mutation, none, one, page, query, trpcOnly } from './declare';
 
 type InvoiceAction = (typeof schema.INVOICE_ACTIONS)[number];
@@ -70,6 +72,19 @@ export const invoices = [
     run: async ({ principal, input }, { db, storage }) => {
       const { pdf, fileName } = await invoicePdfFile(db, principal.teamId, input.id, storage);
       return { body: pdf, mimeType: 'application/pdf', fileName, size: pdf.length };
+    },
+  }),
+  query('invoices.eInvoice', 'GET /invoices/:id/e-invoice', ['invoices.read'], {
+    restOnly: 'an XML or PDF file',
+    summary: 'The invoice as an e-invoice',
+    description: `An issued invoice (unpaid, overdue, paid or refunded) as an EN 16931 e-invoice: 409 for a draft, a scheduled or a canceled one. ${eInvoiceSchema.E_INVOICE_DESCRIPTION}`,
+    input: eInvoiceSchema.eInvoiceQuery,
+    output: file(
+      'application/xml, named `<number>.ubl.xml`, `<number>.xrechnung.xml` or `<number>.cii.xml`; for `facturx` application/pdf, `<number>.pdf`.',
+    ),
+    run: async ({ principal, input }, { db, storage }) => {
+      const { body, mimeType, fileName } = await invoiceEInvoice(db, principal.teamId, input.id, input.format, storage);
+      return { body, mimeType, fileName, size: body.length };
     },
   }),
   mutation('invoices.create', 'POST /invoices', ['invoices.write'], {
@@ -225,6 +240,17 @@ export const invoices = [
     run: async ({ principal, input }, { db, storage }) => {
       const { pdf, fileName } = await creditNotePdfFile(db, principal.teamId, input.id, storage);
       return { body: pdf, mimeType: 'application/pdf', fileName, size: pdf.length };
+    },
+  }),
+  query('invoices.creditNoteEInvoice', 'GET /invoices/credit-notes/:id/e-invoice', ['invoices.read'], {
+    restOnly: 'an XML or PDF file',
+    summary: 'The credit note as an e-invoice',
+    description: `The credit note as an EN 16931 document of type 381 (UBL CreditNote; CII TypeCode 381), referring to the invoice it corrects (BG-3), its amounts positive as the type says it credits. ${eInvoiceSchema.E_INVOICE_DESCRIPTION}`,
+    input: eInvoiceSchema.eInvoiceQuery,
+    output: file('As for an invoice, named by the credit note number.'),
+    run: async ({ principal, input }, { db, storage }) => {
+      const { body, mimeType, fileName } = await creditNoteEInvoice(db, principal.teamId, input.id, input.format, storage);
+      return { body, mimeType, fileName, size: body.length };
     },
   }),
 ];

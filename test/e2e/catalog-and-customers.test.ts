@@ -86,9 +86,9 @@ describe('customers', () => {
     expect(first.data.tags).toEqual([{ id: tag.id, name: 'vip' }]);
 
     const updated = await (
-      await send('PATCH', `/customers/${ids[1]}`, ctx.acme.sessionToken, { countryCode: 'DE', vatNumber: 'DE123' })
+      await send('PATCH', `/customers/${ids[1]}`, ctx.acme.sessionToken, { countryCode: 'DE', vatNumber: 'DE123456789' })
     ).json();
-    expect(updated.data).toMatchObject({ countryCode: 'DE', vatNumber: 'DE123', name: 'Customer 1' });
+    expect(updated.data).toMatchObject({ countryCode: 'DE', vatNumber: 'DE123456789', name: 'Customer 1' });
     expect((await send('PATCH', `/customers/${ids[1]}`, ctx.acme.sessionToken, { countryCode: 'germany' })).status).toBe(400);
     expect((await send('GET', `/customers/${ids[1]}`, ctx.other.sessionToken)).status).toBe(404);
     expect((await (await send('GET', '/customers', ctx.other.sessionToken)).json()).data).toEqual([]);

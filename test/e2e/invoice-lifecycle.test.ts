@@ -99,6 +99,59 @@ describe('InvoiceLifecycle', () => {
     expect(mailsTo(email)).toHaveLength(1);
   }, 60_000);
 
+  it('attaches the e-invoice the customer chose: XRechnung beside the PDF, Factur-X in its place; the PDF alone when it cannot be made', async () => {
+    // A team of its own with the seller data EN 16931 needs, so the other tests keep Acme as it is.
+    const seller = await createTeamAndOwner(stack.tdb.db, 'Seller');
+    const as = (method: string, path: string, body?: unknown) => json(method, path, body, seller.sessionToken);
+    const settings = await as('PATCH', '/teams/current', {
+      email: 'billing@seller.example',
+      countryCode: 'DE',
+      addressLine1: 'Torstraße 1',
+      city: 'Berlin',
+      zip: '10119',
+      vatNumber: 'DE123456789',
+      phone: '+49 30 1234567',
+      invoicePaymentDetails: 'IBAN DE89 3704 0044 0532 0130 00',
+    });
+    expect(settings.status).toBe(200);
+    const cases = [
+      { eInvoiceFormat: 'xrechnung', buyerReference: '991-12345-67', expected: (n: string) => [`${n}.pdf`, `${n}.xrechnung.xml`] },
+      { eInvoiceFormat: 'facturx', buyerReference: null, expected: (n: string) => [`${n}.pdf`] },
+      // No Leitweg-ID: XRechnung cannot be made, and the invoice still goes out, as its PDF.
+      { eInvoiceFormat: 'xrechnung', buyerReference: null, expected: (n: string) => [`${n}.pdf`] },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const email = `e-invoice-${i}-${Date.now()}@customer.example`;
+      const customer = await as('POST', '/customers', {
+        name: `E-invoice customer ${i}`,
+        billingEmail: email,
+        countryCode: 'DE',
+        city: 'Hamburg',
+        zip: '20095',
+        eInvoiceFormat: c.eInvoiceFormat,
+        buyerReference: c.buyerReference,
+      });
+      expect(customer.body.data).toMatchObject({ eInvoiceFormat: c.eInvoiceFormat, buyerReference: c.buyerReference });
+      const draft = await as('POST', '/invoices', {
+        currency: 'EUR',
+        customerId: customer.body.data.id,
+        lineItems: [{ name: 'Consulting', quantity: 1, price: 100, vatRate: 19 }],
+      });
+      const sent = await as('POST', `/invoices/${draft.body.data.id}/send`);
+      expect(sent.status).toBe(200);
+      const number = sent.body.data.invoiceNumber as string;
+      const parsed = await simpleParser((await smtp.waitFor((m) => m.to.includes(email), 30_000)).raw);
+      expect(parsed.attachments.map((a) => a.filename)).toEqual(c.expected(number));
+      if (i === 0) {
+        const xml = parsed.attachments[1].content.toString('utf8');
+        expect(xml).toContain('<cbc:BuyerReference>991-12345-67</cbc:BuyerReference>');
+        expect(xml).toContain('<cbc:PayableAmount currencyID="EUR">119.00</cbc:PayableAmount>');
+      }
+      // Factur-X: the one PDF carries the XML.
+      if (i === 1) expect(parsed.attachments[0].content.toString('latin1')).toContain('/AFRelationship /Alternative');
+    }
+  });
+
   it('waits on one timer for a scheduled send: moved earlier it sends once at the new time; unscheduled it sends nothing', async () => {
     const { email, invoice } = await draftFor();
     const later = new Date(Date.now() + 3_600_000).toISOString();

@@ -105,6 +105,7 @@ const RESOURCE_BY_PATH: Record<string, string> = {
   '/transactions/imports/:id': 'import',
   '/invoices/credit-notes/:id': 'creditNote',
   '/invoices/credit-notes/:id/pdf': 'creditNote',
+  '/invoices/credit-notes/:id/e-invoice': 'creditNote',
 };
 /** Path parameters that are not ids, and what they name. */
 const RESOURCE_BY_PARAM: Record<string, string> = { type: 'notificationType' };

@@ -1182,6 +1182,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices/{id}/e-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice as an e-invoice
+         * @description An issued invoice (unpaid, overdue, paid or refunded) as an EN 16931 e-invoice: 409 for a draft, a scheduled or a canceled one. Made on request from the same figures as the PDF (amounts in the currency’s minor unit; VAT per category and rate: S for a rate above 0, and without VAT AE (reverse charge) for a buyer with a VAT id in another member state, G for a buyer outside the EU, Z otherwise). The seller is the team (`countryCode` and `vatNumber` or `taxNumber` required, see PATCH /teams/current), the buyer the customer (`countryCode` required). 409 naming in `details` each field EN 16931 or the format needs and the data lacks; 409 too for a discount on an invoice that charges VAT (EN 16931 lowers the VAT base with an allowance, the invoice took it off the total), for a tax other than VAT, and for a currency with three decimals.
+         *
+         *     Required scopes: `invoices.read`.
+         */
+        get: operations["invoices.eInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices/from-tracker": {
         parameters: {
             query?: never;
@@ -1454,6 +1476,28 @@ export interface paths {
          *     Required scopes: `invoices.read`.
          */
         get: operations["invoices.creditNotePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/credit-notes/{id}/e-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credit note as an e-invoice
+         * @description The credit note as an EN 16931 document of type 381 (UBL CreditNote; CII TypeCode 381), referring to the invoice it corrects (BG-3), its amounts positive as the type says it credits. Made on request from the same figures as the PDF (amounts in the currency’s minor unit; VAT per category and rate: S for a rate above 0, and without VAT AE (reverse charge) for a buyer with a VAT id in another member state, G for a buyer outside the EU, Z otherwise). The seller is the team (`countryCode` and `vatNumber` or `taxNumber` required, see PATCH /teams/current), the buyer the customer (`countryCode` required). 409 naming in `details` each field EN 16931 or the format needs and the data lacks; 409 too for a discount on an invoice that charges VAT (EN 16931 lowers the VAT base with an allowance, the invoice took it off the total), for a tax other than VAT, and for a currency with three decimals.
+         *
+         *     Required scopes: `invoices.read`.
+         */
+        get: operations["invoices.creditNoteEInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3957,6 +4001,13 @@ export interface components {
             /** @description ISO 3166-1 alpha-2. */
             countryCode: string | null;
             vatNumber: string | null;
+            /** @description BT-10 of its e-invoices: the reference the customer asks invoices to carry (a German public buyer: its Leitweg-ID). */
+            buyerReference: string | null;
+            /**
+             * @description The e-invoice its invoice emails carry beside the PDF (Factur-X replaces the PDF); null: the PDF alone.
+             * @enum {string|null}
+             */
+            eInvoiceFormat: "facturx" | "xrechnung" | "ubl" | "cii" | null;
             note: string | null;
             /** @description Overdue invoices to this customer are chased by email on the team's cadence (`invoiceReminderDays`). Off unless turned on. */
             invoiceReminders: boolean;
@@ -3985,7 +4036,11 @@ export interface components {
             state?: string | null;
             zip?: string | null;
             countryCode?: string | null;
+            /** @description With its country prefix (`DE123456789`, `ATU12345678`, Greece `EL…`); spaces, dots and dashes are dropped. The structure is checked per EU country (and GB, XI, CH, NO); a wrong one is 400. */
             vatNumber?: string | null;
+            buyerReference?: string | null;
+            /** @enum {string|null} */
+            eInvoiceFormat?: "facturx" | "xrechnung" | "ubl" | "cii" | null;
             note?: string | null;
             invoiceReminders?: boolean;
             /** @description Tag ids of the team; replaces the current tags. */
@@ -4006,7 +4061,11 @@ export interface components {
             state?: string | null;
             zip?: string | null;
             countryCode?: string | null;
+            /** @description With its country prefix (`DE123456789`, `ATU12345678`, Greece `EL…`); spaces, dots and dashes are dropped. The structure is checked per EU country (and GB, XI, CH, NO); a wrong one is 400. */
             vatNumber?: string | null;
+            buyerReference?: string | null;
+            /** @enum {string|null} */
+            eInvoiceFormat?: "facturx" | "xrechnung" | "ubl" | "cii" | null;
             note?: string | null;
             invoiceReminders?: boolean;
             /** @description Tag ids of the team; replaces the current tags. */
@@ -5161,6 +5220,19 @@ export interface components {
             invoicePaymentDetails: string | null;
             /** @description The number the next invoice starts from, when it is above the highest one used with the prefix. */
             invoiceNextNumber: number | null;
+            /** @description The seller's postal address on e-invoices (with `countryCode`). */
+            addressLine1: string | null;
+            addressLine2: string | null;
+            city: string | null;
+            zip: string | null;
+            /** @description The team's VAT identifier (BT-31 of its e-invoices). */
+            vatNumber: string | null;
+            /** @description The national tax number (German Steuernummer, BT-32), for a seller without a VAT identifier. */
+            taxNumber: string | null;
+            /** @description The legal registration (commercial register, e.g. `HRB 12345 B`; BT-30): identifies a seller without a VAT identifier. */
+            registrationNumber: string | null;
+            /** @description The seller contact telephone XRechnung asks for. */
+            phone: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -5207,6 +5279,19 @@ export interface components {
             invoicePaymentDetails: string | null;
             /** @description The number the next invoice starts from, when it is above the highest one used with the prefix. */
             invoiceNextNumber: number | null;
+            /** @description The seller's postal address on e-invoices (with `countryCode`). */
+            addressLine1: string | null;
+            addressLine2: string | null;
+            city: string | null;
+            zip: string | null;
+            /** @description The team's VAT identifier (BT-31 of its e-invoices). */
+            vatNumber: string | null;
+            /** @description The national tax number (German Steuernummer, BT-32), for a seller without a VAT identifier. */
+            taxNumber: string | null;
+            /** @description The legal registration (commercial register, e.g. `HRB 12345 B`; BT-30): identifies a seller without a VAT identifier. */
+            registrationNumber: string | null;
+            /** @description The seller contact telephone XRechnung asks for. */
+            phone: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -5254,6 +5339,15 @@ export interface components {
             logoDocumentId?: string | null;
             /** @description e.g. "IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX". */
             invoicePaymentDetails?: string | null;
+            addressLine1?: string | null;
+            addressLine2?: string | null;
+            city?: string | null;
+            zip?: string | null;
+            /** @description With its country prefix (`DE123456789`, `ATU12345678`, Greece `EL…`); spaces, dots and dashes are dropped. The structure is checked per EU country (and GB, XI, CH, NO); a wrong one is 400. */
+            vatNumber?: string | null;
+            taxNumber?: string | null;
+            registrationNumber?: string | null;
+            phone?: string | null;
         };
         /** @description A team deletion under way (or finished): access is revoked first, then everything running for the team stops, then its rows go table by table in batches. */
         TeamDeletionProgress: {
@@ -16437,6 +16531,115 @@ export interface operations {
             };
         };
     };
+    "invoices.eInvoice": {
+        parameters: {
+            query: {
+                /** @description `ubl`: Peppol BIS Billing 3.0 UBL; `xrechnung`: XRechnung 3.0 UBL (needs the customer's `buyerReference`, the Leitweg-ID); `cii`: UN/CEFACT CII D16B, EN 16931 profile; `facturx`: Factur-X / ZUGFeRD EN 16931, the PDF as PDF/A-3 with the CII embedded as `factur-x.xml`. */
+                format: "facturx" | "xrechnung" | "ubl" | "cii";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/xml, named `<number>.ubl.xml`, `<number>.xrechnung.xml` or `<number>.cii.xml`; for `facturx` application/pdf, `<number>.pdf`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "invoices.createFromTracker": {
         parameters: {
             query?: never;
@@ -18630,6 +18833,115 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description application/pdf, named `<credit note number>.pdf`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "invoices.creditNoteEInvoice": {
+        parameters: {
+            query: {
+                /** @description `ubl`: Peppol BIS Billing 3.0 UBL; `xrechnung`: XRechnung 3.0 UBL (needs the customer's `buyerReference`, the Leitweg-ID); `cii`: UN/CEFACT CII D16B, EN 16931 profile; `facturx`: Factur-X / ZUGFeRD EN 16931, the PDF as PDF/A-3 with the CII embedded as `factur-x.xml`. */
+                format: "facturx" | "xrechnung" | "ubl" | "cii";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As for an invoice, named by the credit note number. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -44,6 +44,7 @@ import * as oauthClientRegistration from './0085_oauth_client_registration';
 import * as listSortIndexes from './0086_list_sort_indexes';
 import * as creditNotes from './0087_credit_notes';
 import * as transactionRules from './0089_transaction_rules';
+import * as eInvoiceParties from './0091_e_invoice_parties';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -95,6 +96,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0086_list_sort_indexes': listSortIndexes,
   '0087_credit_notes': creditNotes,
   '0089_transaction_rules': transactionRules,
+  '0091_e_invoice_parties': eInvoiceParties,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

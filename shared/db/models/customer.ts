@@ -1,6 +1,8 @@
 import { snakeCaseMappers } from 'objection';
 import { TeamScopedModel } from './base';
 
+export const E_INVOICE_FORMATS = ['facturx', 'xrechnung', 'ubl', 'cii'] as const;
+
 export class Customer extends TeamScopedModel {
   static override tableName = 'customers';
   // The columns are address_line_1 and address_line_2, which the knex-wide mapper would write as
@@ -19,6 +21,10 @@ export class Customer extends TeamScopedModel {
   zip!: string | null;
   countryCode!: string | null;
   vatNumber!: string | null;
+  /** BT-10: the reference the buyer asks invoices to carry (a German public buyer's Leitweg-ID). */
+  buyerReference!: string | null;
+  /** The e-invoice its invoice emails carry beside the PDF; null: the PDF alone. */
+  eInvoiceFormat!: (typeof E_INVOICE_FORMATS)[number] | null;
   note!: string | null;
   /** Overdue invoices to this customer are chased on the team's cadence (off unless turned on). */
   invoiceReminders!: boolean;

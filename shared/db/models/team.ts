@@ -1,3 +1,4 @@
+import { snakeCaseMappers } from 'objection';
 import { BaseModel } from './base';
 
 export const TEAM_PLANS = ['trial', 'starter', 'pro'] as const;
@@ -5,6 +6,8 @@ export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'cancele
 
 export class Team extends BaseModel {
   static override tableName = 'teams';
+  // address_line_1 and _2: a digit after an underscore, as the customers' columns (see Customer).
+  static override columnNameMappers = snakeCaseMappers({ underscoreBeforeDigits: true });
   name!: string;
   inboxId!: string;
   email!: string | null;
@@ -30,6 +33,15 @@ export class Team extends BaseModel {
   invoicePaymentDetails!: string | null;
   /** An uploaded image (PNG or JPEG) printed on the team's invoices. */
   logoDocumentId!: string | null;
+  /** The seller's postal address, VAT identifier and national tax number on its e-invoices. */
+  addressLine1!: string | null;
+  addressLine2!: string | null;
+  city!: string | null;
+  zip!: string | null;
+  vatNumber!: string | null;
+  taxNumber!: string | null;
+  registrationNumber!: string | null;
+  phone!: string | null;
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;

@@ -8,6 +8,7 @@ import { deliverOnce, type DeliveryConfig, type DeliveryOutcome } from '../invoi
 import { invoiceEmailHtml } from '../invoices/email-html';
 import { numberShown } from '../invoices/numbering';
 import { localeOf } from '../invoices/pdf';
+import { creditNoteEInvoiceOf, emailAttachments } from '../e-invoices/service';
 import { creditNoteForPdf, renderCreditNotePdf } from './pdf';
 
 /**
@@ -55,7 +56,11 @@ export async function deliverCreditNoteEmail(
         }),
         messageId,
         replyTo: team.email ?? undefined,
-        attachments: [{ filename: `${cn.creditNoteNumber}.pdf`, content: await renderCreditNotePdf(data), contentType: 'application/pdf' }],
+        attachments: await emailAttachments(
+          data.customer?.eInvoiceFormat,
+          { filename: `${cn.creditNoteNumber}.pdf`, render: () => renderCreditNotePdf(data) },
+          (format) => creditNoteEInvoiceOf(db, teamId, data, format),
+        ),
       }),
       sent: async (trx) => {
         await CreditNote.query(trx).where({ teamId, id: creditNoteId }).patch({ sentAt: dbNow() });

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex';
 import type { Storage } from '../../providers/storage';
 import { formatMoney } from '../currencies/money';
-import { invoiceForPdf, localeOf, renderInvoicePdf, type DocumentHeading, type InvoiceParties } from '../invoices/pdf';
+import { invoiceForPdf, localeOf, renderInvoicePdf, type ArchivalPdf, type DocumentHeading, type InvoiceParties } from '../invoices/pdf';
 import { numberShown } from '../invoices/numbering';
 import type { InvoiceDto } from '../invoices/schema';
 import type { CreditNoteDto } from './schema';
@@ -19,7 +19,10 @@ export async function creditNoteForPdf(db: Db, teamId: string, id: string, stora
  * The credit note on the invoice's template: titled "Credit note", with its own number and date and
  * the invoice it corrects, and every amount credited shown negative, as a correcting document shows it.
  */
-export function renderCreditNotePdf({ creditNote: cn, invoice, team, customer }: CreditNoteForPdf): Promise<Buffer> {
+export function renderCreditNotePdf(
+  { creditNote: cn, invoice, team, customer }: CreditNoteForPdf,
+  archival?: ArchivalPdf,
+): Promise<Buffer> {
   const invoiceNumber = numberShown(invoice);
   const credited = formatMoney(cn.amount, cn.currency, localeOf(team.countryCode)).replace(/[\u202f\u00a0]/g, ' ');
   const document: InvoiceDto = {
@@ -53,7 +56,7 @@ export function renderCreditNotePdf({ creditNote: cn, invoice, team, customer }:
       'It is set against what is due on the invoice; what was already paid is refunded.',
     ],
   };
-  return renderInvoicePdf({ invoice: document, team, customer }, heading);
+  return renderInvoicePdf({ invoice: document, team, customer }, heading, archival);
 }
 
 /** The credit note's PDF as a download, named by its number. */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { pageSize } from '../common/query';
 import { sortParam } from '../common/sort';
+import { vatIdInput } from '../common/vat-id';
+import { E_INVOICE_FORMATS } from '../../db/models';
 
 const nullableText = (max: number) => z.string().trim().max(max).nullable().optional();
 
@@ -20,6 +22,12 @@ export const customerSchema = z
     zip: z.string().nullable(),
     countryCode: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2.' }),
     vatNumber: z.string().nullable(),
+    buyerReference: z.string().nullable().meta({
+      description: 'BT-10 of its e-invoices: the reference the customer asks invoices to carry (a German public buyer: its Leitweg-ID).',
+    }),
+    eInvoiceFormat: z.enum(E_INVOICE_FORMATS).nullable().meta({
+      description: 'The e-invoice its invoice emails carry beside the PDF (Factur-X replaces the PDF); null: the PDF alone.',
+    }),
     note: z.string().nullable(),
     invoiceReminders: z.boolean().meta({
       description:
@@ -49,7 +57,9 @@ const fields = {
     .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, upper case')
     .nullable()
     .optional(),
-  vatNumber: nullableText(50),
+  vatNumber: vatIdInput.nullable().optional(),
+  buyerReference: nullableText(200),
+  eInvoiceFormat: z.enum(E_INVOICE_FORMATS).nullable().optional(),
   note: nullableText(5000),
   invoiceReminders: z.boolean().optional(),
   tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team; replaces the current tags.' }),

@@ -7,6 +7,7 @@ import type { MailMessage, Mailer } from '../../providers/mail';
 import { formatMoney } from '../currencies/money';
 import { sha256Hex } from '../crypto/tokens';
 import { invoiceEmailHtml, type InvoiceEmailContent } from './email-html';
+import { emailAttachments, invoiceEInvoiceOf, type MailAttachment } from '../e-invoices/service';
 import { invoiceForPdf, localeOf, paymentLines, renderInvoicePdf } from './pdf';
 import { numberShown } from './numbering';
 
@@ -59,7 +60,12 @@ export async function deliverInvoiceEmail(
     {
       compose: async (messageId, deliveryId) => {
         const link = await deliveryLink(db, config, { teamId, invoiceId, deliveryId });
-        return composeEmail(data, kind, link, messageId, recipient);
+        const attachments = await emailAttachments(
+          data.customer?.eInvoiceFormat,
+          { filename: `${numberShown(data.invoice)}.pdf`, render: () => renderInvoicePdf(data) },
+          (format) => invoiceEInvoiceOf(db, teamId, data, format),
+        );
+        return composeEmail(data, kind, link, messageId, recipient, attachments);
       },
       sent: async (trx) => {
         if (kind === 'invoice') await Invoice.query(trx).where({ teamId, id: invoiceId }).patch({ sentAt: dbNow() });
@@ -127,13 +133,14 @@ async function deliveryLink(
 }
 
 /** The email itself: what is due and by when, in the team's locale, the link, and the PDF attached. */
-async function composeEmail(
+function composeEmail(
   data: Awaited<ReturnType<typeof invoiceForPdf>>,
   kind: DeliveryKind,
   link: string | null,
   messageId: string,
   recipient: string,
-): Promise<MailMessage> {
+  attachments: MailAttachment[],
+): MailMessage {
   const { invoice, team } = data;
   const locale = localeOf(team.countryCode);
   const money = (n: number) => formatMoney(n, invoice.currency, locale);
@@ -162,7 +169,7 @@ async function composeEmail(
     '',
     ...(content.payment.length ? [...content.payment, ''] : []),
     ...(link ? [`View and download it here: ${link}`, ''] : []),
-    'The invoice is attached as a PDF.',
+    attachments.length > 1 ? 'The invoice is attached as a PDF and as an e-invoice.' : 'The invoice is attached as a PDF.',
     ...(content.reminder ? ['', 'If you have paid it already, thank you, and please ignore this reminder.'] : []),
     '',
     team.name,
@@ -174,6 +181,6 @@ async function composeEmail(
     html: invoiceEmailHtml(content),
     messageId,
     replyTo: team.email ?? undefined,
-    attachments: [{ filename: `${number}.pdf`, content: await renderInvoicePdf(data), contentType: 'application/pdf' }],
+    attachments,
   };
 }

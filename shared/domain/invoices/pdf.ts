@@ -11,13 +11,37 @@ import { lineAmounts } from './totals';
 
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
-  team: Pick<Team, 'name' | 'email' | 'countryCode' | 'invoicePaymentDetails'> & {
+  team: Pick<
+    Team,
+    | 'name'
+    | 'email'
+    | 'countryCode'
+    | 'invoicePaymentDetails'
+    | 'addressLine1'
+    | 'addressLine2'
+    | 'city'
+    | 'zip'
+    | 'vatNumber'
+    | 'taxNumber'
+    | 'registrationNumber'
+  > & {
     /** The logo's bytes (PNG or JPEG), when the team has one and it could be read. */
     logo?: Buffer | null;
   };
   customer: Pick<
     Customer,
-    'name' | 'email' | 'billingEmail' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zip' | 'countryCode' | 'vatNumber'
+    | 'name'
+    | 'email'
+    | 'billingEmail'
+    | 'addressLine1'
+    | 'addressLine2'
+    | 'city'
+    | 'state'
+    | 'zip'
+    | 'countryCode'
+    | 'vatNumber'
+    | 'buyerReference'
+    | 'eInvoiceFormat'
   > | null;
 }
 
@@ -71,7 +95,8 @@ export async function invoiceForPdf(
 ): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
   const invoice = await getInvoice(db, teamId, id);
   const [team, customer] = await Promise.all([
-    Team.query(db).findById(teamId).select('name', 'email', 'countryCode', 'invoicePaymentDetails', 'logoDocumentId').throwIfNotFound(),
+    // The whole row: a select list would pass address_line_1 through knex's name mapping, which writes it address_line1.
+    Team.query(db).findById(teamId).throwIfNotFound(),
     invoice.customer ? Customer.query(db).findOne({ teamId, id: invoice.customer.id }) : null,
   ]);
   let logo: Buffer | null = null;
@@ -79,8 +104,37 @@ export async function invoiceForPdf(
     const doc = await Document.query(db).findOne({ teamId, id: team.logoDocumentId }).select('storageKey');
     logo = doc ? await storage.get(doc.storageKey).catch(() => null) : null;
   }
-  const { name, email, countryCode, invoicePaymentDetails } = team;
-  return { invoice, team: { name, email, countryCode, invoicePaymentDetails, logo }, customer: customer ?? null };
+  const {
+    name,
+    email,
+    countryCode,
+    invoicePaymentDetails,
+    addressLine1,
+    addressLine2,
+    city,
+    zip,
+    vatNumber,
+    taxNumber,
+    registrationNumber,
+  } = team;
+  return {
+    invoice,
+    team: {
+      name,
+      email,
+      countryCode,
+      invoicePaymentDetails,
+      addressLine1,
+      addressLine2,
+      city,
+      zip,
+      vatNumber,
+      taxNumber,
+      registrationNumber,
+      logo,
+    },
+    customer: customer ?? null,
+  };
 }
 
 /** The invoice's PDF as a download: its bytes and a file name from its number. */
@@ -113,6 +167,14 @@ export function paymentLines(
   ];
 }
 
+/**
+ * The document as PDF/A-3b (fonts embedded, sRGB output intent, XMP metadata), with `finish` to add
+ * what goes in before it is closed: Factur-X's embedded XML and its metadata.
+ */
+export interface ArchivalPdf {
+  finish: (doc: PDFKit.PDFDocument) => void;
+}
+
 /** What another document made on the invoice template (a credit note) puts in place of the invoice's own. */
 export interface DocumentHeading {
   title: string;
@@ -131,6 +193,7 @@ export interface DocumentHeading {
 export function renderInvoicePdf(
   { invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties,
   heading?: DocumentHeading,
+  archival?: ArchivalPdf,
 ): Promise<Buffer> {
   const title = heading?.title ?? 'Invoice';
   const locale = localeOf(team.countryCode);
@@ -139,10 +202,18 @@ export function renderInvoicePdf(
   const date = (d: string | null) =>
     d ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`)) : '—';
 
+  // pdfkit copies these into the XMP metadata unescaped; a PDF/A file keeps the two the same, so
+  // what XML would misread is left out of both.
+  const meta = (text: string) => (archival ? text.replace(/[<>&]/g, ' ') : text);
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
-    info: { Title: `${title} ${numberShown(invoice)}`, Author: team.name, Subject: customer ? `${title} to ${customer.name}` : title },
+    info: {
+      Title: meta(`${title} ${numberShown(invoice)}`),
+      Author: meta(team.name),
+      Subject: meta(customer ? `${title} to ${customer.name}` : title),
+    },
+    ...(archival && { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const, lang: 'en' }),
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -170,12 +241,21 @@ export function renderInvoicePdf(
     .fontSize(20)
     .fillColor(INK)
     .text(team.name, MARGIN, nameY, { width: width / 2 });
-  if (team.email)
+  // Who issues it, as the law asks an invoice to say: address, VAT id (or tax number), registration.
+  const sender = [
+    team.addressLine1,
+    team.addressLine2,
+    [team.zip, team.city].filter(Boolean).join(' '),
+    team.email,
+    team.vatNumber ? `VAT ${team.vatNumber}` : team.taxNumber && `Tax no. ${team.taxNumber}`,
+    team.registrationNumber,
+  ].filter((l): l is string => Boolean(l));
+  for (const line of sender)
     doc
       .font('regular')
       .fontSize(9)
       .fillColor(MUTED)
-      .text(team.email, { width: width / 2 });
+      .text(line, { width: width / 2 });
   // Where the team's block ends (lower with a logo): the bill-to block starts below it.
   const teamBottom = doc.y;
   doc
@@ -312,6 +392,7 @@ export function renderInvoicePdf(
     doc.font('bold').fontSize(8).fillColor(MUTED).text('NOTE', MARGIN, y);
     doc.font('regular').fontSize(9).fillColor(INK).text(invoice.note, { width });
   }
+  archival?.finish(doc);
   doc.end();
   return done;
 }

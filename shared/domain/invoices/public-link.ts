@@ -45,7 +45,7 @@ export async function invoiceByPublicToken(
   db: Db,
   token: string,
   storage?: Pick<Storage, 'get'>,
-): Promise<{ invoice: InvoiceDto } & InvoiceParties> {
+): Promise<{ invoice: InvoiceDto; teamId: string } & InvoiceParties> {
   const link = await InvoiceLink.query(db)
     .findOne({ tokenHash: sha256Hex(token) })
     .whereNull('revokedAt')
@@ -56,5 +56,5 @@ export async function invoiceByPublicToken(
     [link.teamId, link.invoiceId],
   );
   if (rows.length) await Invoice.query(db).where({ teamId: link.teamId, id: link.invoiceId }).patch({ viewedAt: new Date() });
-  return invoiceForPdf(db, link.teamId, link.invoiceId, storage);
+  return { ...(await invoiceForPdf(db, link.teamId, link.invoiceId, storage)), teamId: link.teamId };
 }

@@ -9,7 +9,11 @@ import { numberShown } from './numbering';
  * The invoice as its customer sees it at the public link: the same facts as the PDF, and a link to
  * download it. One self-contained page (inline styles, no scripts), every value escaped.
  */
-export function invoicePageHtml({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties, pdfHref: string): string {
+export function invoicePageHtml(
+  { invoice, team, customer }: { invoice: InvoiceDto } & InvoiceParties,
+  pdfHref: string,
+  eInvoice?: { href: string; label: string },
+): string {
   // The same conventions as the PDF: the team's country decides how money reads.
   const locale = localeOf(team.countryCode);
   const money = (n: number, currency: string, opts?: { price?: boolean }) => formatMoney(n, currency, locale, opts);
@@ -47,7 +51,7 @@ ${invoice.discount ? `<tr><td colspan="4" class="n">Discount</td><td class="n">â
     .map((l) => e(l))
     .join('<br>')}</p>
 ${invoice.note ? `<p class="muted">${e(invoice.note)}</p>` : ''}
-<p><a class="button" href="${e(pdfHref)}">Download PDF</a></p>
+<p><a class="button" href="${e(pdfHref)}">Download PDF</a>${eInvoice ? ` <a class="button" href="${e(eInvoice.href)}">${e(eInvoice.label)}</a>` : ''}</p>
 </main></body></html>`;
 }
 

@@ -5,6 +5,7 @@ import { toIso } from '../../db/timestamps';
 import { badRequest, notFound } from '../../errors';
 import { currencyCode } from '../common/currency';
 import { timeZone } from '../common/time-zone';
+import { vatIdInput } from '../common/vat-id';
 
 export const teamSchema = z
   .object({
@@ -43,6 +44,19 @@ export const teamSchema = z
       .int()
       .nullable()
       .meta({ description: 'The number the next invoice starts from, when it is above the highest one used with the prefix.' }),
+    addressLine1: z.string().nullable().meta({ description: "The seller's postal address on e-invoices (with `countryCode`)." }),
+    addressLine2: z.string().nullable(),
+    city: z.string().nullable(),
+    zip: z.string().nullable(),
+    vatNumber: z.string().nullable().meta({ description: "The team's VAT identifier (BT-31 of its e-invoices)." }),
+    taxNumber: z
+      .string()
+      .nullable()
+      .meta({ description: 'The national tax number (German Steuernummer, BT-32), for a seller without a VAT identifier.' }),
+    registrationNumber: z.string().nullable().meta({
+      description: 'The legal registration (commercial register, e.g. `HRB 12345 B`; BT-30): identifies a seller without a VAT identifier.',
+    }),
+    phone: z.string().nullable().meta({ description: 'The seller contact telephone XRechnung asks for.' }),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Team' });
@@ -68,6 +82,14 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   invoiceNextNumber: t.invoiceNextNumber,
   invoicePaymentDetails: t.invoicePaymentDetails,
   logoDocumentId: t.logoDocumentId,
+  addressLine1: t.addressLine1,
+  addressLine2: t.addressLine2,
+  city: t.city,
+  zip: t.zip,
+  vatNumber: t.vatNumber,
+  taxNumber: t.taxNumber,
+  registrationNumber: t.registrationNumber,
+  phone: t.phone,
   createdAt: toIso(t.createdAt),
 });
 
@@ -126,6 +148,14 @@ export const updateTeamBody = z
       .nullable()
       .optional()
       .meta({ description: 'e.g. "IBAN DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX".' }),
+    addressLine1: z.string().trim().max(200).nullable().optional(),
+    addressLine2: z.string().trim().max(200).nullable().optional(),
+    city: z.string().trim().max(100).nullable().optional(),
+    zip: z.string().trim().max(20).nullable().optional(),
+    vatNumber: vatIdInput.nullable().optional(),
+    taxNumber: z.string().trim().min(1).max(50).nullable().optional(),
+    registrationNumber: z.string().trim().min(1).max(100).nullable().optional(),
+    phone: z.string().trim().max(50).nullable().optional(),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
