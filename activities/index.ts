@@ -1,3 +1,4 @@
+import { agentActionActivities } from './agent-actions/agent-action';
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { bankConsentActivities } from './banking/consent';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...transactionExportActivities(deps),
     ...importActivities(deps),
     ...webhookDeliveryActivities(deps),
+    ...agentActionActivities(deps),
   };
 }
 

@@ -47,3 +47,4 @@ export * from './webhook-event';
 export * from './invoice-series';
 export * from './transaction-export';
 export * from './transaction-import';
+export * from './agent-action';

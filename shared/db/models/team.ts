@@ -5,6 +5,7 @@ export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'cancele
 
 export class Team extends BaseModel {
   static override tableName = 'teams';
+  static override jsonAttributes = ['agentActionPolicies'];
   name!: string;
   inboxId!: string;
   email!: string | null;
@@ -33,5 +34,7 @@ export class Team extends BaseModel {
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;
+  /** The tools an agent may use without approval, each up to a number of rows (shared/domain/agent-actions/policies.ts). */
+  agentActionPolicies!: { operation: string; maxCount: number }[];
   updatedAt!: Date;
 }
