@@ -53,7 +53,8 @@ export const agentAction: AgentActionWorkflow = async (input) => {
   // Workflow time is replayed as it was, so the validator decides the same on every replay.
   const validator = (_decision: AgentActionDecision) => {
     if (!waiting()) throw ApplicationFailure.nonRetryable(`The action is ${run.stage}`, AGENT_ACTION_REFUSALS.notPending);
-    if (Date.now() >= expiresAtMs) throw ApplicationFailure.nonRetryable(`The action expired at ${input.expiresAt}`, AGENT_ACTION_REFUSALS.expired);
+    if (Date.now() >= expiresAtMs)
+      throw ApplicationFailure.nonRetryable(`The action expired at ${input.expiresAt}`, AGENT_ACTION_REFUSALS.expired);
   };
 
   setHandler(

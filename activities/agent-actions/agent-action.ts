@@ -37,7 +37,11 @@ export function agentActionActivities({ db, messaging, temporal }: ActivityDeps)
       }
     },
 
-    async closeAgentAction(input: { actionId: string; status: 'declined' | 'expired'; decision: AgentActionDecision | null }): Promise<string> {
+    async closeAgentAction(input: {
+      actionId: string;
+      status: 'declined' | 'expired';
+      decision: AgentActionDecision | null;
+    }): Promise<string> {
       return closeAgentAction(db, input.actionId, input.status, input.decision);
     },
   };

@@ -115,7 +115,12 @@ export function mcpRouter(
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {
       server.registerTool(
         tool.name,
-        { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations } },
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.input,
+          annotations: { title: tool.title, ...tool.annotations },
+        },
         (args) => callTool(tool, toolCtx, args),
       );
     }

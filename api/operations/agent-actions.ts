@@ -9,7 +9,8 @@ const DECIDER =
 export const agentActions = [
   query('agentActions.get', 'GET /agent-actions', ['agent-actions.read'], {
     summary: 'List actions agents proposed',
-    description: 'Writes AI agents proposed over MCP or in the chat, newest first, with their preview and how they ended; keyset-paginated.',
+    description:
+      'Writes AI agents proposed over MCP or in the chat, newest first, with their preview and how they ended; keyset-paginated.',
     input: schema.listAgentActionsQuery,
     output: page(schema.agentActionSchema),
     run: ({ principal, input }, { db }) => service.listAgentActions(db, principal.teamId, input),

@@ -22,7 +22,11 @@ export const chat = [
       output: chatAnswerSchema,
       run: async ({ principal, input, request }, { db, assistant, temporal, config }) => {
         await takeChatBudget(assistant, principal);
-        return askAndWait({ db, llm: assistant.llm, log: request.log, agent: { temporal, expiryMs: config.AGENT_ACTION_EXPIRY } }, principal, input);
+        return askAndWait(
+          { db, llm: assistant.llm, log: request.log, agent: { temporal, expiryMs: config.AGENT_ACTION_EXPIRY } },
+          principal,
+          input,
+        );
       },
     },
   }),

@@ -95,7 +95,10 @@ const pick = (row: Record<string, unknown>, keys: readonly string[]) =>
 /** The rows' updated_at now, keyed `<table>:<id>`; a row that is gone has none. */
 export async function versionsOf(db: Db, teamId: string, table: string, ids: readonly string[]): Promise<Record<string, string>> {
   if (!ids.length) return {};
-  const rows = await db(table).where({ teamId }).whereRaw('id = any(?::uuid[])', [[...ids]]).select<{ id: string; updatedAt: Date }[]>('id', 'updatedAt');
+  const rows = await db(table)
+    .where({ teamId })
+    .whereRaw('id = any(?::uuid[])', [[...ids]])
+    .select<{ id: string; updatedAt: Date }[]>('id', 'updatedAt');
   return Object.fromEntries(rows.map((r) => [`${table}:${r.id}`, toIso(r.updatedAt)]));
 }
 
@@ -213,7 +216,13 @@ const invoicesSend = define({
       preview: {
         summary: `issue invoice ${label} (${formatAmountWithCode(invoice.amount, invoice.currency)}) and email it to its customer`,
         count: 1,
-        sample: [{ id: input.id, before: { status: invoice.status, invoiceNumber: invoice.invoiceNumber }, after: { status: 'unpaid', emailed: true } }],
+        sample: [
+          {
+            id: input.id,
+            before: { status: invoice.status, invoiceNumber: invoice.invoiceNumber },
+            after: { status: 'unpaid', emailed: true },
+          },
+        ],
       },
       versions: await versionsOf(db, teamId, 'invoices', [input.id]),
     };
@@ -273,7 +282,10 @@ const inboxDecline = define({
 
 /** Every operation an agent may propose, by its declared name. */
 export const APPLICABLE_OPERATIONS: ReadonlyMap<string, ApplicableOperation> = new Map(
-  [transactionsCreate, transactionsUpdate, transactionsBulkUpdate, invoicesCreate, invoicesSend, inboxMatch, inboxDecline].map((o) => [o.name, o]),
+  [transactionsCreate, transactionsUpdate, transactionsBulkUpdate, invoicesCreate, invoicesSend, inboxMatch, inboxDecline].map((o) => [
+    o.name,
+    o,
+  ]),
 );
 
 export const APPLICABLE_OPERATION_NAMES = [...APPLICABLE_OPERATIONS.keys()] as [string, ...string[]];

@@ -14,7 +14,9 @@ export const agentActionSchema = z
     id: z.uuid(),
     operation: z.string().meta({ description: 'The operation it applies, as this API names it (`transactions.bulkUpdate`).' }),
     tool: z.string().meta({ description: 'The tool the agent called (`categorize_transactions`).' }),
-    input: z.record(z.string(), z.unknown()).meta({ description: "The operation's input, as it will be applied (a filter resolved to ids)." }),
+    input: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "The operation's input, as it will be applied (a filter resolved to ids)." }),
     status: z.enum(AGENT_ACTION_STATUSES).meta({
       description:
         '`pending` waits for a decision; `applied`; `declined`; `expired` (nobody decided in time); `stale` (a row it previewed changed before approval: nothing applied); `failed` (the operation refused when applied: nothing applied).',

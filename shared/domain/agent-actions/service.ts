@@ -3,11 +3,7 @@ import { AgentAction, ApiKey, MessagingConnection, Notification, OAuthApplicatio
 import { toIso } from '../../db/timestamps';
 import { AppError, conflict, forbidden, notFound, validationError, workflowServiceUnreachable } from '../../errors';
 import { approveAgentActionRun, declineAgentActionRun, startAgentAction } from '../../temporal/agent-action/calls';
-import {
-  AGENT_ACTION_REFUSALS,
-  type AgentActionApplied,
-  type AgentActionDecision,
-} from '../../temporal/agent-action/contract';
+import { AGENT_ACTION_REFUSALS, type AgentActionApplied, type AgentActionDecision } from '../../temporal/agent-action/contract';
 import type { TemporalGateway } from '../../temporal/client';
 import type { Principal } from '../auth/principal';
 import { hasScopes } from '../auth/scopes';
@@ -54,7 +50,8 @@ export type ProposalOutcome =
   | { status: 'pending_approval'; actionId: string; preview: AgentActionDto['preview']; expiresAt: string }
   | { status: 'applied'; actionId: string; preview: AgentActionDto['preview']; result: unknown };
 
-const clientIdOf = (p: Principal): string | null => (p.kind === 'oauth' ? (p.oauthApplicationId ?? null) : p.kind === 'api_key' ? (p.apiKeyId ?? null) : null);
+const clientIdOf = (p: Principal): string | null =>
+  p.kind === 'oauth' ? (p.oauthApplicationId ?? null) : p.kind === 'api_key' ? (p.apiKeyId ?? null) : null;
 
 async function clientNameOf(db: Db, p: Principal): Promise<string | null> {
   if (p.kind === 'oauth' && p.oauthApplicationId)
@@ -79,11 +76,7 @@ export async function setTeamPolicies(db: Db, teamId: string, body: AgentActionP
  * team policy's limit it is applied at once, through the same path as an approval; otherwise the
  * AgentAction run notifies the team and waits for a person's decision.
  */
-export async function proposeAgentAction(
-  deps: ProposeDeps,
-  proposer: Proposer,
-  req: ProposalRequest,
-): Promise<ProposalOutcome> {
+export async function proposeAgentAction(deps: ProposeDeps, proposer: Proposer, req: ProposalRequest): Promise<ProposalOutcome> {
   const { db } = deps;
   const { principal } = proposer;
   const op = applicableOperation(req.operation);
@@ -159,18 +152,21 @@ export async function applyAgentAction(
         approvedByUserId: decision.userId,
         approvedVia: decision.via,
       };
-      const result: unknown = await applicableOperation(row.operation).apply({ db: trx, temporal: deps.temporal }, row.teamId, actor, row.input);
+      const result: unknown = await applicableOperation(row.operation).apply(
+        { db: trx, temporal: deps.temporal },
+        row.teamId,
+        actor,
+        row.input,
+      );
       const stored = JSON.parse(JSON.stringify(result ?? null)) as unknown;
-      await AgentAction.query(trx)
-        .findById(row.id)
-        .patch({
-          status: 'applied',
-          result: stored,
-          decidedByUserId: decision.userId,
-          decidedVia: decision.via,
-          decidedAt: new Date(),
-          updatedAt: new Date(),
-        });
+      await AgentAction.query(trx).findById(row.id).patch({
+        status: 'applied',
+        result: stored,
+        decidedByUserId: decision.userId,
+        decidedVia: decision.via,
+        decidedAt: new Date(),
+        updatedAt: new Date(),
+      });
       return { actionId, operation: row.operation, result: stored };
     });
   } catch (err) {
@@ -181,7 +177,14 @@ export async function applyAgentAction(
       await AgentAction.query(deps.db)
         .findById(actionId)
         .where({ status: 'pending' })
-        .patch({ status, error: err.description, decidedByUserId: decision.userId, decidedVia: decision.via, decidedAt: new Date(), updatedAt: new Date() });
+        .patch({
+          status,
+          error: err.description,
+          decidedByUserId: decision.userId,
+          decidedVia: decision.via,
+          decidedAt: new Date(),
+          updatedAt: new Date(),
+        });
     if (err instanceof AgentActionRefused) throw err;
     throw new AgentActionRefused(AGENT_ACTION_REFUSALS.refused, `${err.description} (${err.status}); nothing was applied`);
   }
