@@ -11,6 +11,13 @@ const PROPOSES =
   ' It does not apply at once: it becomes an action a person approves or declines (GET /agent-actions/{actionId}), unless the team lets agents do this much without approval; the answer says which (`status`: `pending_approval` with a preview, or `applied` with the result).';
 
 /**
+ * The operation's body as a tool's arguments: the same fields, without the body's name in the
+ * reference (a named schema becomes a `$ref`, and MCP wants the arguments' schema to be an object
+ * itself). Checks across fields are the operation's, made when the action is proposed.
+ */
+const asToolInput = (body: z.ZodObject) => z.object(body.shape).strict();
+
+/**
  * A write tool: its arguments become the input of a declared operation, which is proposed as an
  * AgentAction (never applied here) through the context's `propose`.
  */
@@ -49,7 +56,7 @@ export const createTransactionTool = defineWriteTool({
   scopes: ['transactions.write'],
   operation: 'transactions.create',
   annotations: { destructiveHint: false, idempotentHint: false },
-  input: createTransactionBody,
+  input: asToolInput(createTransactionBody),
   toOperation: (input) => input,
 });
 
@@ -95,7 +102,7 @@ export const bulkUpdateTransactionsTool = defineWriteTool({
   scopes: ['transactions.write'],
   operation: 'transactions.bulkUpdate',
   annotations: { destructiveHint: true, idempotentHint: true },
-  input: bulkUpdateBody,
+  input: asToolInput(bulkUpdateBody),
   toOperation: (input) => input,
 });
 
@@ -106,7 +113,7 @@ export const createInvoiceTool = defineWriteTool({
   scopes: ['invoices.write'],
   operation: 'invoices.create',
   annotations: { destructiveHint: false, idempotentHint: false },
-  input: createInvoiceBody,
+  input: asToolInput(createInvoiceBody),
   toOperation: (input) => input,
 });
 
