@@ -279,6 +279,12 @@ describe('agent actions', () => {
 
       const large = await propose(client, { transactionIds: ids.slice(0, 4), category: 'travel' });
       expect(large).toMatchObject({ status: 'pending_approval', preview: { count: 4 } });
+      // Over tRPC as over REST: listed, read, approved with the result.
+      const trpc = trpcAs(stack.api, owner());
+      expect((await trpc.agentActions.get.query({ status: ['pending'] })).data.map((a) => a.id)).toContain(large.actionId);
+      expect(await trpc.agentActions.getById.query({ id: large.actionId })).toMatchObject({ status: 'pending', preview: { count: 4 } });
+      const approved = await trpc.agentActions.approve.mutate({ id: large.actionId });
+      expect(approved).toMatchObject({ result: { matched: 4, changed: 4 }, action: { status: 'applied' } });
       expect(
         await stack.tdb
           .db('transactions')
@@ -288,7 +294,7 @@ describe('agent actions', () => {
       ).toEqual(['software', 'software', 'software']);
     } finally {
       await client.close();
-      await sendJson(stack.api, 'PUT', '/agent-actions/policies', owner(), { policies: [] });
+      await trpcAs(stack.api, owner()).agentActions.updatePolicies.mutate({ policies: [] });
     }
   });
 
