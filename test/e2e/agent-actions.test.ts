@@ -45,12 +45,12 @@ let agentToken: string;
 let ids: string[];
 
 const owner = () => stack.acme.sessionToken;
-const categories = async () =>
-  (await stack.tdb.db('transactions').whereIn('id', ids).orderBy('name').select('name', 'categorySlug', 'updatedAt')) as {
-    name: string;
-    categorySlug: string | null;
-    updatedAt: Date;
-  }[];
+const categories = () =>
+  stack.tdb
+    .db('transactions')
+    .whereIn('id', ids)
+    .orderBy('name')
+    .select<{ name: string; categorySlug: string | null; updatedAt: Date }[]>('name', 'categorySlug', 'updatedAt');
 const events = async () =>
   Number((await stack.tdb.db('events').where({ teamId: stack.acme.team.id, type: 'transaction.updated' }).count('* as n'))[0].n);
 
