@@ -279,12 +279,6 @@ describe('agent actions', () => {
 
       const large = await propose(client, { transactionIds: ids.slice(0, 4), category: 'travel' });
       expect(large).toMatchObject({ status: 'pending_approval', preview: { count: 4 } });
-      // Over tRPC as over REST: listed, read, approved with the result.
-      const trpc = trpcAs(stack.api, owner());
-      expect((await trpc.agentActions.get.query({ status: ['pending'] })).data.map((a) => a.id)).toContain(large.actionId);
-      expect(await trpc.agentActions.getById.query({ id: large.actionId })).toMatchObject({ status: 'pending', preview: { count: 4 } });
-      const approved = await trpc.agentActions.approve.mutate({ id: large.actionId });
-      expect(approved).toMatchObject({ result: { matched: 4, changed: 4 }, action: { status: 'applied' } });
       expect(
         await stack.tdb
           .db('transactions')
@@ -292,6 +286,12 @@ describe('agent actions', () => {
           .select('categorySlug')
           .then((r: { categorySlug: string | null }[]) => r.map((x) => x.categorySlug)),
       ).toEqual(['software', 'software', 'software']);
+      // Over tRPC as over REST: listed, read, approved with the result (the 3 applied before and one more change to travel).
+      const trpc = trpcAs(stack.api, owner());
+      expect((await trpc.agentActions.get.query({ status: ['pending'] })).data.map((a) => a.id)).toContain(large.actionId);
+      expect(await trpc.agentActions.getById.query({ id: large.actionId })).toMatchObject({ status: 'pending', preview: { count: 4 } });
+      const approved = await trpc.agentActions.approve.mutate({ id: large.actionId });
+      expect(approved).toMatchObject({ result: { matched: 4, changed: 4 }, action: { status: 'applied' } });
     } finally {
       await client.close();
       await trpcAs(stack.api, owner()).agentActions.updatePolicies.mutate({ policies: [] });
