@@ -3,7 +3,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { queryAgentActionStage } from '../../shared/temporal/agent-action/calls';
 import { agentActionWorkflowId } from '../../shared/temporal/agent-action/contract';
 import { Stage, TeamId } from '../../shared/temporal/search-attribute-keys';
+import { startLlmChatFake } from '../fakes/llm-chat';
 import { signedDelivery, startMessagingFake } from '../fakes/messaging';
+import { chatEvents } from '../support/sse';
 import { sendJson, startTestApi, statusAndBody, type TestApi } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey } from '../support/fixtures';
@@ -17,11 +19,13 @@ const APP_SECRET = 'test-app-secret';
 const PHONE = '4915187654321';
 
 let messaging: Awaited<ReturnType<typeof startMessagingFake>>;
-const started: { messaging?: typeof messaging; shortLived?: TestApi } = {};
+const started: { messaging?: typeof messaging; shortLived?: TestApi; withModel?: TestApi; llm?: { close(): Promise<void> } } = {};
 beforeAll(async () => {
   messaging = started.messaging = await startMessagingFake(TOKEN);
 });
 afterAll(async () => {
+  await started.withModel?.stop();
+  await started.llm?.close();
   await started.shortLived?.stop();
   await started.messaging?.close();
 });
@@ -331,5 +335,38 @@ describe('agent actions', () => {
     } finally {
       await client.close();
     }
+  });
+  it('gives the chat assistant the same write tools: what the model asks becomes an action the person approves', async () => {
+    const KEY = 'sk-agent-actions-test';
+    const llm = (started.llm = await startLlmChatFake(KEY, (req) => {
+      const messages = req.body.messages as UntypedJson[];
+      const tool = messages.filter((m) => m.role === 'tool').at(-1);
+      if (!tool)
+        return { toolCalls: [{ name: 'categorize_transactions', arguments: { transactionIds: ids.slice(0, 2), category: 'software' } }] };
+      const { ref, result } = JSON.parse(tool.content);
+      return { text: `I proposed it [${ref}]: ${result.status} ${result.actionId}` };
+    }));
+    const withModel = (started.withModel = await startTestApi(stack.tdb.db, {
+      env: { ...stack.env, LLM_API_URL: llm.url, LLM_API_KEY: KEY, LLM_MODEL: 'fake-gpt' },
+    }));
+    await stack.tdb.db('transactions').whereIn('id', ids.slice(0, 2)).update({ categorySlug: null });
+    const events = await chatEvents(withModel, owner(), { message: 'Categorise the first two as software' });
+    const result = events.find((e) => e.event === 'tool_result')!.data;
+    expect(result).toMatchObject({
+      name: 'categorize_transactions',
+      error: null,
+      result: { status: 'pending_approval', preview: { count: 2 } },
+    });
+    const actionId: string = result.result.actionId;
+    expect(await stack.tdb.db('transactions').whereIn('id', ids.slice(0, 2)).whereNotNull('categorySlug')).toEqual([]);
+    const action = await statusAndBody(await stack.api.fetch(`/agent-actions/${actionId}`, { token: owner() }));
+    expect(action.body.data).toMatchObject({
+      via: 'chat',
+      tool: 'categorize_transactions',
+      proposedBy: { kind: 'session', clientId: null },
+    });
+    // Asked in a person's own chat, the person approves it.
+    const approved = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner()));
+    expect(approved).toMatchObject({ status: 200, body: { data: { result: { matched: 2, changed: 2 } } } });
   });
 });
