@@ -174,17 +174,14 @@ export async function applyAgentAction(
     // Refused for good: recorded, so the list says why nothing happened.
     const status = err instanceof AgentActionRefused ? (err.refusal === AGENT_ACTION_REFUSALS.changed ? 'stale' : null) : 'failed';
     if (status)
-      await AgentAction.query(deps.db)
-        .findById(actionId)
-        .where({ status: 'pending' })
-        .patch({
-          status,
-          error: err.description,
-          decidedByUserId: decision.userId,
-          decidedVia: decision.via,
-          decidedAt: new Date(),
-          updatedAt: new Date(),
-        });
+      await AgentAction.query(deps.db).findById(actionId).where({ status: 'pending' }).patch({
+        status,
+        error: err.description,
+        decidedByUserId: decision.userId,
+        decidedVia: decision.via,
+        decidedAt: new Date(),
+        updatedAt: new Date(),
+      });
     if (err instanceof AgentActionRefused) throw err;
     throw new AgentActionRefused(AGENT_ACTION_REFUSALS.refused, `${err.description} (${err.status}); nothing was applied`);
   }
