@@ -108,6 +108,10 @@ describe('agent actions', () => {
         idempotentHint: true,
       });
       expect(byName.create_transaction.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+      // Input the operation would refuse is refused now, as a tool error, and nothing is proposed.
+      const unknown = await client.callTool({ name: 'categorize_transactions', arguments: { transactionIds: ids, category: 'nope' } });
+      expect(unknown.isError).toBe(true);
+      expect(JSON.stringify(unknown.content)).toContain('categorySlug');
     } finally {
       await client.close();
     }

@@ -12,7 +12,7 @@ import * as invoiceSchema from '../invoices/schema';
 import { createInvoice, getInvoice } from '../invoices/service';
 import { bulkUpdateBody, bulkUpdateTransactions, selectTransactionIds } from '../transactions/bulk';
 import * as transactionSchema from '../transactions/schema';
-import { createTransaction, updateTransaction } from '../transactions/service';
+import { assertReferences, createTransaction, updateTransaction } from '../transactions/service';
 
 /**
  * Who a change applied for an agent is by: the agent (its OAuth application or API key, and the
@@ -127,8 +127,9 @@ const transactionsCreate = define({
   name: 'transactions.create',
   scopes: ['transactions.write'],
   input: transactionSchema.createTransactionBody,
-  prepare: (_db, _teamId, input) =>
-    Promise.resolve({
+  prepare: async (db, teamId, input) => {
+    await assertReferences(db, teamId, input);
+    return {
       input,
       preview: {
         summary: `create the transaction "${input.name}", ${formatAmountWithCode(input.amount, input.currency)} on ${input.date}`,
@@ -136,7 +137,8 @@ const transactionsCreate = define({
         sample: [{ id: null, before: null, after: { ...input } }],
       },
       versions: {},
-    }),
+    };
+  },
   apply: ({ db }, teamId, _actor, input) => createTransaction(db, teamId, input),
 });
 
@@ -148,6 +150,7 @@ const transactionsUpdate = define({
   prepare: async (db, teamId, input) => {
     const row = (await transactionRows(db, teamId, [input.id])).at(0);
     if (!row) throw notFound(`Transaction ${input.id} not found`);
+    await assertReferences(db, teamId, input.data);
     const keys = Object.keys(input.data);
     return {
       input,
@@ -170,6 +173,8 @@ const transactionsBulkUpdate = define({
     // A filter is resolved now: what is approved is the rows previewed, not whatever the filter selects later.
     const ids = await selectTransactionIds(db, teamId, input);
     const { addTags, removeTags, ...fields } = input.set;
+    // A category or tag that is not the team's is refused now, not after someone approved it.
+    await assertReferences(db, teamId, { ...fields, tags: [...(addTags ?? []), ...(removeTags ?? [])] });
     const keys = Object.keys(fields);
     const sample = (await transactionRows(db, teamId, ids)).slice(0, SAMPLE_SIZE).map((row) => ({
       id: String(row.id),
