@@ -373,4 +373,37 @@ describe('agent actions', () => {
     const approved = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner()));
     expect(approved).toMatchObject({ status: 200, body: { data: { result: { matched: 2, changed: 2 } } } });
   });
+  it('creates and sends an invoice through approvals: the draft, then its sending, each applied by the invoice operations', async () => {
+    const teamId = stack.acme.team.id;
+    const [customer] = await stack.tdb.db('customers').insert({ teamId, name: 'Kunde GmbH', email: 'ap@kunde.example' }).returning('id');
+    const key = await insertApiKey(stack.tdb.db, { teamId, userId: stack.acme.user.id }, ['invoices.write']);
+    const client = await connect(key);
+    try {
+      const draft = await propose(
+        client,
+        { customerId: customer.id, currency: 'EUR', lineItems: [{ name: 'Consulting', quantity: 2, price: 150 }] },
+        'create_invoice',
+      );
+      expect(draft).toMatchObject({
+        status: 'pending_approval',
+        preview: { count: 1, summary: 'create a draft invoice in EUR with 1 line' },
+      });
+      expect(await stack.tdb.db('invoices').where({ teamId, customerId: customer.id })).toEqual([]);
+      const created = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${draft.actionId}/approve`, owner()));
+      expect(created.body.data.result).toMatchObject({ status: 'draft', amount: 300, customer: { id: customer.id } });
+      const invoiceId: string = created.body.data.result.id;
+
+      const send = await propose(client, { invoiceId }, 'send_invoice');
+      expect(send).toMatchObject({
+        status: 'pending_approval',
+        preview: { count: 1, sample: [{ id: invoiceId, before: { status: 'draft' }, after: { status: 'unpaid', emailed: true } }] },
+      });
+      expect(await stack.tdb.db('invoices').where({ id: invoiceId }).first()).toMatchObject({ status: 'draft' });
+      const sent = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${send.actionId}/approve`, owner()));
+      expect(sent.status).toBe(200);
+      expect(sent.body.data.result).toMatchObject({ id: invoiceId, status: 'unpaid', invoiceNumber: expect.any(String) });
+    } finally {
+      await client.close();
+    }
+  });
 });
