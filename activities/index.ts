@@ -1,3 +1,4 @@
+import { agentActionActivities } from './agent-actions/agent-action';
 import { apiKeyActivities } from './api-keys/notify';
 import { bankingActivities } from './banking/sync';
 import { bankConsentActivities } from './banking/consent';
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...webhookDeliveryActivities(deps),
     ...reEncryptActivities(deps),
     ...applyRulesActivities(deps),
+    ...agentActionActivities(deps),
   };
 }
 

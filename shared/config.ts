@@ -226,6 +226,8 @@ const schema = z
     LLM_API_KEY: z.string().optional(),
     LLM_MODEL: z.string().default('gpt-4o-mini'),
     RECEIPT_DECISION_TIMEOUT: duration.default(7 * 86_400_000),
+    // How long a write an AI agent proposed waits for a person's approval before it expires.
+    AGENT_ACTION_EXPIRY: duration.default(86_400_000),
     // Reference exchange rates (ECB XML format), fetched daily to match receipts in other currencies.
     FX_RATES_URL: url.default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml'),
     FX_RATES_SCHEDULE: bool.default(true),

@@ -18,3 +18,4 @@ export { importTransactions } from './import-transactions';
 export { webhookDelivery } from './webhook-delivery';
 export { reEncrypt } from './re-encrypt';
 export { applyRules } from './apply-rules';
+export { agentAction } from './agent-action';

@@ -7,6 +7,7 @@ import { RESOURCE_SCOPES } from '../../shared/domain/auth/scopes';
 import { askerTimeZone } from '../../shared/domain/chat/assistant';
 import { CHAT_TOOLS, toolsFor, type ChatTool, type ToolContext } from '../../shared/domain/chat/tools';
 import { todayIn } from '../../shared/domain/common/time-zone';
+import { proposeAgentAction } from '../../shared/domain/agent-actions/service';
 import { AppError } from '../../shared/errors';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
 import { budgetHeaders, takeAssistantBudget } from '../chat-budget';
@@ -65,7 +66,10 @@ async function refuseOverBudget(ctx: Context, assistant: ApiDeps['assistant'], p
  * access token (or an API key) and sees only the tools its scopes allow. The RFC 9728 metadata
  * tells an agent without a token where to get one.
  */
-export function mcpRouter({ db, config, assistant }: Pick<ApiDeps, 'db' | 'config' | 'assistant'>, authenticate: RequestAuthenticator) {
+export function mcpRouter(
+  { db, config, assistant, temporal }: Pick<ApiDeps, 'db' | 'config' | 'assistant' | 'temporal'>,
+  authenticate: RequestAuthenticator,
+) {
   const router = new Router<AppState>();
   const base = (ctx: Context) => config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
 
@@ -99,10 +103,25 @@ export function mcpRouter({ db, config, assistant }: Pick<ApiDeps, 'db' | 'confi
 
     const server = new McpServer({ name: 'finops', version: API_VERSION }, { capabilities: { tools: {} } });
     const timeZone = await withinTeam(principal.teamId, () => askerTimeZone(db, principal));
-    const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn(timeZone) };
+    const toolCtx: ToolContext = {
+      db,
+      teamId: principal.teamId,
+      userId: principal.userId,
+      today: todayIn(timeZone),
+      // A write tool's call becomes an AgentAction a person approves (or one the team's policy lets through).
+      propose: (req) => proposeAgentAction({ db, temporal, expiryMs: config.AGENT_ACTION_EXPIRY }, { principal, via: 'mcp' }, req),
+    };
+    // Only the tools its scopes allow are listed, and only they can be called.
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {
-      server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, (args) =>
-        callTool(tool, toolCtx, args),
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.input,
+          annotations: { title: tool.title, ...tool.annotations },
+        },
+        (args) => callTool(tool, toolCtx, args),
       );
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

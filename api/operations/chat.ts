@@ -14,15 +14,19 @@ export const chat = [
     ].join('\n\n'),
     input: sendChatBody,
     output: events(chatEventSchema, 'A stream of server-sent events; each `data` is JSON.'),
-    run: async ({ principal, input, request }, { db, assistant }) => {
+    run: async ({ principal, input, request }, { db, assistant, temporal, config }) => {
       await takeChatBudget(assistant, principal);
-      return ask({ db, llm: assistant.llm, log: request.log }, principal, input);
+      return ask({ db, llm: assistant.llm, log: request.log, agent: { temporal, expiryMs: config.AGENT_ACTION_EXPIRY } }, principal, input);
     },
     trpc: {
       output: chatAnswerSchema,
-      run: async ({ principal, input, request }, { db, assistant }) => {
+      run: async ({ principal, input, request }, { db, assistant, temporal, config }) => {
         await takeChatBudget(assistant, principal);
-        return askAndWait({ db, llm: assistant.llm, log: request.log }, principal, input);
+        return askAndWait(
+          { db, llm: assistant.llm, log: request.log, agent: { temporal, expiryMs: config.AGENT_ACTION_EXPIRY } },
+          principal,
+          input,
+        );
       },
     },
   }),

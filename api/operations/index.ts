@@ -1,4 +1,5 @@
 import type { AnyOperation } from './declare';
+import { agentActions } from './agent-actions';
 import { apiKeys } from './api-keys';
 import { bankAccounts } from './bank-accounts';
 import { bankConnections } from './bank-connections';
@@ -35,6 +36,7 @@ import { webhookEndpoints } from './webhook-endpoints';
  * document and the scope table are all made from this list. A new resource adds its file's list here.
  */
 export const OPERATIONS = [
+  ...agentActions,
   ...apiKeys,
   ...bankAccounts,
   ...bankConnections,

@@ -44,6 +44,22 @@ import {
   type WebhookDeliveryWorkflow,
 } from '../../shared/temporal/webhook-delivery/contract';
 
+import {
+  agentActionContract,
+  agentActionStage,
+  approveAgentAction,
+  type AgentActionWorkflow,
+} from '../../shared/temporal/agent-action/contract';
+
+/** An agent action on team t1 that expires this many milliseconds from now. */
+const agentActionInput = (expiresInMs: number) => ({
+  actionId: 'a1',
+  teamId: 't1',
+  userId: 'u1',
+  operation: 'transactions.bulkUpdate',
+  expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+});
+
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
   const soon = () => new Date(Date.now() + 1_000).toISOString();
@@ -76,6 +92,39 @@ export interface HistoryScenario {
 }
 
 export const SCENARIOS: HistoryScenario[] = [
+  {
+    // Notified in the app and on one chat number, then approved by the Update, which answers with the result.
+    name: 'agent-action',
+    activities: {
+      notifyAgentAction: async () => ({ phoneNumbers: ['4915100000000'] }),
+      sendAgentActionButtons: async () => undefined,
+      applyAgentAction: async () => ({ actionId: 'a1', operation: 'transactions.bulkUpdate', result: { matched: 7, changed: 7 } }),
+    },
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.start<AgentActionWorkflow>(agentActionContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [agentActionInput(3_600_000)],
+      });
+      while ((await handle.query(agentActionStage)).stage !== 'awaiting_approval') await new Promise((r) => setTimeout(r, 200));
+      await handle.executeUpdate(approveAgentAction, { args: [{ userId: 'u2', via: 'api' }] });
+      return handle.result();
+    },
+  },
+  {
+    // Nobody decides: the timer (one second) expires it.
+    name: 'agent-action-expired',
+    activities: {
+      notifyAgentAction: async () => ({ phoneNumbers: [] }),
+      closeAgentAction: async () => 'expired',
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<AgentActionWorkflow>(agentActionContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [agentActionInput(1000)],
+      }),
+  },
   {
     name: 'api-key-notification',
     activities: { sendApiKeyCreatedEmail: async () => ({ messageId: '<recorded@finops.local>' }) },

@@ -60,6 +60,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   // Two segments: a resource nested under another's path.
   'transactions/exports': 'export',
   'webhook-endpoints': 'webhookEndpoint',
+  'agent-actions': 'agentAction',
   'api-keys': 'apiKey',
   'oauth-applications': 'oauthApplication',
   'transaction-rules': 'transactionRule',
@@ -95,6 +96,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   invoiceProducts: 'invoiceProduct',
   transactionImports: 'import',
   webhookEndpoints: 'webhookEndpoint',
+  agentActions: 'agentAction',
   events: 'none',
   transactionRules: 'transactionRule',
 };
@@ -326,6 +328,21 @@ beforeAll(async () => {
     })
     .returning('id');
   ids.webhookDelivery = (delivery as { id: string }).id;
+  const [agentAction] = await ctx.tdb
+    .db('agent_actions')
+    .insert({
+      teamId: a.team.id,
+      operation: 'transactions.bulkUpdate',
+      input: { ids: [ids.transaction], set: { note: MARKER } },
+      preview: { summary: MARKER, count: 1, sample: [] },
+      tool: 'bulk_update_transactions',
+      via: 'mcp',
+      proposedByUserId: a.user.id,
+      proposedByKind: 'session',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    })
+    .returning('id');
+  ids.agentAction = (agentAction as { id: string }).id;
   // A type name is public (every team's settings list it), so it is aimed at but is no secret of A.
   ids.notificationType = 'transactions_created';
   const trpc = trpcAs(ctx.api, a.sessionToken);

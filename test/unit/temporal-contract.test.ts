@@ -18,6 +18,7 @@ import { exportTransactionsContract } from '../../shared/temporal/export-transac
 import { bankConsentContract, consentExpiryChanged, consentStage } from '../../shared/temporal/bank-consent/contract';
 import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
 import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
+import { agentActionContract } from '../../shared/temporal/agent-action/contract';
 import { linesMatching, ROOT, tsFiles } from '../support/source-files';
 
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -40,6 +41,7 @@ const contracts = {
   'bank-consent': bankConsentContract,
   'import-transactions': importTransactionsContract,
   'webhook-delivery': webhookDeliveryContract,
+  'agent-action': agentActionContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

@@ -67,6 +67,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/agent-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List actions agents proposed
+         * @description Writes AI agents proposed over MCP or in the chat, newest first, with their preview and how they ended; keyset-paginated.
+         *
+         *     Required scopes: `agent-actions.read`.
+         */
+        get: operations["agentActions.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-actions/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What agents may do without approval
+         * @description Required scopes: `agent-actions.read`.
+         */
+        get: operations["agentActions.getPolicies"];
+        /**
+         * Let agents act without approval, within limits
+         * @description Replaces the team's policies: each names an operation agents may propose and the most rows it may change to be applied at once (`{operation: 'transactions.bulkUpdate', maxCount: 50}`: categorise up to 50 transactions). Above the limit, or for an operation without a policy, the action waits for approval. Needs a person's session (403 for API keys and OAuth tokens): an agent cannot widen its own powers.
+         *
+         *     Required scopes: `agent-actions.write`, `teams.write`.
+         */
+        put: operations["agentActions.updatePolicies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an action an agent proposed
+         * @description Required scopes: `agent-actions.read`.
+         */
+        get: operations["agentActions.getById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-actions/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve and apply an action an agent proposed
+         * @description Applies the change through the same operation a person's request uses, once, and answers with its result. 409 when the action expired, was decided already, or a row its preview showed has changed since (it becomes `stale`; nothing is applied). A person decides: the OAuth application or API key that proposed the action cannot approve it (403), and the approver needs the scopes of the operation it applies.
+         *
+         *     Required scopes: `agent-actions.write`.
+         */
+        post: operations["agentActions.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent-actions/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an action an agent proposed
+         * @description Nothing is applied. 409 when it was decided already or expired.
+         *
+         *     Required scopes: `agent-actions.write`.
+         */
+        post: operations["agentActions.decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -3611,6 +3723,96 @@ export interface components {
                 };
             };
         };
+        /** @description A change an AI agent proposed, waiting for (or past) a person’s decision. */
+        AgentAction: {
+            /** Format: uuid */
+            id: string;
+            /** @description The operation it applies, as this API names it (`transactions.bulkUpdate`). */
+            operation: string;
+            /** @description The tool the agent called (`categorize_transactions`). */
+            tool: string;
+            /** @description The operation's input, as it will be applied (a filter resolved to ids). */
+            input: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `pending` waits for a decision; `applied`; `declined`; `expired` (nobody decided in time); `stale` (a row it previewed changed before approval: nothing applied); `failed` (the operation refused when applied: nothing applied).
+             * @enum {string}
+             */
+            status: "pending" | "applied" | "declined" | "expired" | "stale" | "failed";
+            /**
+             * @description Where the agent proposed it: MCP or the chat assistant.
+             * @enum {string}
+             */
+            via: "mcp" | "chat";
+            /** @description Exactly what would change. */
+            preview: {
+                summary: string;
+                /** @description How many rows it would change or create. */
+                count: number;
+                /** @description Up to 5 of them, before and after. */
+                sample: {
+                    /**
+                     * Format: uuid
+                     * @description The row; null for one the action would create.
+                     */
+                    id: string | null;
+                    /** @description Its fields now; null for a new row. */
+                    before: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description What the action sets. */
+                    after: {
+                        [key: string]: unknown;
+                    };
+                }[];
+            };
+            proposedBy: {
+                /** @enum {string} */
+                kind: "api_key" | "oauth" | "session";
+                /**
+                 * Format: uuid
+                 * @description The OAuth application or API key; null for a person’s session (the chat).
+                 */
+                clientId: string | null;
+                clientName: string | null;
+                /** Format: uuid */
+                userId: string | null;
+            };
+            decision: {
+                /**
+                 * @description `policy`: applied at once under the team’s limits.
+                 * @enum {string}
+                 */
+                via: "api" | "chat" | "policy" | "timeout";
+                /** Format: uuid */
+                userId: string | null;
+                at: string;
+            } | null;
+            /** @description The operation's answer once applied, as a person's call gets it. */
+            result?: unknown;
+            error: string | null;
+            expiresAt: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description Which operations an agent may apply without approval, and up to how many rows. */
+        AgentActionPolicies: {
+            policies: {
+                /**
+                 * @description An operation agents may propose (`transactions.bulkUpdate`).
+                 * @enum {string}
+                 */
+                operation: "transactions.create" | "transactions.update" | "transactions.bulkUpdate" | "invoices.create" | "invoices.send" | "inbox.matchTransaction" | "inbox.declineMatch";
+                /** @description Applied without approval when it changes at most this many rows; above it, proposed as usual. */
+                maxCount: number;
+            }[];
+        };
+        ApprovedAgentAction: {
+            action: components["schemas"]["AgentAction"];
+            /** @description The applied operation's answer. */
+            result?: unknown;
+        };
         /** @description An API key of the team. The secret itself is shown only once, at creation. */
         ApiKey: {
             /** Format: uuid */
@@ -4845,7 +5047,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled";
+            type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
             /** @description One line for a person, in English. */
             title: string;
             /** @description 1 is the most urgent; 1–3 are shown to people. */
@@ -4870,7 +5072,7 @@ export interface components {
         /** @description The caller's choice for one type, in this team. */
         NotificationSetting: {
             /** @enum {string} */
-            type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled";
+            type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
             description: string;
             /** @description Shown in the list and counted as unread. */
             inApp: boolean;
@@ -6482,6 +6684,825 @@ export interface operations {
             };
         };
     };
+    "agentActions.get": {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from the previous page's `meta.cursor`. */
+                cursor?: string;
+                pageSize?: number;
+                /** @description One or more statuses; default all. */
+                status?: ("pending" | "applied" | "declined" | "expired" | "stale" | "failed")[] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentAction"][];
+                        meta: {
+                            /** @description Pass as `cursor` to get the next page; null on the last page. */
+                            cursor: string | null;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "agentActions.getPolicies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentActionPolicies"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "agentActions.updatePolicies": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentActionPolicies"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentActionPolicies"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "agentActions.getById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentAction"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "agentActions.approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApprovedAgentAction"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "agentActions.decline": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentAction"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "apiKeys.get": {
         parameters: {
             query?: never;
@@ -6602,7 +7623,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read")[];
+                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
                 };
             };
         };
@@ -6932,7 +7953,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read")[];
+                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
                 };
             };
         };
@@ -19045,7 +20066,7 @@ export interface operations {
                 /** @description One or more statuses; by default `unread` and `read` (archived ones are left out). */
                 status?: ("unread" | "read" | "archived")[] | null;
                 /** @description One or more types. */
-                type?: ("transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled")[] | null;
+                type?: ("transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed")[] | null;
                 /** @description Only this urgent or more (3: what people see). */
                 maxPriority?: number;
             };
@@ -19816,7 +20837,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled";
+                type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
             };
             cookie?: never;
         };
@@ -20096,7 +21117,7 @@ export interface operations {
                     name: string;
                     redirectUris: string[];
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read")[];
+                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
                     /** @default false */
                     isPublic?: boolean;
                     description?: string;
@@ -20674,7 +21695,7 @@ export interface operations {
                     name?: string;
                     redirectUris?: string[];
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read")[];
+                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
                     description?: string | null;
                     /** Format: uri */
                     logoUrl?: string | null;

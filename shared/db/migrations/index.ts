@@ -45,6 +45,7 @@ import * as listSortIndexes from './0086_list_sort_indexes';
 import * as creditNotes from './0087_credit_notes';
 import * as transactionRules from './0089_transaction_rules';
 import * as eInvoiceParties from './0091_e_invoice_parties';
+import * as agentActions from './0090_agent_actions';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -97,6 +98,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0087_credit_notes': creditNotes,
   '0089_transaction_rules': transactionRules,
   '0091_e_invoice_parties': eInvoiceParties,
+  '0090_agent_actions': agentActions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

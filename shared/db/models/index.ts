@@ -48,3 +48,4 @@ export * from './invoice-series';
 export * from './transaction-export';
 export * from './transaction-import';
 export * from './transaction-rule';
+export * from './agent-action';

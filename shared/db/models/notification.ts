@@ -25,7 +25,8 @@ export type NotificationType =
   | 'invoice_paid_by_transfer'
   | 'insight_ready'
   | 'export_ready'
-  | 'webhook_endpoint_disabled';
+  | 'webhook_endpoint_disabled'
+  | 'agent_action_proposed';
 
 export class Notification extends TeamScopedModel {
   static override tableName = 'notifications';

@@ -8,6 +8,7 @@ export class Team extends BaseModel {
   static override tableName = 'teams';
   // address_line_1 and _2: a digit after an underscore, as the customers' columns (see Customer).
   static override columnNameMappers = snakeCaseMappers({ underscoreBeforeDigits: true });
+  static override jsonAttributes = ['agentActionPolicies'];
   name!: string;
   inboxId!: string;
   email!: string | null;
@@ -45,5 +46,7 @@ export class Team extends BaseModel {
   /** Set while TeamDeletion removes the team's rows: nobody acts in it any more. */
   deletionRequestedAt!: Date | null;
   deletionRequestedBy!: string | null;
+  /** The tools an agent may use without approval, each up to a number of rows (shared/domain/agent-actions/policies.ts). */
+  agentActionPolicies!: { operation: string; maxCount: number }[];
   updatedAt!: Date;
 }

@@ -30,6 +30,8 @@ export const RESOURCE_SCOPES = [
   'notifications.read',
   'notifications.write',
   'events.read',
+  'agent-actions.read',
+  'agent-actions.write',
 ] as const;
 
 export type ResourceScope = (typeof RESOURCE_SCOPES)[number];

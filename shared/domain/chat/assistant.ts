@@ -1,4 +1,6 @@
 import type { Db } from '../../db/knex';
+import type { TemporalGateway } from '../../temporal/client';
+import { proposeAgentAction, type ProposalRequest } from '../agent-actions/service';
 import { Team, User } from '../../db/models';
 import type { Logger } from '../../logger';
 import { LlmError, type LlmChatClient } from '../../providers/llm';
@@ -18,6 +20,8 @@ export interface AssistantDeps {
   log: Logger;
   /** Every tool there is (CHAT_TOOLS; tests may pass others). */
   tools?: readonly ChatTool[];
+  /** Where the write tools propose their AgentActions; without it they refuse. */
+  agent?: { temporal: TemporalGateway; expiryMs: number };
 }
 
 /** Where "last month" is, for chat and MCP alike: the question's zone, else the user's, else the team's, else UTC. */
@@ -37,7 +41,17 @@ export async function askerTimeZone(db: Db, p: Principal, asked?: string): Promi
 export async function ask(deps: AssistantDeps, p: Principal, body: SendChatBody): Promise<AsyncGenerator<ChatEvent>> {
   const turn = await startTurn(deps.db, p, { conversationId: body.conversationId, question: body.message });
   const timeZone = await askerTimeZone(deps.db, p, body.timezone);
-  const ctx = { db: deps.db, teamId: p.teamId, userId: p.userId, today: todayIn(timeZone), timeZone };
+  const { agent } = deps;
+  const ctx = {
+    db: deps.db,
+    teamId: p.teamId,
+    userId: p.userId,
+    today: todayIn(timeZone),
+    timeZone,
+    ...(agent
+      ? { propose: (req: ProposalRequest) => proposeAgentAction({ db: deps.db, ...agent }, { principal: p, via: 'chat' }, req) }
+      : {}),
+  };
   const tools = deps.tools ?? CHAT_TOOLS;
   const offered = toolsFor(tools, p.scopes);
 

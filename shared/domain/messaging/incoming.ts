@@ -5,6 +5,8 @@ import type { TemporalGateway } from '../../temporal/client';
 import { decisionReply } from '../../temporal/receipt-ingestion/contract';
 import { startReceiptIngestion } from '../../temporal/receipt-ingestion/calls';
 import { startChatReply, type ChatReplyReason } from '../../temporal/send-chat-message/calls';
+import { parseAgentActionButton } from '../agent-actions/buttons';
+import { decideAgentActionFromChat } from '../agent-actions/service';
 import { parseDecisionButton } from '../receipts/chat-buttons';
 import { isReceiptFile } from '../receipts/file-types';
 import { submitDecision } from '../receipts/submit-decision';
@@ -79,6 +81,14 @@ export async function receiveChatMessage(deps: ChatDeps, m: IncomingChatMessage)
     }
 
     case 'button': {
+      const agentButton = parseAgentActionButton(m.buttonId);
+      if (agentButton) {
+        if (!conn) return { outcome: 'ignored' };
+        // The run applies (or refuses) it while this waits; the answer goes back as a reply.
+        const text = await decideAgentActionFromChat(deps.db, deps.temporal, conn.teamId, agentButton);
+        if (text === null) return { outcome: 'ignored', teamId: conn.teamId };
+        return { outcome: 'processed', teamId: conn.teamId, workflowId: await reply(conn.teamId, text, 'decision') };
+      }
       const button = parseDecisionButton(m.buttonId);
       if (!conn || !button) return { outcome: 'ignored' };
       const { outcome, workflowId } = await submitDecision(deps, { teamId: conn.teamId, ...button, via: 'chat' });

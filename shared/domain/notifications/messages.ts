@@ -97,6 +97,10 @@ const writers: Writers = {
     title: 'A webhook endpoint was disabled',
     body: `Every delivery to ${m.url} has failed since ${m.failingSince}${m.lastError ? ` (last: ${m.lastError})` : ''}, so it was disabled. Fix it, then enable it again; replay the deliveries it missed.`,
   }),
+  agent_action_proposed: (m) => ({
+    title: `${m.clientName ?? 'An AI agent'} asks for your approval`,
+    body: `${m.clientName ?? 'An AI agent'} proposes: ${m.summary}. Nothing changes until someone approves it (POST /agent-actions/${m.agentActionId}/approve, or the chat buttons); it expires at ${m.expiresAt}.`,
+  }),
 };
 
 export function messageOf<T extends NotificationType>(type: T, metadata: NotificationMetadata[T]): NotificationMessage {

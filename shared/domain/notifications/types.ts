@@ -58,6 +58,8 @@ export interface NotificationMetadata {
   export_ready: { exportId: string; documentId: string; rows: number; receipts: number };
   /** A webhook endpoint failed every delivery for too long (WEBHOOK_DISABLE_AFTER) and was disabled. */
   webhook_endpoint_disabled: { endpointId: string; url: string; failingSince: string; lastError: string | null };
+  /** An AI agent proposed a change that waits for a person's approval (AgentAction). */
+  agent_action_proposed: { agentActionId: string; operation: string; summary: string; clientName: string | null; expiresAt: string };
 }
 
 export type NotificationType = keyof NotificationMetadata;
@@ -90,5 +92,6 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   insight_ready: "The week's summary of the team's money is ready.",
   export_ready: 'A transaction export you asked for is ready to download.',
   webhook_endpoint_disabled: 'A webhook endpoint kept failing and was disabled.',
+  agent_action_proposed: 'An AI agent proposed a change that waits for your approval.',
 };
 export const NOTIFICATION_TYPES = Object.keys(NOTIFICATION_TYPE_DESCRIPTIONS) as [NotificationType, ...NotificationType[]];

@@ -53,7 +53,7 @@ export const bulkResultSchema = z
 export type BulkResult = z.infer<typeof bulkResultSchema>;
 
 /** The selected ids, all of the team's (404 naming how many are not) or at most BULK_LIMIT by filter (400 beyond). */
-async function selection(trx: Db, teamId: string, body: Pick<BulkUpdateBody, 'ids' | 'filter'>): Promise<string[]> {
+export async function selectTransactionIds(trx: Db, teamId: string, body: Pick<BulkUpdateBody, 'ids' | 'filter'>): Promise<string[]> {
   if (body.ids) {
     const wanted = [...new Set(body.ids)];
     const found = (
@@ -82,7 +82,7 @@ async function selection(trx: Db, teamId: string, body: Pick<BulkUpdateBody, 'id
  */
 export async function bulkUpdateTransactions(db: Db, teamId: string, body: BulkUpdateBody): Promise<BulkResult> {
   return db.transaction(async (trx) => {
-    const ids = await selection(trx, teamId, body);
+    const ids = await selectTransactionIds(trx, teamId, body);
     const { addTags, removeTags, ...fields } = body.set;
     await assertReferences(trx, teamId, { ...fields, tags: [...(addTags ?? []), ...(removeTags ?? [])] });
     if (!ids.length) return { matched: 0, changed: 0 };

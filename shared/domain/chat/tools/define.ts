@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../../db/knex';
 import { validationError } from '../../../errors';
+import type { ProposalOutcome } from '../../agent-actions/service';
 import { hasScopes, type ResourceScope } from '../../auth/scopes';
 import { isoDate } from '../../common/query';
 import { formatAmountWithCode } from '../../currencies/money';
@@ -13,6 +14,22 @@ export interface ToolContext {
   userId: string;
   /** YYYY-MM-DD where the asker is. */
   today: string;
+  /**
+   * Proposes a write as an AgentAction for the caller (MCP, the chat): write tools call this and
+   * never a service that writes. Absent where nobody can approve (a write tool then refuses).
+   */
+  propose?: (req: { tool: string; operation: string; input: unknown }) => Promise<ProposalOutcome>;
+}
+
+/** MCP's tool annotations: hints to the agent (and its user) about what calling the tool does. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  /** A write that may overwrite or remove what is there (not only add). */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint?: boolean;
+  /** It reaches beyond the team's books (an email to a customer). */
+  openWorldHint: boolean;
 }
 
 /** A question as the offline intent parser reads it: the period it names is taken out of `rest`. */
@@ -36,6 +53,8 @@ export interface ToolSpec<I extends z.ZodObject, R> {
   description: string;
   /** Offered only to callers holding every one of these. */
   scopes: readonly [ResourceScope, ...ResourceScope[]];
+  /** Default: read-only, closed world. */
+  annotations?: ToolAnnotations;
   input: I;
   run(ctx: ToolContext, input: z.output<I>): Promise<R>;
   /** Offline: the arguments when the question asks for this tool, else null. */
@@ -50,11 +69,14 @@ export interface ChatTool {
   title: string;
   description: string;
   scopes: readonly ResourceScope[];
+  annotations: ToolAnnotations;
   input: z.ZodObject;
   understand(q: Question): Record<string, unknown> | null;
   /** Validates the arguments (400 with details) and runs; `answer` writes the offline sentence for the result. */
   execute(ctx: ToolContext, args: unknown): Promise<{ args: Record<string, unknown>; result: unknown; answer: (ref: number) => string }>;
 }
+
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 
 export function defineTool<I extends z.ZodObject, R>(spec: ToolSpec<I, R>): ChatTool {
   return {
@@ -62,6 +84,7 @@ export function defineTool<I extends z.ZodObject, R>(spec: ToolSpec<I, R>): Chat
     title: spec.title,
     description: spec.description,
     scopes: spec.scopes,
+    annotations: spec.annotations ?? READ_ONLY,
     input: spec.input,
     understand: (q) => spec.understand?.(q) ?? null,
     async execute(ctx, raw) {

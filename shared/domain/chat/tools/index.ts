@@ -1,3 +1,4 @@
+import { WRITE_TOOLS } from './agent-writes';
 import { burnRateTool } from './burn-rate';
 import { cashFlowTool } from './cash-flow';
 import type { ChatTool } from './define';
@@ -35,4 +36,6 @@ export const CHAT_TOOLS: readonly ChatTool[] = [
   paymentsToTool,
   spendingTool,
   transactionsSearchTool,
+  // Writes last: none has an offline `understand`, and each only proposes (an AgentAction).
+  ...WRITE_TOOLS,
 ];
