@@ -117,6 +117,9 @@ const schema = z
     WORKER_HEALTH_PORT: port.default(3100),
     // After SIGTERM or SIGINT a worker polls no more and lets activities in flight finish for this long, then cancels them.
     WORKER_SHUTDOWN_GRACE: duration.default(30_000),
+    // The API's Prometheus /metrics, on a listener of its own (never the public PORT): loopback by default. 0: any free port.
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: port.default(9464),
 
     // Identity provider session tokens
     AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -58,6 +58,7 @@ export default async function globalSetup(): Promise<void> {
     FX_RATES_SCHEDULE: 'false',
     // Worker processes run side by side (and beside other suites on the machine): each probes on a port of its own.
     WORKER_HEALTH_PORT: process.env.WORKER_HEALTH_PORT ?? '0',
+    METRICS_PORT: process.env.METRICS_PORT ?? '0',
   });
   suiteResources.__testTemplate = { adminUrl, template, bundlePath };
   console.log(
