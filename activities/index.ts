@@ -13,6 +13,7 @@ import { transactionExportActivities } from './exports/transactions';
 import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
 import { webhookDeliveryActivities } from './webhooks/deliver';
+import { retentionActivities } from './retention/prune';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -35,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...transactionExportActivities(deps),
     ...importActivities(deps),
     ...webhookDeliveryActivities(deps),
+    ...retentionActivities(deps),
   };
 }
 

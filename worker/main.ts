@@ -5,7 +5,7 @@ import { createDb, type Db } from '../shared/db/knex';
 import { createLogger, type Logger } from '../shared/logger';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
-import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
+import { ensureExchangeRateSchedule, ensureRetentionSchedule } from '../shared/temporal/schedules';
 import { createTemporalGateway } from '../shared/temporal/client';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
@@ -73,6 +73,14 @@ async function pollUntilStopped(
       config.TEMPORAL_TASK_QUEUE,
     );
     logger.info({ schedule }, 'exchange-rate schedule ready');
+  }
+  if (config.RETENTION_SCHEDULE) {
+    const schedule = await ensureRetentionSchedule(
+      new Client({ connection: admin, namespace: config.TEMPORAL_NAMESPACE }),
+      config.TEMPORAL_TASK_QUEUE,
+      { batchSize: config.RETENTION_BATCH_SIZE },
+    );
+    logger.info({ schedule }, 'retention schedule ready');
   }
   await admin.close();
 
