@@ -60,9 +60,10 @@ async function seed(db: Db) {
     payload: '{}',
     status,
   });
-  const [delivered, running] = (await db('webhook_deliveries').insert([delivery('delivered'), delivery('running')], ['id'])) as {
-    id: string;
-  }[];
+  const [delivered, running]: { id: string }[] = await db('webhook_deliveries').insert(
+    [delivery('delivered'), delivery('running')],
+    ['id'],
+  );
   const attempt = (deliveryId: string, n: number, age: string) => ({
     teamId,
     deliveryId,
@@ -129,10 +130,10 @@ async function seed(db: Db) {
     scopes: ['apis.read'],
     expiresAt,
   });
-  const [unusedCode, usedCode] = (await db('oauth_authorization_codes').insert(
+  const [unusedCode, usedCode]: { id: string }[] = await db('oauth_authorization_codes').insert(
     [code(ago(db, '10 days')), code(ago(db, '10 days')), code(ahead(db, '5 minutes'))],
     ['id'],
-  )) as { id: string }[];
+  );
   const token = (familyId: string, t: { expiresAt: unknown; refreshExpiresAt?: unknown; revokedAt?: unknown; codeId?: string }) => ({
     teamId,
     applicationId,
