@@ -12,7 +12,7 @@ import {
 // A batch is one short statement: a worker lost mid-kind is noticed within the heartbeat timeout.
 const { pruneRetained } = proxyActivities<RetentionActivities>({
   startToCloseTimeout: '1h',
-  heartbeatTimeout: '1m',
+  heartbeatTimeout: '30s',
   retry: { initialInterval: '10s', backoffCoefficient: 2, maximumInterval: '10m' },
 });
 
