@@ -11,6 +11,7 @@ import { createEcbRatesClient, type EcbRatesClient } from '../shared/providers/e
 import { createOcr } from '../shared/domain/receipts/ocr';
 import { createReceiptExtractor, type ReceiptExtractor } from '../shared/domain/receipts/extractor';
 import { createTemporalGateway, type TemporalGateway } from '../shared/temporal/client';
+import type { WebhookAttemptOutcome } from '../shared/temporal/webhook-delivery/contract';
 
 /** What activities need from the outside world; the worker builds it once from the config. */
 export interface ActivityDeps {
@@ -26,6 +27,8 @@ export interface ActivityDeps {
   receipts: ReceiptExtractor & { close(): Promise<void> };
   /** Temporal as a client: stopping what runs for a team that is being deleted. */
   temporal: TemporalGateway;
+  /** What activities count for /metrics (the worker's); absent where nobody scrapes (tests, scripts). */
+  metrics?: { deliveryAttempt(outcome: WebhookAttemptOutcome): void };
 }
 
 /**

@@ -16,6 +16,7 @@ import { invitationActivities } from './teams/invitations';
 import { teamDeletionActivities } from './teams/deletion';
 import { webhookDeliveryActivities } from './webhooks/deliver';
 import { applyRulesActivities } from './rules/apply';
+import { retentionActivities } from './retention/prune';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...reEncryptActivities(deps),
     ...applyRulesActivities(deps),
     ...agentActionActivities(deps),
+    ...retentionActivities(deps),
   };
 }
 

@@ -34,6 +34,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     createAuthenticator(deps.db, deps.config, deps.credentials),
     limiters.limiter({ keyPrefix: 'auth-failures', points: deps.config.AUTH_FAILURES_PER_MINUTE, durationS: 60 }),
     deps.config.AUTH_FAILURES_PER_MINUTE,
+    () => deps.metrics.rateLimited('auth_failures'),
   );
   const requests = leasedBudget(
     limiters.limiter({ keyPrefix: 'requests', points: deps.config.RATE_LIMIT_PER_MINUTE, durationS: 60 }),
@@ -53,6 +54,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(requestId())
     .use(securityHeaders())
     .use(accessLog(deps.logger))
+    .use(deps.metrics.middleware())
     .use(errorEnvelope())
     .use(corsFor(deps.config.ALLOWED_API_ORIGINS))
     .use(under(healthRouter(deps)))
@@ -61,7 +63,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     // Webhooks read their own raw body (signatures are over the exact bytes) and are not rate limited:
     // providers retry on 429, which would only add load.
     .use(under(webhookRouter(deps)))
-    .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE))
+    .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE, deps.metrics))
     // Public invoice links need no login, but share the per-client budget like any caller.
     .use(under(publicInvoiceRouter(deps)))
     .use(trpcMiddleware(appRouter, authenticate))

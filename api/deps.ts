@@ -11,6 +11,7 @@ import { createLimiterStore, type LimiterStore } from './http/limiters';
 import { createCredentialCache, type CredentialCache } from './auth/credential-cache';
 import { createUploadTokens, type UploadTokens } from './auth/upload-token';
 import { createEventWake, type EventWake } from './event-wake';
+import { ApiMetrics } from './metrics';
 
 /** Everything the gateway talks to; built once by createApiDeps (main.ts, or a test) and handed to createApp. */
 export interface ApiDeps {
@@ -34,6 +35,8 @@ export interface ApiDeps {
   eventWake: EventWake;
   /** The assistant: its model (LLM_API_URL, else none: the offline intent parser) and its per-user limit, counted in `limiters`. */
   assistant: { llm?: LlmChatClient; limiter: ChatLimiter };
+  /** Counters and gauges /metrics serves (METRICS_PORT); main.ts's also carry the process's own. */
+  metrics: ApiMetrics;
 }
 
 /** The one place ApiDeps is assembled; tests pass overrides to swap a piece. */
@@ -41,8 +44,10 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
   const { config } = base;
   const limiters = overrides.limiters ?? createLimiterStore(config, base.db);
   const chatWindowS = Math.max(1, Math.ceil(config.CHAT_RATE_LIMIT_WINDOW / 1000));
+  const metrics = overrides.metrics ?? new ApiMetrics(base.db, { processMetrics: false });
   return {
     ...base,
+    metrics,
     bankA: createBankAClient({ baseUrl: config.BANK_A_API_URL, clientId: config.BANK_A_CLIENT_ID, secret: config.BANK_A_SECRET }),
     bankB: bankBClient(config),
     storage: createStorage(config),
@@ -54,13 +59,28 @@ export function createApiDeps(base: Pick<ApiDeps, 'config' | 'db' | 'temporal' |
       llm: config.LLM_API_URL
         ? createLlmChatClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL })
         : undefined,
-      limiter: createChatLimiter({
-        // A counter's row expires with the window that made it: a window of another length counts in rows of its own.
-        counter: limiters.limiter({ keyPrefix: `assistant-${chatWindowS}s`, points: config.CHAT_RATE_LIMIT, durationS: chatWindowS }),
-        limit: config.CHAT_RATE_LIMIT,
-        logger: base.logger,
-      }),
+      limiter: countedRefusals(
+        createChatLimiter({
+          // A counter's row expires with the window that made it: a window of another length counts in rows of its own.
+          counter: limiters.limiter({ keyPrefix: `assistant-${chatWindowS}s`, points: config.CHAT_RATE_LIMIT, durationS: chatWindowS }),
+          limit: config.CHAT_RATE_LIMIT,
+          logger: base.logger,
+        }),
+        metrics,
+      ),
     },
     ...overrides,
+  };
+}
+
+/** The assistant's budget, its refusals counted as the `assistant` limit's (chat messages and MCP tool calls alike). */
+function countedRefusals(limiter: ChatLimiter, metrics: ApiMetrics): ChatLimiter {
+  return {
+    limit: limiter.limit,
+    async take(userId) {
+      const wait = await limiter.take(userId);
+      if (wait !== null) metrics.rateLimited('assistant');
+      return wait;
+    },
   };
 }

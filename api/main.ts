@@ -12,10 +12,14 @@ import { startDocumentSweep } from './outbox/document-sweep';
 import { startEventSweep } from './outbox/event-sweep';
 import { startRegistrationSweep } from './outbox/registration-sweep';
 import { closeServer, keepConnectionsLongerThanClients } from './http/keep-alive';
+import { ApiMetrics } from './metrics';
+import { serveMetrics } from '../shared/metrics/server';
 
 export interface RunningApi {
   server: Server;
   url: string;
+  /** Where Prometheus scrapes this process (METRICS_HOST:METRICS_PORT). */
+  metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -28,7 +32,20 @@ export async function startApi(config: Config): Promise<RunningApi> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
   });
-  const deps = createApiDeps({ config, db, temporal, logger });
+  const metrics = new ApiMetrics(db, { processMetrics: true });
+  const deps = createApiDeps({ config, db, temporal, logger }, { metrics });
+  const metricsServer = await serveMetrics({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    scrape: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+  }).catch(async (err: unknown) => {
+    await temporal.close();
+    await db.destroy();
+    throw new Error(`/metrics cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (METRICS_PORT): ${(err as Error).message}`, {
+      cause: err,
+    });
+  });
+  logger.info({ url: metricsServer.url }, 'metrics listening');
   const app = createApp(deps);
   const relay = startWebhookRelay(deps, {
     intervalMs: config.WEBHOOK_RELAY_INTERVAL,
@@ -49,10 +66,12 @@ export async function startApi(config: Config): Promise<RunningApi> {
   return {
     server,
     url,
+    metricsUrl: metricsServer.url,
     /** Stops accepting at once, lets requests in flight finish within SHUTDOWN_GRACE, then stops the background passes. */
     async stop() {
       logger.info({ graceMs: config.SHUTDOWN_GRACE }, 'api stopping: no new connections, draining requests in flight');
       await closeServer(server, config.SHUTDOWN_GRACE);
+      await metricsServer.close();
       await relay.stop();
       await notificationRelay.stop();
       await webhookDeliveryRelay.stop();

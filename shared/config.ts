@@ -117,6 +117,9 @@ const schema = z
     WORKER_HEALTH_PORT: port.default(3100),
     // After SIGTERM or SIGINT a worker polls no more and lets activities in flight finish for this long, then cancels them.
     WORKER_SHUTDOWN_GRACE: duration.default(30_000),
+    // The API's Prometheus /metrics, on a listener of its own (never the public PORT): loopback by default. 0: any free port.
+    METRICS_HOST: z.string().default('127.0.0.1'),
+    METRICS_PORT: port.default(9464),
 
     // Identity provider session tokens
     AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -231,6 +234,23 @@ const schema = z
     // Reference exchange rates (ECB XML format), fetched daily to match receipts in other currencies.
     FX_RATES_URL: url.default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml'),
     FX_RATES_SCHEDULE: bool.default(true),
+    // The daily `retention-daily` schedule (workflow Retention), kept in line by each worker start; false leaves it alone.
+    RETENTION_SCHEDULE: bool.default(true),
+    // How long each kind is kept before the daily prune removes it (each as a duration: 30d, 12h, …).
+    // Payloads of provider webhooks acted on (the row and its key stay: a redelivery is still a no-op).
+    RETENTION_WEBHOOK_PAYLOADS: duration.default(30 * 86_400_000),
+    // Attempts of finished webhook deliveries.
+    RETENTION_DELIVERY_ATTEMPTS: duration.default(30 * 86_400_000),
+    // Notifications everyone they are for has read or archived, with no email left to send.
+    RETENTION_READ_NOTIFICATIONS: duration.default(90 * 86_400_000),
+    // Idempotency keys, counted from the end of their 24-hour window.
+    RETENTION_IDEMPOTENCY_KEYS: duration.default(0),
+    // Revoked public invoice links, and OAuth authorization codes past their expiry that no token points at.
+    RETENTION_LINK_TOKENS: duration.default(7 * 86_400_000),
+    // OAuth token families (sessions) whose every token has expired or been revoked.
+    RETENTION_SESSIONS: duration.default(30 * 86_400_000),
+    // Rows per prune statement.
+    RETENTION_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   })
   .superRefine((env, ctx) => {
     if (env.S3_BUCKET) {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { downIn, type DependencyCheck } from '../shared/dependency-check';
+import { answerScrape, type Scrape } from '../shared/metrics/server';
 
 export interface WorkerReadiness {
   ready: boolean;
@@ -14,13 +15,14 @@ export interface HealthServer {
 
 /**
  * The worker's probes, on a port of their own that is not the API's: `/livez` answers 200 while the
- * process serves it, `/readyz` 200 or 503 as `readiness` finds. No framework: two routes, loopback by
- * default, and nothing else answers.
+ * process serves it, `/readyz` 200 or 503 as `readiness` finds, and `/metrics` what `scrape` reads
+ * (Prometheus's text). No framework: three routes, loopback by default, and nothing else answers.
  */
 export async function startHealthServer(opts: {
   host: string;
   port: number;
   readiness: () => Promise<WorkerReadiness>;
+  scrape?: Scrape;
 }): Promise<HealthServer> {
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -30,6 +32,7 @@ export async function startHealthServer(opts: {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'Method Not Allowed', description: 'GET only' });
     if (path === '/livez') return send(res, 200, { status: 'ok' });
+    if (path === '/metrics' && opts.scrape) return answerScrape(res, opts.scrape);
     if (path === '/readyz') {
       opts.readiness().then(
         ({ ready, checks }) => {

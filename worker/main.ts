@@ -5,7 +5,7 @@ import { createDb, type Db } from '../shared/db/knex';
 import { createLogger, type Logger } from '../shared/logger';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
-import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
+import { ensureExchangeRateSchedule, ensureRetentionSchedule } from '../shared/temporal/schedules';
 import { createTemporalGateway } from '../shared/temporal/client';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
@@ -14,6 +14,7 @@ import { reEncryptUnderCurrentKey } from '../shared/domain/crypto/re-encrypt';
 import { createWorker } from './create-worker';
 import { installTemporalRuntime } from './temporal-logging';
 import { startHealthServer, type HealthServer, type WorkerReadiness } from './health-server';
+import { freeLoopbackPort, WorkerMetrics } from './metrics';
 import { CHECK_TIMEOUT_MS, checkDependency, databaseAnswers, type DependencyCheck } from '../shared/dependency-check';
 
 export interface RunningWorker {
@@ -28,15 +29,17 @@ export interface RunningWorker {
  * Its probes answer from the start (`/livez` at once, `/readyz` once it polls), so an orchestrator
  * sees a worker that is still connecting as alive and not yet ready.
  */
-export async function startWorker(config: Config): Promise<RunningWorker> {
+export async function startWorker(config: Config, opts: { temporalMetricsUrl?: string } = {}): Promise<RunningWorker> {
   const logger = createLogger(config, { process: 'worker' });
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const running: { connection?: NativeConnection; worker?: Worker } = {};
+  const metrics = new WorkerMetrics(db, { processMetrics: true });
   const health = await startHealthServer({
     host: config.WORKER_HEALTH_HOST,
     port: config.WORKER_HEALTH_PORT,
     readiness: () => workerReadiness(db, running),
+    scrape: metrics.scrape(opts.temporalMetricsUrl),
   }).catch(async (err: unknown) => {
     await db.destroy();
     throw new Error(
@@ -46,7 +49,7 @@ export async function startWorker(config: Config): Promise<RunningWorker> {
   });
   logger.info({ url: health.url }, 'worker probes listening');
   try {
-    return await pollUntilStopped(config, db, logger, running, health);
+    return await pollUntilStopped(config, db, logger, running, health, metrics);
   } catch (err) {
     await health.close();
     throw err;
@@ -59,8 +62,9 @@ async function pollUntilStopped(
   logger: Logger,
   running: { connection?: NativeConnection; worker?: Worker },
   health: HealthServer,
+  metrics: WorkerMetrics,
 ): Promise<RunningWorker> {
-  const deps = createActivityDeps(config, db);
+  const deps = createActivityDeps(config, db, { metrics });
 
   const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
@@ -70,6 +74,14 @@ async function pollUntilStopped(
       config.TEMPORAL_TASK_QUEUE,
     );
     logger.info({ schedule }, 'exchange-rate schedule ready');
+  }
+  if (config.RETENTION_SCHEDULE) {
+    const schedule = await ensureRetentionSchedule(
+      new Client({ connection: admin, namespace: config.TEMPORAL_NAMESPACE }),
+      config.TEMPORAL_TASK_QUEUE,
+      { batchSize: config.RETENTION_BATCH_SIZE },
+    );
+    logger.info({ schedule }, 'retention schedule ready');
   }
   await admin.close();
 
@@ -177,10 +189,14 @@ async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, sign
 
 if (require.main === module) {
   const config = loadConfig();
-  installTemporalRuntime(createLogger(config, { process: 'worker' }));
   // Temporal's runtime shuts the worker down on SIGTERM and SIGINT; once its activities have finished
-  // (or WORKER_SHUTDOWN_GRACE has passed) `done` settles, and nothing is left to wait for.
-  startWorker(config)
+  // (or WORKER_SHUTDOWN_GRACE has passed) `done` settles, and nothing is left to wait for. The SDK's
+  // metrics exporter listens on a loopback port of its own, read through the worker's /metrics.
+  freeLoopbackPort()
+    .then((port) => {
+      installTemporalRuntime(createLogger(config, { process: 'worker' }), { metricsBindAddress: `127.0.0.1:${port}` });
+      return startWorker(config, { temporalMetricsUrl: `http://127.0.0.1:${port}/metrics` });
+    })
     .then((w) => w.done)
     .then(() => process.exit(0))
     .catch((err: unknown) => {

@@ -33,12 +33,19 @@ export function temporalLogger(logger: Logger): TemporalLogger {
 /**
  * Installs the process-wide Temporal runtime with our logger, forwarding the Rust core's own lines
  * (connection trouble, retries) through it too. Once per process, before any worker or connection.
+ * With `metricsBindAddress` (host:port) the SDK's own metrics (task slots, poll and schedule-to-start
+ * latencies, sticky cache, activity and workflow outcomes) are served there in Prometheus's format.
  */
-export function installTemporalRuntime(logger: Logger): void {
+export function installTemporalRuntime(logger: Logger, opts: { metricsBindAddress?: string } = {}): void {
   // The SDK's INFO lines are start-up chatter (bundling, state changes); its warnings and errors matter.
   const level = logger.levelVal < logger.levels.values.warn && !['debug', 'trace'].includes(logger.level) ? 'warn' : logger.level;
   Runtime.install({
     logger: temporalLogger(logger.child({ component: 'temporal' }, { level })),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN', other: 'WARN' }), forward: {} } },
+    telemetryOptions: {
+      logging: { filter: makeTelemetryFilterString({ core: 'WARN', other: 'WARN' }), forward: {} },
+      ...(opts.metricsBindAddress
+        ? { metrics: { prometheus: { bindAddress: opts.metricsBindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } }
+        : {}),
+    },
   });
 }

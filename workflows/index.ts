@@ -19,3 +19,4 @@ export { webhookDelivery } from './webhook-delivery';
 export { reEncrypt } from './re-encrypt';
 export { applyRules } from './apply-rules';
 export { agentAction } from './agent-action';
+export { retention } from './retention';

@@ -3,12 +3,13 @@ import { attemptWebhookDelivery, giveUpWebhookDelivery } from '../../shared/doma
 import type { WebhookAttemptReport } from '../../shared/temporal/webhook-delivery/contract';
 import type { ActivityDeps } from '../deps';
 
-export function webhookDeliveryActivities({ db, config }: ActivityDeps) {
+export function webhookDeliveryActivities({ db, config, metrics }: ActivityDeps) {
   return {
     /** One signed POST, recorded; an HTTP failure is an outcome, not an error (the workflow owns the backoff). */
     async attemptWebhookDelivery({ deliveryId }: { deliveryId: string }): Promise<WebhookAttemptReport> {
       const report = await attemptWebhookDelivery({ db, config }, deliveryId);
       log.info('webhook delivery attempt', { deliveryId, ...report });
+      metrics?.deliveryAttempt(report.outcome);
       return report;
     },
 

@@ -18,6 +18,7 @@ export function throttledAuthenticator(
   authenticate: Authenticator,
   failures: RateLimiterAbstract,
   perMinute: number,
+  onThrottled: () => void = () => undefined,
 ): RequestAuthenticator {
   return async (ctx) => {
     const credentials = credentialsOf((h) => ctx.get(h));
@@ -33,6 +34,7 @@ export function throttledAuthenticator(
     const ip = `ip:${ctx.ip}`;
     const seen = await failures.get(ip).catch(() => null); // a store outage must not lock everyone out
     if (seen && seen.consumedPoints >= perMinute) {
+      onThrottled();
       const retry = Math.max(1, Math.ceil(seen.msBeforeNext / 1000));
       ctx.set('Retry-After', String(retry));
       throw tooManyRequests(`Too many failed authentications from this address; retry in ${retry} s`);

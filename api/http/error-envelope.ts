@@ -27,6 +27,15 @@ export function errorEnvelope(): Middleware<AppState> {
   };
 }
 
+/** The status an error is answered with (toErrorBody's), without building its body. */
+export function statusOfError(err: unknown): number {
+  if (err instanceof AppError) return err.status;
+  const e = err as { status?: unknown; expose?: unknown } | null;
+  return typeof e === 'object' && e !== null && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose
+    ? e.status
+    : 500;
+}
+
 export function toErrorBody(err: unknown, requestId: string): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (err instanceof AppError) return { status: err.status, body: err.toBody(), headers: err.headers };
   // Anything can be thrown, `null` included: only an object can carry the fields below.

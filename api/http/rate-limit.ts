@@ -4,6 +4,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../../shared/errors';
 import type { Budget } from './leased-budget';
 import type { AppState } from './state';
+import type { ApiMetrics } from '../metrics';
 
 /** How many operations a request asks for: each call of a tRPC batch (`/trpc/a.b,c.d`) counts. */
 export function operationsIn(ctx: Pick<Context, 'path'>): number {
@@ -17,7 +18,7 @@ export function operationsIn(ctx: Pick<Context, 'path'>): number {
  * reached, requests go through and a warning is logged: an outage of the counters must not become
  * an outage of the API.
  */
-export function rateLimit(limiter: Budget, perMinute: number): Middleware<AppState> {
+export function rateLimit(limiter: Budget, perMinute: number, metrics: ApiMetrics): Middleware<AppState> {
   return async (ctx, next) => {
     const auth = ctx.get('authorization');
     const key = auth ? `t:${createHash('sha256').update(auth).digest('base64url').slice(0, 22)}` : `ip:${ctx.ip}`;
@@ -28,6 +29,7 @@ export function rateLimit(limiter: Budget, perMinute: number): Middleware<AppSta
       if (!(rejected instanceof RateLimiterRes)) {
         ctx.state.log.warn({ err: rejected }, 'rate-limit store unavailable; request let through');
       } else {
+        metrics.rateLimited('requests');
         const retry = Math.ceil(rejected.msBeforeNext / 1000);
         ctx.set({
           'RateLimit-Limit': String(perMinute),

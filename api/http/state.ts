@@ -6,6 +6,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   principal?: Principal;
+  /** Set by an operation's door that counted the request itself (api/metrics.ts). */
+  metered?: boolean;
 }
 
 /**
@@ -17,6 +19,7 @@ export interface AppState {
  */
 export class RequestState implements AppState {
   principal?: Principal;
+  metered = false;
   private own?: Logger;
 
   constructor(

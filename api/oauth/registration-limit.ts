@@ -9,7 +9,7 @@ import type { AppState } from '../http/state';
  * counts too: probing the rules costs the same budget), in the store every API process shares.
  * When that store cannot be reached the registration goes through, as every other request does.
  */
-export function createRegistrationLimit(store: LimiterStore, perHour: number) {
+export function createRegistrationLimit(store: LimiterStore, perHour: number, onRefused: () => void) {
   const limiter = store.limiter({ keyPrefix: 'oauth-register', points: perHour, durationS: 3600 });
   return async function assertRegistrationAllowed(ctx: Context & { state: AppState }): Promise<void> {
     try {
@@ -19,6 +19,7 @@ export function createRegistrationLimit(store: LimiterStore, perHour: number) {
         ctx.state.log.warn({ err: rejected }, 'rate-limit store unavailable; client registration let through');
         return;
       }
+      onRefused();
       const wait = Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
       ctx.set('Retry-After', String(wait));
       throw tooManyRequests(`At most ${perHour} client registrations per hour from one address; retry in ${wait} s`);

@@ -89,7 +89,9 @@ export function oauthRouter(deps: ApiDeps) {
   const router = new Router<AppState>();
   const readSession = createSessionReader(db, config);
   const guard = createBruteForceGuard(deps.limiters);
-  const assertRegistrationAllowed = createRegistrationLimit(deps.limiters, config.OAUTH_REGISTRATIONS_PER_HOUR);
+  const assertRegistrationAllowed = createRegistrationLimit(deps.limiters, config.OAUTH_REGISTRATIONS_PER_HOUR, () =>
+    deps.metrics.rateLimited('registrations'),
+  );
   const issuer = (ctx: Context) => config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
 
   router.get('/.well-known/oauth-authorization-server', (ctx) => {

@@ -13,6 +13,7 @@ import { attachmentDisposition } from '../http/content-disposition';
 import { assertStorableText, readJsonBody } from '../http/json-body';
 import { spoolMultipart, type SpooledUpload } from '../http/multipart';
 import type { AppState } from '../http/state';
+import { statusOfError } from '../http/error-envelope';
 import { doorOf, requestInfoOf, shapeOf, takesIdempotencyKey, type AnyOperation, type Method } from '../operations/declare';
 import { restBodyOf, restBodySchema, type FileBody } from '../operations/output';
 
@@ -90,10 +91,20 @@ export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, aut
     const root = m.path.split('/')[1];
     const router = groups.get(root) ?? new Router<AppState>();
     groups.set(root, router);
+    const meter = deps.metrics.meter(m.op.name, 'rest');
     router.register(m.path, [m.method], async (ctx: Context) => {
-      const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
-      if (hasTeam(caller)) (ctx.state as AppState).principal = caller;
-      return enter(m.op, caller, () => serve(m, ctx, caller, deps, options));
+      const startedAt = performance.now();
+      const state = ctx.state as AppState;
+      state.metered = true;
+      try {
+        const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
+        if (hasTeam(caller)) state.principal = caller;
+        await enter(m.op, caller, () => serve(m, ctx, caller, deps, options));
+      } catch (err) {
+        meter.record(statusOfError(err), startedAt);
+        throw err;
+      }
+      meter.record(ctx.status, startedAt);
     });
   }
   // A known path with another method is 405 (allowedMethods), an unknown one falls through to 404.

@@ -107,7 +107,7 @@ async function call(op: AnyOperation, ctx: ProcedureContext, input: unknown, dep
 }
 
 function procedureOf(op: AnyOperation, deps: ApiDeps): AnyTRPCProcedure {
-  const base = procedureFor(op);
+  const base = procedureFor(op, deps.metrics.meter(op.name, 'trpc'));
   const typed = (op.input ? base.input(inputOf(op.kind, op.input)) : base).output(outputOf(op));
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => call(op, ctx, input, deps);
   return op.kind === 'query' ? typed.query(resolve) : typed.mutation(resolve);
@@ -123,7 +123,8 @@ function formerReadOf(name: string, [own, former, ...more]: AnyOperation[], deps
   )
     throw new Error(`tRPC name ${name}: its operation and the one it formerly named must be alike (kind, caller, scopes)`);
   const rowKeys = Object.keys(shapeOf(former.input));
-  const typed = procedureFor(own)
+  // Counted as the operation the name is now, whichever of the two the input picks.
+  const typed = procedureFor(own, deps.metrics.meter(own.name, 'trpc'))
     .input(z.unknown())
     .output(z.union([outputOf(own), outputOf(former)]));
   const resolve = ({ ctx, input }: { ctx: ProcedureContext; input: unknown }) => {
@@ -156,7 +157,12 @@ export function trpcMiddleware(appRouter: AppRouter, authenticate: RequestAuthen
       path: ctx.path.slice(PREFIX.length),
       maxBodySize: 1024 * 1024,
       allowBatching: true,
-      createContext: () => ({ request: requestInfoOf(ctx), authenticate: () => authenticate(ctx), idempotency: idempotencyOf(ctx) }),
+      createContext: () => ({
+        request: requestInfoOf(ctx),
+        authenticate: () => authenticate(ctx),
+        idempotency: idempotencyOf(ctx),
+        state: ctx.state,
+      }),
       onError: ({ error, path }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') ctx.state.log.error({ err: error.cause ?? error, path }, 'trpc error');
       },

@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 import type { Caller } from '../../shared/domain/auth/principal';
@@ -6,6 +7,8 @@ import { AppError, validationError } from '../../shared/errors';
 import { enter } from '../auth/guard';
 import { assertStorableText } from '../http/json-body';
 import type { RequestInfo } from '../operations/declare';
+import type { AppState } from '../http/state';
+import type { RequestMeter } from '../metrics';
 
 export interface TrpcContext {
   /** The request as every call receives it (operations/declare.ts). */
@@ -14,6 +17,8 @@ export interface TrpcContext {
   authenticate: () => Promise<Caller>;
   /** The request's Idempotency-Key, when it carries one, with how many calls the request holds. */
   idempotency?: { key: string; calls: number; replayed: () => void };
+  /** The request's state: a procedure that counts its call marks it counted (api/metrics.ts). */
+  state: AppState;
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -61,17 +66,29 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** The procedure an operation starts from: its caller authenticated and let in (auth/guard.ts). */
-export const procedureFor = (op: Parameters<typeof enter>[0]) =>
-  t.procedure.use(appErrors).use(async ({ ctx, next, getRawInput }) => {
-    const caller = await ctx.authenticate();
-    return enter(op, caller, async () => {
-      // As over REST: no input nested deeper than the limit (tRPC parsed it, and zod walks it next) or
-      // carrying NUL, which PostgreSQL cannot store, gets past the gateway.
-      assertStorableText(await getRawInput(), 'input');
-      return next({ ctx: { ...ctx, caller } });
+/**
+ * The procedure an operation starts from: each call counted by the operation's meter (every call of
+ * a batch is one, with the status tRPC gives it), its caller authenticated and let in (auth/guard.ts).
+ */
+export const procedureFor = (op: Parameters<typeof enter>[0], meter: RequestMeter) =>
+  t.procedure
+    .use(async ({ ctx, next }) => {
+      const startedAt = performance.now();
+      ctx.state.metered = true;
+      const result = await next();
+      meter.record(result.ok ? 200 : getHTTPStatusCodeFromError(result.error), startedAt);
+      return result;
+    })
+    .use(appErrors)
+    .use(async ({ ctx, next, getRawInput }) => {
+      const caller = await ctx.authenticate();
+      return enter(op, caller, async () => {
+        // As over REST: no input nested deeper than the limit (tRPC parsed it, and zod walks it next) or
+        // carrying NUL, which PostgreSQL cannot store, gets past the gateway.
+        assertStorableText(await getRawInput(), 'input');
+        return next({ ctx: { ...ctx, caller } });
+      });
     });
-  });
 
 /** The router's root types, for the type of the router the declarations build. */
 export type TrpcRoot = (typeof t)['_config']['$types'];

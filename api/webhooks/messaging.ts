@@ -82,6 +82,7 @@ export function messagingVerification(router: Router<AppState>, deps: ApiDeps) {
     const key = `ip:${ctx.ip}`;
     const seen = await failures.get(key).catch(() => null);
     if (seen && seen.consumedPoints >= perMinute) {
+      deps.metrics.rateLimited('webhook_failures');
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(seen.msBeforeNext / 1000))));
       throw tooManyRequests('Too many wrong verification tokens from this address');
     }

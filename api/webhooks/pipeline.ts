@@ -15,6 +15,8 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiDeps } from '../deps';
 import { LONE_SURROGATE, parseJsonText } from '../http/json-body';
 import type { AppState } from '../http/state';
+import { statusOfError } from '../http/error-envelope';
+import type { WebhookMeter } from '../metrics';
 
 export interface RawWebhook {
   raw: string;
@@ -97,71 +99,101 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, fai
   const refuse = async (ctx: Context & { state: AppState }) => {
     const counted = await failures.penalty(`ip:${ctx.ip}`, 1).catch(() => null);
     if (counted && counted.consumedPoints > perMinute) {
+      deps.metrics.rateLimited('webhook_failures');
       ctx.set('Retry-After', String(Math.max(1, Math.ceil(counted.msBeforeNext / 1000))));
       return tooManyRequests('Too many failed webhook deliveries from this address');
     }
     return unauthorized('Invalid signature');
   };
+  const meter = deps.metrics.webhookMeter(spec.provider);
   return async (ctx: Context & { state: AppState }) => {
-    if (spec.preauthorize && !spec.preauthorize({ headers: ctx.req.headers, ip: ctx.ip })) throw await refuse(ctx);
-    const req = await readRaw(ctx, spec.maxBytes);
-    let verified = false;
     try {
-      verified = await spec.verify(req);
+      await receive(spec, deps, ctx, refuse, meter);
     } catch (err) {
-      ctx.state.log.warn({ err, provider: spec.provider }, 'webhook signature check failed');
-    }
-    if (!verified) throw await refuse(ctx);
-
-    let json: unknown;
-    try {
-      json = parseStorable(req.raw);
-    } catch (err) {
-      if (err instanceof AppError) throw invalidPayload(err.details);
+      meter.refused(statusOfError(err));
       throw err;
     }
-    const parsed = spec.schema.safeParse(json);
-    if (!parsed.success) {
-      throw invalidPayload(parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message })));
-    }
-
-    await spec.precheck?.(parsed.data, deps);
-    for (const ref of await spec.events(parsed.data, req)) {
-      await processEvent(spec, ref, deps, ctx.state);
-    }
-    ctx.status = 200;
-    ctx.body = { success: true };
   };
+}
+
+async function receive<P, E>(
+  spec: WebhookSpec<P, E>,
+  deps: ApiDeps,
+  ctx: Context & { state: AppState },
+  refuse: (ctx: Context & { state: AppState }) => Promise<AppError>,
+  meter: WebhookMeter,
+): Promise<void> {
+  if (spec.preauthorize && !spec.preauthorize({ headers: ctx.req.headers, ip: ctx.ip })) throw await refuse(ctx);
+  const req = await readRaw(ctx, spec.maxBytes);
+  let verified = false;
+  try {
+    verified = await spec.verify(req);
+  } catch (err) {
+    ctx.state.log.warn({ err, provider: spec.provider }, 'webhook signature check failed');
+  }
+  if (!verified) throw await refuse(ctx);
+
+  let json: unknown;
+  try {
+    json = parseStorable(req.raw);
+  } catch (err) {
+    if (err instanceof AppError) throw invalidPayload(err.details);
+    throw err;
+  }
+  const parsed = spec.schema.safeParse(json);
+  if (!parsed.success) {
+    throw invalidPayload(parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(root)', message: i.message })));
+  }
+
+  await spec.precheck?.(parsed.data, deps);
+  for (const ref of await spec.events(parsed.data, req)) {
+    await processEvent(spec, ref, deps, ctx.state, meter);
+  }
+  ctx.status = 200;
+  ctx.body = { success: true };
 }
 
 // The request's state rather than its logger: the logger is made when first used (http/access-log.ts),
 // and a delivery acted on without trouble logs nothing.
-async function processEvent<P, E>(spec: WebhookSpec<P, E>, ref: WebhookEventRef<E>, deps: ApiDeps, state: Pick<AppState, 'log'>) {
+async function processEvent<P, E>(
+  spec: WebhookSpec<P, E>,
+  ref: WebhookEventRef<E>,
+  deps: ApiDeps,
+  state: Pick<AppState, 'log'>,
+  meter: WebhookMeter,
+) {
   const { db } = deps;
   const id = await claimWebhookEvent(db, { provider: spec.provider, eventKey: ref.key, eventType: ref.type, payload: ref.event });
   if (!id) {
+    meter.redelivery.inc();
     state.log.info({ provider: spec.provider, eventKey: ref.key }, 'webhook redelivery ignored');
     return;
   }
-  await actOn(spec, ref, id, deps, state);
+  if (await actOn(spec, ref, id, deps, state)) meter.accepted.inc();
+  else meter.failed.inc();
 }
 
-/** Acts on one recorded event and records how it went; the request path and the relay both come here. */
+/**
+ * Acts on one recorded event and records how it went; the request path and the relay both come here.
+ * False when acting on it failed (it stays recorded as failed, for the relay).
+ */
 export async function actOn<P, E>(
   spec: WebhookSpec<P, E>,
   ref: WebhookEventRef<E>,
   id: string,
   deps: ApiDeps,
   state: Pick<AppState, 'log'>,
-): Promise<void> {
+): Promise<boolean> {
   try {
     await recordWebhookOutcome(deps.db, id, await spec.handle(ref, deps));
+    return true;
   } catch (err) {
     const { log } = state;
     log.error({ err, provider: spec.provider, eventId: id, eventKey: ref.key, eventType: ref.type }, 'webhook processing failed');
     await recordWebhookFailure(deps.db, id, err).catch((e: unknown) => {
       log.error({ err: e, eventId: id }, 'could not record webhook failure');
     });
+    return false;
   }
 }
 
@@ -209,7 +241,7 @@ export interface MountedWebhook {
   schema: z.ZodType;
   middleware: Middleware<AppState>;
   /** Acts again on an event the relay claimed, from its recorded payload. */
-  replay(event: PendingWebhookEvent, log: AppState['log']): Promise<void>;
+  replay(event: PendingWebhookEvent, log: AppState['log']): Promise<boolean>;
 }
 
 export function mountWebhook<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, failures: RateLimiterAbstract): MountedWebhook {

@@ -10,6 +10,7 @@ import {
 } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract, type SyncExchangeRatesWorkflow } from '../../shared/temporal/sync-exchange-rates/contract';
 import { reEncryptContract, type ReEncryptWorkflow } from '../../shared/temporal/re-encrypt/contract';
+import { retentionContract, type RetentionWorkflow } from '../../shared/temporal/retention/contract';
 import { sendChatMessageContract, type SendChatMessageWorkflow } from '../../shared/temporal/send-chat-message/contract';
 import {
   invitationAccepted,
@@ -248,6 +249,15 @@ export const SCENARIOS: HistoryScenario[] = [
     activities: { syncExchangeRates: async () => ({ rates: 30, latestDate: '2026-11-20' }) },
     run: (client, { taskQueue, workflowId }) =>
       client.workflow.execute<SyncExchangeRatesWorkflow>(syncExchangeRatesContract.workflowType, { taskQueue, workflowId }),
+  },
+  {
+    // Every kind in turn, some with rows to remove.
+    name: 'retention',
+    activities: {
+      pruneRetained: async ({ kind }: { kind: string }) => (kind === 'webhook_payloads' ? 1200 : kind === 'oauth_tokens' ? 3 : 0),
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<RetentionWorkflow>(retentionContract.workflowType, { taskQueue, workflowId, args: [{ batchSize: 500 }] }),
   },
   {
     // The whole path without an answer: email, reminder, expiry (timers of one and two seconds).

@@ -2,6 +2,7 @@ import { ScheduleAlreadyRunning, type Client, type ScheduleSpec } from '@tempora
 import type { ScheduledStart } from './start';
 import { summaryLine } from './summary';
 import { SYNC_EXCHANGE_RATES_ID, syncExchangeRatesContract } from './sync-exchange-rates/contract';
+import { RETENTION_ID, retentionContract, type RetentionInput } from './retention/contract';
 
 export const EXCHANGE_RATES_SCHEDULE_ID = 'exchange-rates-daily';
 
@@ -38,6 +39,40 @@ export async function ensureExchangeRateSchedule(
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     await client.schedule.getHandle(scheduleId).update((prev) => ({ ...prev, spec, action }));
+    return 'updated';
+  }
+}
+
+export const RETENTION_SCHEDULE_ID = 'retention-daily';
+
+// At night in Europe, away from the ECB sync and from business hours' traffic.
+const retentionSpec: ScheduleSpec = { calendars: [{ hour: 3, minute: 15, comment: 'daily prune by the retention windows' }] };
+
+/**
+ * The daily prune (workflow Retention) as a Temporal Schedule, set up as the exchange-rate one is:
+ * created once, brought up to date (task queue, time, batch size) on later worker starts. No run
+ * at creation: nothing is old enough on a new installation.
+ */
+export async function ensureRetentionSchedule(
+  client: Client,
+  taskQueue: string,
+  input: RetentionInput,
+  scheduleId = RETENTION_SCHEDULE_ID,
+): Promise<'created' | 'updated'> {
+  const action: ScheduledStart = {
+    type: 'startWorkflow',
+    workflowType: retentionContract.workflowType,
+    workflowId: RETENTION_ID,
+    taskQueue,
+    args: [input],
+    staticSummary: summaryLine('Retention', 'prune by the retention windows', 'daily'),
+  };
+  try {
+    await client.schedule.create({ scheduleId, spec: retentionSpec, action, policies: { overlap: 'SKIP', catchupWindow: '1 day' } });
+    return 'created';
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+    await client.schedule.getHandle(scheduleId).update((prev) => ({ ...prev, spec: retentionSpec, action }));
     return 'updated';
   }
 }

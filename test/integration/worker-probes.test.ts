@@ -42,6 +42,31 @@ describe('worker probes', () => {
     expect(check.code).toBe(0);
   }, 90_000);
 
+  it("serves /metrics on the same port: its own pool and process, and the Temporal SDK's worker metrics", async () => {
+    const port = await freePort();
+    workers.start({ TEMPORAL_TASK_QUEUE: uniqueTaskQueue('metrics'), WORKER_HEALTH_PORT: String(port), DATABASE_POOL_MAX: '4' });
+    const base = `http://127.0.0.1:${port}`;
+    await eventually(async () => (await get(`${base}/readyz`))?.status === 200, 60_000, 'the worker to be ready');
+    // The SDK reports its pollers once they have polled: scrape until they show.
+    let text = '';
+    await eventually(
+      async () => {
+        const res = await fetch(`${base}/metrics`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+        text = await res.text();
+        return /^temporal_num_pollers\{.*poller_type="workflow_task"/m.test(text);
+      },
+      30_000,
+      "Temporal's poller metrics",
+    );
+    expect(text).toMatch(/^finops_db_pool_max 4$/m);
+    expect(text).toMatch(/^finops_process_resident_memory_bytes /m);
+    expect(text).toMatch(/^# TYPE finops_webhook_delivery_attempts_total counter$/m);
+    expect(text).toMatch(/^temporal_worker_task_slots_available\{.*worker_type="ActivityWorker"/m);
+    expect(text).toMatch(/^temporal_\w+.*task_queue="test-metrics-/m);
+  }, 90_000);
+
   it('is alive and not ready while PostgreSQL does not answer, and says so', async () => {
     const port = await freePort();
     const nothing = await freePort();

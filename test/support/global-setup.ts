@@ -58,8 +58,10 @@ export default async function globalSetup(): Promise<void> {
     FX_RATES_URL: process.env.FX_RATES_URL ?? 'http://127.0.0.1:9/unreachable-rates.xml',
     // Workers spawned by crash tests leave the shared dev server's schedules alone.
     FX_RATES_SCHEDULE: 'false',
+    RETENTION_SCHEDULE: 'false',
     // Worker processes run side by side (and beside other suites on the machine): each probes on a port of its own.
     WORKER_HEALTH_PORT: process.env.WORKER_HEALTH_PORT ?? '0',
+    METRICS_PORT: process.env.METRICS_PORT ?? '0',
   });
   suiteResources.__testTemplate = { adminUrl, template, bundlePath };
   console.log(

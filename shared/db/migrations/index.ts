@@ -46,6 +46,7 @@ import * as creditNotes from './0087_credit_notes';
 import * as transactionRules from './0089_transaction_rules';
 import * as eInvoiceParties from './0091_e_invoice_parties';
 import * as agentActions from './0090_agent_actions';
+import * as retentionIndexes from './0092_retention_indexes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -99,6 +100,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0089_transaction_rules': transactionRules,
   '0091_e_invoice_parties': eInvoiceParties,
   '0090_agent_actions': agentActions,
+  '0092_retention_indexes': retentionIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
