@@ -1,9 +1,13 @@
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { signSessionToken } from '../api/auth/session-token';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
 import { createDb, migrateLatest, type Db } from '../shared/db/knex';
 import { User } from '../shared/db/models';
+import { asActor, type AuditActor } from '../shared/db/team-wall';
+import { verifyAuditTrail } from '../shared/domain/audit-events/service';
+import { isUuid } from '../shared/domain/common/uuid';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { AppError } from '../shared/errors';
 import { PROJECT_ROOT } from '../shared/paths';
@@ -20,6 +24,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]    (JSON on stdout)
                        prints {userId, teamId, sessionToken} (HS256, 24 h)
   migrate              applies pending migrations; prints {applied}
   seed-demo            creates the demo team and user if missing; prints the demo credentials
+  audit-verify --team ID
+                       re-walks the team's audit trail; prints {ok, entries, unsealed, checkpoints, brokenAt}
+                       and exits 1 when a link is broken
 
 Uses DATABASE_URL; when unset, the embedded PostgreSQL of \`npm start\` (started for the command if it is not running).`;
 
@@ -47,7 +54,9 @@ async function main(argv: string[]): Promise<unknown> {
     // no .env
   }
   const config = loadConfig();
-  return withDb(config, async (db) => {
+  // What the operator's commands write is on the team's audit trail as theirs.
+  const actor: AuditActor = { op: `admin:${command}`, actor: 'admin', actorId: userInfo().username, cred: 'admin' };
+  return withDb(config, (db) => asActor(actor, async () => {
     switch (command) {
       case 'migrate':
         return { applied: await migrateLatest(db) };
@@ -67,6 +76,13 @@ async function main(argv: string[]): Promise<unknown> {
         });
         return { userId: user.id, teamId: team.id, role, inboxId: team.inboxId, sessionToken: await sessionToken(config, user.id) };
       }
+      case 'audit-verify': {
+        const teamId = values.team;
+        if (!teamId || !isUuid(teamId)) throw usage('--team <team id> is required');
+        const result = await verifyAuditTrail(db, teamId, config.AUDIT_SIGNING_KEY);
+        if (!result.ok) process.exitCode = 1;
+        return result;
+      }
       case 'session-token': {
         const userId = values['user-id'];
         if (!userId) throw usage('--user-id is required');
@@ -79,7 +95,7 @@ async function main(argv: string[]): Promise<unknown> {
       default:
         throw usage(`unknown command ${command}`);
     }
-  });
+  }));
 }
 
 const usage = (m: string) => new AppError(2, 'Usage', `${m}\n\n${USAGE}`);

@@ -16,7 +16,7 @@ import type { ApiDeps } from '../deps';
 import { readJsonBody } from '../http/json-body';
 import type { AppState } from '../http/state';
 import { API_VERSION } from '../version';
-import { withinTeam } from '../../shared/db/team-wall';
+import { asActor, withinTeam, type AuditActor } from '../../shared/db/team-wall';
 
 export const MCP_PATH = '/mcp';
 
@@ -101,8 +101,18 @@ export function mcpRouter({ db, config, assistant }: Pick<ApiDeps, 'db' | 'confi
     const timeZone = await withinTeam(principal.teamId, () => askerTimeZone(db, principal));
     const toolCtx: ToolContext = { db, teamId: principal.teamId, userId: principal.userId, today: todayIn(timeZone) };
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {
+      // An agent's tool call is the user's act through the MCP client their token belongs to.
+      const actor: AuditActor = {
+        op: `mcp:${tool.name}`,
+        actor: 'user',
+        actorId: principal.userId,
+        cred: 'mcp',
+        credId: principal.oauthApplicationId ?? principal.apiKeyId ?? null,
+        req: ctx.state.requestId,
+        ip: ctx.ip,
+      };
       server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input }, (args) =>
-        callTool(tool, toolCtx, args),
+        asActor(actor, () => callTool(tool, toolCtx, args)),
       );
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -9,6 +9,7 @@ import { currencies } from './currencies';
 import { customers } from './customers';
 import { documents } from './documents';
 import { events } from './events';
+import { auditEvents } from './audit-events';
 import { inbox } from './inbox';
 import { insights } from './insights';
 import { invoicePaymentSuggestions } from './invoice-payment-suggestions';
@@ -35,6 +36,7 @@ import { webhookEndpoints } from './webhook-endpoints';
  */
 export const OPERATIONS = [
   ...apiKeys,
+  ...auditEvents,
   ...bankAccounts,
   ...bankConnections,
   ...categories,

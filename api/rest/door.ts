@@ -93,7 +93,7 @@ export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, aut
     router.register(m.path, [m.method], async (ctx: Context) => {
       const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
       if (hasTeam(caller)) (ctx.state as AppState).principal = caller;
-      return enter(m.op, caller, () => serve(m, ctx, caller, deps, options));
+      return enter(m.op, caller, { requestId: (ctx.state as AppState).requestId, ip: ctx.ip }, () => serve(m, ctx, caller, deps, options));
     });
   }
   // A known path with another method is 405 (allowedMethods), an unknown one falls through to 404.

@@ -65,7 +65,7 @@ const appErrors = t.middleware(async ({ next }) => {
 export const procedureFor = (op: Parameters<typeof enter>[0]) =>
   t.procedure.use(appErrors).use(async ({ ctx, next, getRawInput }) => {
     const caller = await ctx.authenticate();
-    return enter(op, caller, async () => {
+    return enter(op, caller, ctx.request, async () => {
       // As over REST: no input nested deeper than the limit (tRPC parsed it, and zod walks it next) or
       // carrying NUL, which PostgreSQL cannot store, gets past the gateway.
       assertStorableText(await getRawInput(), 'input');

@@ -12,6 +12,7 @@ import {
 } from '../../shared/domain/webhook-events/record';
 import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { asActor, currentActor, type AuditActor } from '../../shared/db/team-wall';
 import type { ApiDeps } from '../deps';
 import { LONE_SURROGATE, parseJsonText } from '../http/json-body';
 import type { AppState } from '../http/state';
@@ -127,7 +128,7 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, fai
 
     await spec.precheck?.(parsed.data, deps);
     for (const ref of await spec.events(parsed.data, req)) {
-      await processEvent(spec, ref, deps, ctx.state);
+      await asActor(webhookActor(spec.provider, ref.key, { req: ctx.state.requestId, ip: ctx.ip }), () => processEvent(spec, ref, deps, ctx.state));
     }
     ctx.status = 200;
     ctx.body = { success: true };
@@ -154,6 +155,8 @@ export async function actOn<P, E>(
   deps: ApiDeps,
   state: Pick<AppState, 'log'>,
 ): Promise<void> {
+  // The relay comes here without a request: its writes are still the provider's event's.
+  if (!currentActor()) return asActor(webhookActor(spec.provider, ref.key, {}), () => actOn(spec, ref, id, deps, state));
   try {
     await recordWebhookOutcome(deps.db, id, await spec.handle(ref, deps));
   } catch (err) {
@@ -164,6 +167,16 @@ export async function actOn<P, E>(
     });
   }
 }
+
+/** A provider's event as the audit trail's actor: the provider, and the event it delivered. */
+const webhookActor = (provider: WebhookProvider, eventKey: string, request: { req?: string; ip?: string }): AuditActor => ({
+  op: `webhook:${provider}`,
+  actor: 'provider',
+  actorId: provider,
+  cred: 'webhook',
+  credId: eventKey,
+  ...request,
+});
 
 async function readRaw(ctx: Context, maxBytes: number): Promise<RawWebhook> {
   let raw: string;

@@ -43,6 +43,7 @@ import * as events from './0084_events';
 import * as oauthClientRegistration from './0085_oauth_client_registration';
 import * as listSortIndexes from './0086_list_sort_indexes';
 import * as creditNotes from './0087_credit_notes';
+import * as auditTrail from './0088_audit_trail';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -93,6 +94,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0085_oauth_client_registration': oauthClientRegistration,
   '0086_list_sort_indexes': listSortIndexes,
   '0087_credit_notes': creditNotes,
+  '0088_audit_trail': auditTrail,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -30,6 +30,7 @@ export const RESOURCE_SCOPES = [
   'notifications.read',
   'notifications.write',
   'events.read',
+  'audit.read',
 ] as const;
 
 export type ResourceScope = (typeof RESOURCE_SCOPES)[number];
