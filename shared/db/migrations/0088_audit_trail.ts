@@ -19,13 +19,21 @@ import { disableTeamWall, enableTeamWall } from './0054_team_wall';
  * record of what was done to it.
  */
 
-/** Columns never copied into an entry: secrets, and what is derived from other columns. */
-export const AUDIT_OMITTED_COLUMNS: Record<string, readonly string[]> = {
-  api_keys: ['key_hash', 'last_used_at'],
-  bank_connections: ['access_token_encrypted', 'sync_cursor'],
+/**
+ * Secrets (hashes included): never copied into an entry. An update that changes one (a rotated
+ * secret) says so, `"[changed]"`, without its value.
+ */
+export const AUDIT_SECRET_COLUMNS: Record<string, readonly string[]> = {
+  api_keys: ['key_hash'],
+  bank_connections: ['access_token_encrypted'],
   oauth_applications: ['client_secret_hash'],
   invoice_links: ['token_hash'],
   webhook_endpoints: ['secret_encrypted'],
+};
+/** Columns derived from others or kept as bookkeeping: left out, and an update of only these writes no entry. */
+export const AUDIT_OMITTED_COLUMNS: Record<string, readonly string[]> = {
+  api_keys: ['last_used_at'],
+  bank_connections: ['sync_cursor'],
   documents: ['content', 'search_vector', 'search_shingles'],
   transactions: ['search_vector'],
 };
@@ -76,10 +84,11 @@ const auditedTables = async (knex: Knex): Promise<string[]> =>
 
 /** Adds the audit trigger to one table (a later migration adding a team table calls this). */
 export async function auditTable(knex: Knex, table: string, teamColumn = 'team_id'): Promise<void> {
-  const omitted = [...ALWAYS_OMITTED, ...(AUDIT_OMITTED_COLUMNS[table] ?? [])].join(',');
+  const secrets = AUDIT_SECRET_COLUMNS[table] ?? [];
+  const omitted = [...ALWAYS_OMITTED, ...(AUDIT_OMITTED_COLUMNS[table] ?? []), ...secrets].join(',');
   const keys = (KEYS[table] ?? ['id']).join(',');
   await knex.raw(
-    `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${[teamColumn, keys, omitted]
+    `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${[teamColumn, keys, omitted, secrets.join(',')]
       .map((a) => `'${a}'`)
       .join(', ')})`,
     [table],
@@ -147,6 +156,8 @@ declare
   b jsonb;
   a jsonb;
   whole jsonb;
+  secret_b jsonb;
+  secret_a jsonb;
 begin
   if tg_op <> 'INSERT' then old_row := to_jsonb(old) - omitted; end if;
   if tg_op <> 'DELETE' then new_row := to_jsonb(new) - omitted; end if;
@@ -154,6 +165,15 @@ begin
     select jsonb_object_agg(n.key, o.value), jsonb_object_agg(n.key, n.value) into b, a
       from jsonb_each(new_row) n join jsonb_each(old_row) o using (key)
      where n.value is distinct from o.value;
+    if tg_argv[3] <> '' then
+      select jsonb_object_agg(k, to_jsonb('[redacted]'::text)), jsonb_object_agg(k, to_jsonb('[changed]'::text)) into secret_b, secret_a
+        from unnest(string_to_array(tg_argv[3], ',')) k
+       where to_jsonb(old) -> k is distinct from to_jsonb(new) -> k;
+      if secret_a is not null then
+        b := coalesce(b, '{}') || secret_b;
+        a := coalesce(a, '{}') || secret_a;
+      end if;
+    end if;
     if a is null then return null; end if;
   else
     b := old_row;

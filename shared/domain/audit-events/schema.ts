@@ -8,7 +8,7 @@ export const auditEventSchema = z
     occurredAt: z.iso.datetime(),
     operation: z.string().meta({
       description:
-        'What was done: the operation’s name (`transactions.create`), `webhook:<provider>`, `workflow:<Workflow>/<activity>`, `mcp:<tool>`, `admin:<command>`; `unattributed` for a change made outside all of them.',
+        'What was done: the operation’s name (`transactions.create`), `webhook:<provider>`, `workflow:<workflow type>/<activity>`, `mcp:<tool>`, `admin:<command>`; `unattributed` for a change made outside all of them.',
     }),
     actor: z.object({
       kind: z.enum(AUDIT_ACTOR_KINDS),

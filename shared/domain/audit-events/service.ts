@@ -152,7 +152,6 @@ export async function checkpointAuditTrail(
 interface Walk {
   entries: number;
   unsealed: number;
-  lastPos: number | null;
   brokenPos: number | null;
   brokenId: string | null;
   reason: 'hash' | 'link' | 'missing' | null;
@@ -180,8 +179,7 @@ export async function verifyAuditTrail(db: Db, teamId: string, seedHex: string):
      )
      select (select count(*) from walk) as entries,
             (select count(*) from audit_events where team_id = ? and chain_pos is null) as unsealed,
-            (select max(chain_pos) from walk) as last_pos,
-            b.chain_pos as broken_pos, b.id as broken_id, b.reason
+            b.chain_pos as "brokenPos", b.id as "brokenId", b.reason
        from (select 1) one left join first_broken b on true`,
     [teamId, teamId],
   );
