@@ -56,46 +56,48 @@ async function main(argv: string[]): Promise<unknown> {
   const config = loadConfig();
   // What the operator's commands write is on the team's audit trail as theirs.
   const actor: AuditActor = { op: `admin:${command}`, actor: 'admin', actorId: userInfo().username, cred: 'admin' };
-  return withDb(config, (db) => asActor(actor, async () => {
-    switch (command) {
-      case 'migrate':
-        return { applied: await migrateLatest(db) };
-      case 'seed-demo': {
-        await migrateLatest(db);
-        const demo = await ensureDemo(db, config);
-        return demo;
+  return withDb(config, (db) =>
+    asActor(actor, async () => {
+      switch (command) {
+        case 'migrate':
+          return { applied: await migrateLatest(db) };
+        case 'seed-demo': {
+          await migrateLatest(db);
+          const demo = await ensureDemo(db, config);
+          return demo;
+        }
+        case 'create-user': {
+          if (!values.email) throw usage('--email is required');
+          if (values.team && values['team-id']) throw usage('give --team or --team-id, not both');
+          const { user, team, role } = await createUserWithTeam(db, {
+            email: values.email,
+            fullName: values.name,
+            teamId: values['team-id'],
+            teamName: values.team,
+          });
+          return { userId: user.id, teamId: team.id, role, inboxId: team.inboxId, sessionToken: await sessionToken(config, user.id) };
+        }
+        case 'audit-verify': {
+          const teamId = values.team;
+          if (!teamId || !isUuid(teamId)) throw usage('--team <team id> is required');
+          const result = await verifyAuditTrail(db, teamId, config.AUDIT_SIGNING_KEY);
+          if (!result.ok) process.exitCode = 1;
+          return result;
+        }
+        case 'session-token': {
+          const userId = values['user-id'];
+          if (!userId) throw usage('--user-id is required');
+          const user = await User.query(db)
+            .findById(userId)
+            .catch(() => undefined);
+          if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
+          return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
+        }
+        default:
+          throw usage(`unknown command ${command}`);
       }
-      case 'create-user': {
-        if (!values.email) throw usage('--email is required');
-        if (values.team && values['team-id']) throw usage('give --team or --team-id, not both');
-        const { user, team, role } = await createUserWithTeam(db, {
-          email: values.email,
-          fullName: values.name,
-          teamId: values['team-id'],
-          teamName: values.team,
-        });
-        return { userId: user.id, teamId: team.id, role, inboxId: team.inboxId, sessionToken: await sessionToken(config, user.id) };
-      }
-      case 'audit-verify': {
-        const teamId = values.team;
-        if (!teamId || !isUuid(teamId)) throw usage('--team <team id> is required');
-        const result = await verifyAuditTrail(db, teamId, config.AUDIT_SIGNING_KEY);
-        if (!result.ok) process.exitCode = 1;
-        return result;
-      }
-      case 'session-token': {
-        const userId = values['user-id'];
-        if (!userId) throw usage('--user-id is required');
-        const user = await User.query(db)
-          .findById(userId)
-          .catch(() => undefined);
-        if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
-        return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
-      }
-      default:
-        throw usage(`unknown command ${command}`);
-    }
-  }));
+    }),
+  );
 }
 
 const usage = (m: string) => new AppError(2, 'Usage', `${m}\n\n${USAGE}`);

@@ -128,7 +128,9 @@ export function webhookHandler<P, E>(spec: WebhookSpec<P, E>, deps: ApiDeps, fai
 
     await spec.precheck?.(parsed.data, deps);
     for (const ref of await spec.events(parsed.data, req)) {
-      await asActor(webhookActor(spec.provider, ref.key, { req: ctx.state.requestId, ip: ctx.ip }), () => processEvent(spec, ref, deps, ctx.state));
+      await asActor(webhookActor(spec.provider, ref.key, { req: ctx.state.requestId, ip: ctx.ip }), () =>
+        processEvent(spec, ref, deps, ctx.state),
+      );
     }
     ctx.status = 200;
     ctx.body = { success: true };

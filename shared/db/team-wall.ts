@@ -115,7 +115,10 @@ export function installTeamWall(db: Knex): void {
       await client.query(
         connection,
         sameActor
-          ? { sql: `select set_config('role', ?, false), set_config('app.team_id', ?, false)`, bindings: [want === ACROSS ? 'none' : APP_ROLE, want] }
+          ? {
+              sql: `select set_config('role', ?, false), set_config('app.team_id', ?, false)`,
+              bindings: [want === ACROSS ? 'none' : APP_ROLE, want],
+            }
           : sameTeam
             ? { sql: `select set_config('app.audit', ?, false)`, bindings: [actor] }
             : {

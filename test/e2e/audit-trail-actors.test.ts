@@ -37,7 +37,7 @@ const json = async (method: string, p: string, body?: unknown) => {
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, requestId: res.headers.get('x-request-id'), body: (await res.json()) as UntypedJson };
+  return { status: res.status, requestId: res.headers.get('x-request-id'), body: await res.json() };
 };
 
 describe('a workflow’s writes', () => {
@@ -56,7 +56,12 @@ describe('a workflow’s writes', () => {
 
     // The import row is the user's request; the transactions are the workflow's.
     expect(await entries({ targetType: 'imports', targetId: imp.id, action: 'insert' })).toEqual([
-      expect.objectContaining({ operation: 'transactionImports.create', actorKind: 'user', actorId: stack.acme.user.id, credentialKind: 'session' }),
+      expect.objectContaining({
+        operation: 'transactionImports.create',
+        actorKind: 'user',
+        actorId: stack.acme.user.id,
+        credentialKind: 'session',
+      }),
     ]);
     const rows = await entries({ targetType: 'transactions', action: 'insert', actorKind: 'workflow' });
     expect(rows).toHaveLength(2);
@@ -84,12 +89,21 @@ describe('a provider’s webhook', () => {
       type: 'payment_intent.succeeded',
       created: Math.floor(Date.now() / 1000),
       data: {
-        object: { id: 'pi_audit', object: 'payment_intent', amount: 10000, currency: 'eur', metadata: { invoice_id: invoiceId, team_id: stack.acme.team.id } },
+        object: {
+          id: 'pi_audit',
+          object: 'payment_intent',
+          amount: 10000,
+          currency: 'eur',
+          metadata: { invoice_id: invoiceId, team_id: stack.acme.team.id },
+        },
       },
     });
     const res = await stack.api.fetch('/webhook/payments', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'payments-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: PAYMENTS_SECRET }) },
+      headers: {
+        'content-type': 'application/json',
+        'payments-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: PAYMENTS_SECRET }),
+      },
       body: payload,
     });
     expect(res.status).toBe(200);
@@ -110,9 +124,13 @@ describe('the admin CLI', () => {
   const ROOT = path.resolve(__dirname, '..', '..');
   const admin = async (...args: string[]): Promise<{ code: number; json: UntypedJson }> => {
     try {
-      const { stdout } = await run(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'admin.ts'), ...args], {
-        env: { ...process.env, DATABASE_URL: stack.tdb.url, LOG_LEVEL: 'silent' },
-      });
+      const { stdout } = await run(
+        process.execPath,
+        [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'admin.ts'), ...args],
+        {
+          env: { ...process.env, DATABASE_URL: stack.tdb.url, LOG_LEVEL: 'silent' },
+        },
+      );
       return { code: 0, json: JSON.parse(stdout) };
     } catch (err) {
       const e = err as { code: number; stdout: string };
@@ -121,7 +139,13 @@ describe('the admin CLI', () => {
   };
 
   it('writes as the operator, and audit-verify re-walks the chain', async () => {
-    const created = await admin('create-user', '--email', `clerk-${randomBytes(3).toString('hex')}@example.com`, '--team-id', stack.acme.team.id);
+    const created = await admin(
+      'create-user',
+      '--email',
+      `clerk-${randomBytes(3).toString('hex')}@example.com`,
+      '--team-id',
+      stack.acme.team.id,
+    );
     expect(created.code).toBe(0);
     const joined = await entries({ targetType: 'team_members', operation: 'admin:create-user' });
     expect(joined).toEqual([expect.objectContaining({ actorKind: 'admin', credentialKind: 'admin', action: 'insert' })]);

@@ -20,7 +20,12 @@ const acme = () => ctx.acme.team.id;
 
 beforeAll(async () => {
   apiKey = await insertApiKey(ctx.tdb.db, { teamId: acme(), userId: ctx.acme.user.id }, ['apis.all']);
-  apiKeyId = (await ctx.tdb.db('api_keys').where({ keyHash: sha256Hex(apiKey) }).first<{ id: string }>('id')).id;
+  apiKeyId = (
+    await ctx.tdb
+      .db('api_keys')
+      .where({ keyHash: sha256Hex(apiKey) })
+      .first<{ id: string }>('id')
+  ).id;
 });
 
 interface Entry {
@@ -39,8 +44,7 @@ interface Entry {
 }
 
 /** The entries a request left, read as the owner of the tables (past the team wall). */
-const entriesOf = (requestId: string): Promise<Entry[]> =>
-  ctx.tdb.db('audit_events').where({ requestId }).orderBy('seq').select<Entry[]>();
+const entriesOf = (requestId: string): Promise<Entry[]> => ctx.tdb.db('audit_events').where({ requestId }).orderBy('seq').select<Entry[]>();
 
 type As = 'key' | 'session';
 const tokenOf = (as: As) => (as === 'key' ? apiKey : ctx.acme.sessionToken);
@@ -72,7 +76,8 @@ const make = async (token: string, path: string, body: unknown): Promise<string>
   if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
   return (await dataOf(res)).id as string;
 };
-const draft = (token: string) => make(token, '/invoices', { currency: 'EUR', customerId: made.customer, lineItems: [{ name: 'Work', price: 50 }] });
+const draft = (token: string) =>
+  make(token, '/invoices', { currency: 'EUR', customerId: made.customer, lineItems: [{ name: 'Work', price: 50 }] });
 const insert = async (table: string, row: Record<string, unknown>): Promise<string> =>
   (await ctx.tdb.db(table).insert(row).returning<{ id: string }[]>('id'))[0].id;
 /** A tRPC call with a request id of our own, to find its entries by. */
@@ -90,172 +95,904 @@ const viaTrpc =
  * made by those before it. Every mutation of the declarations is here or in SKIPPED.
  */
 const RECIPES: [string, Recipe][] = [
-  ['tags.create', { as: 'key', target: 'tags', call: rest('POST', () => '/tags', () => ({ name: 'Audited' })), after: keep('tag') }],
-  ['tags.update', { as: 'session', target: 'tags', call: rest('PATCH', () => `/tags/${made.tag}`, () => ({ name: 'Audited twice' })) }],
-  ['customers.create', { as: 'key', target: 'customers', call: rest('POST', () => '/customers', () => ({ name: 'Northwind', billingEmail: 'ap@northwind.example' })), after: keep('customer') }],
-  ['customers.update', { as: 'session', target: 'customers', call: rest('PATCH', () => `/customers/${made.customer}`, () => ({ phone: '+49 30 1234567' })) }],
-  ['categories.create', { as: 'key', target: 'transaction_categories', call: rest('POST', () => '/categories', () => ({ name: 'Audit fees', taxRate: 19 })), after: keep('category') }],
-  ['categories.update', { as: 'session', target: 'transaction_categories', call: rest('PATCH', () => `/categories/${made.category}`, () => ({ name: 'Audit and review fees' })) }],
-  ['bankAccounts.create', { as: 'key', target: 'bank_accounts', call: rest('POST', () => '/bank-accounts', () => ({ name: 'Cash box', currency: 'EUR' })), after: keep('account') }],
-  ['bankAccounts.update', { as: 'session', target: 'bank_accounts', call: rest('PATCH', () => `/bank-accounts/${made.account}`, () => ({ name: 'Petty cash' })) }],
-  ['transactions.create', { as: 'key', target: 'transactions', call: rest('POST', () => '/transactions', () => ({ date: '2026-04-01', name: 'Stationery', amount: -12.5, currency: 'EUR', bankAccountId: made.account })), after: keep('transaction') }],
-  ['transactions.update', { as: 'session', target: 'transactions', call: rest('PATCH', () => `/transactions/${made.transaction}`, () => ({ note: 'for the audit' })) }],
-  ['transactions.bulkUpdate', { as: 'key', target: 'transactions', call: rest('PATCH', () => '/transactions/bulk', () => ({ ids: [made.transaction], set: { note: 'bulk' } })) }],
-  ['transactions.bulkDelete', { as: 'session', target: 'transactions', call: async (token) => {
-    const id = await insert('transactions', { teamId: acme(), date: '2026-04-02', name: 'Doomed', amount: -1, currency: 'EUR', manual: true });
-    return send('DELETE', '/transactions/bulk', token, { ids: [id] });
-  } }],
-  ['invoiceProducts.create', { as: 'session', target: 'invoice_products', call: rest('POST', () => '/invoice-products', () => ({ name: 'Consulting hour', price: 120, unit: 'h' })), after: keep('product') }],
-  ['invoiceProducts.update', { as: 'key', target: 'invoice_products', call: rest('PATCH', () => `/invoice-products/${made.product}`, () => ({ price: 130 })) }],
-  ['trackerProjects.create', { as: 'key', target: 'tracker_projects', call: rest('POST', () => '/tracker-projects', () => ({ name: 'Year-end close' })), after: keep('project') }],
-  ['trackerProjects.update', { as: 'session', target: 'tracker_projects', call: rest('PATCH', () => `/tracker-projects/${made.project}`, () => ({ billable: true })) }],
-  ['trackerEntries.create', { as: 'session', target: 'tracker_entries', call: rest('POST', () => '/tracker-entries', () => ({ projectId: made.project, start: '2026-04-01T09:00:00Z', stop: '2026-04-01T10:00:00Z' })), after: keep('entry') }],
-  ['trackerEntries.update', { as: 'key', target: 'tracker_entries', call: rest('PATCH', () => `/tracker-entries/${made.entry}`, () => ({ description: 'Ledger review' })) }],
-  ['invoices.create', { as: 'key', target: 'invoices', call: rest('POST', () => '/invoices', () => ({ currency: 'EUR', customerId: made.customer, lineItems: [{ name: 'Work', price: 100 }] })), after: keep('invoice') }],
-  ['invoices.update', { as: 'session', target: 'invoices', call: rest('PATCH', () => `/invoices/${made.invoice}`, () => ({ note: 'Thank you' })) }],
-  ['invoices.finalize', { as: 'key', target: 'invoices', call: rest('POST', () => `/invoices/${made.invoice}/finalize`, () => ({})) }],
-  ['invoices.createPublicLink', { as: 'session', target: 'invoice_links', call: rest('POST', () => `/invoices/${made.invoice}/public-link`) }],
-  ['invoices.revokePublicLink', { as: 'key', target: 'invoice_links', call: rest('DELETE', () => `/invoices/${made.invoice}/public-link`) }],
-  ['invoices.recordPayment', { as: 'session', target: 'invoice_payments', call: rest('POST', () => `/invoices/${made.invoice}/payments`, () => ({ amount: 10 })) }],
-  ['invoices.createCreditNote', { as: 'key', target: 'credit_notes', call: rest('POST', () => `/invoices/${made.invoice}/credit-notes`, () => ({})) }],
-  ['invoices.markPaid', { as: 'session', target: 'invoices', call: async (token) => {
-    const id = await draft(token);
-    await make(token, `/invoices/${id}/finalize`, {});
-    return send('POST', `/invoices/${id}/mark-paid`, token, {});
-  } }],
-  ['invoices.send', { as: 'key', target: 'invoices', call: async (token) => send('POST', `/invoices/${await draft(token)}/send`, token, {}) }],
-  ['invoices.cancel', { as: 'session', target: 'invoices', call: async (token) => send('POST', `/invoices/${await draft(token)}/cancel`, token, {}) }],
-  ['invoices.transition', { as: 'key', target: 'invoices', call: async (token) => {
-    const id = await draft(token);
-    return viaTrpc((t) => t.invoices.transition.mutate({ id, action: 'finalize' }))(token);
-  } }],
-  ['invoices.schedule', { as: 'session', target: 'invoices', call: async (token) => {
-    made.scheduled = await draft(token);
-    return send('POST', `/invoices/${made.scheduled}/schedule`, token, { sendAt: new Date(Date.now() + 7 * 86_400_000).toISOString() });
-  } }],
+  [
+    'tags.create',
+    {
+      as: 'key',
+      target: 'tags',
+      call: rest(
+        'POST',
+        () => '/tags',
+        () => ({ name: 'Audited' }),
+      ),
+      after: keep('tag'),
+    },
+  ],
+  [
+    'tags.update',
+    {
+      as: 'session',
+      target: 'tags',
+      call: rest(
+        'PATCH',
+        () => `/tags/${made.tag}`,
+        () => ({ name: 'Audited twice' }),
+      ),
+    },
+  ],
+  [
+    'customers.create',
+    {
+      as: 'key',
+      target: 'customers',
+      call: rest(
+        'POST',
+        () => '/customers',
+        () => ({ name: 'Northwind', billingEmail: 'ap@northwind.example' }),
+      ),
+      after: keep('customer'),
+    },
+  ],
+  [
+    'customers.update',
+    {
+      as: 'session',
+      target: 'customers',
+      call: rest(
+        'PATCH',
+        () => `/customers/${made.customer}`,
+        () => ({ phone: '+49 30 1234567' }),
+      ),
+    },
+  ],
+  [
+    'categories.create',
+    {
+      as: 'key',
+      target: 'transaction_categories',
+      call: rest(
+        'POST',
+        () => '/categories',
+        () => ({ name: 'Audit fees', taxRate: 19 }),
+      ),
+      after: keep('category'),
+    },
+  ],
+  [
+    'categories.update',
+    {
+      as: 'session',
+      target: 'transaction_categories',
+      call: rest(
+        'PATCH',
+        () => `/categories/${made.category}`,
+        () => ({ name: 'Audit and review fees' }),
+      ),
+    },
+  ],
+  [
+    'bankAccounts.create',
+    {
+      as: 'key',
+      target: 'bank_accounts',
+      call: rest(
+        'POST',
+        () => '/bank-accounts',
+        () => ({ name: 'Cash box', currency: 'EUR' }),
+      ),
+      after: keep('account'),
+    },
+  ],
+  [
+    'bankAccounts.update',
+    {
+      as: 'session',
+      target: 'bank_accounts',
+      call: rest(
+        'PATCH',
+        () => `/bank-accounts/${made.account}`,
+        () => ({ name: 'Petty cash' }),
+      ),
+    },
+  ],
+  [
+    'transactions.create',
+    {
+      as: 'key',
+      target: 'transactions',
+      call: rest(
+        'POST',
+        () => '/transactions',
+        () => ({ date: '2026-04-01', name: 'Stationery', amount: -12.5, currency: 'EUR', bankAccountId: made.account }),
+      ),
+      after: keep('transaction'),
+    },
+  ],
+  [
+    'transactions.update',
+    {
+      as: 'session',
+      target: 'transactions',
+      call: rest(
+        'PATCH',
+        () => `/transactions/${made.transaction}`,
+        () => ({ note: 'for the audit' }),
+      ),
+    },
+  ],
+  [
+    'transactions.bulkUpdate',
+    {
+      as: 'key',
+      target: 'transactions',
+      call: rest(
+        'PATCH',
+        () => '/transactions/bulk',
+        () => ({ ids: [made.transaction], set: { note: 'bulk' } }),
+      ),
+    },
+  ],
+  [
+    'transactions.bulkDelete',
+    {
+      as: 'session',
+      target: 'transactions',
+      call: async (token) => {
+        const id = await insert('transactions', {
+          teamId: acme(),
+          date: '2026-04-02',
+          name: 'Doomed',
+          amount: -1,
+          currency: 'EUR',
+          manual: true,
+        });
+        return send('DELETE', '/transactions/bulk', token, { ids: [id] });
+      },
+    },
+  ],
+  [
+    'invoiceProducts.create',
+    {
+      as: 'session',
+      target: 'invoice_products',
+      call: rest(
+        'POST',
+        () => '/invoice-products',
+        () => ({ name: 'Consulting hour', price: 120, unit: 'h' }),
+      ),
+      after: keep('product'),
+    },
+  ],
+  [
+    'invoiceProducts.update',
+    {
+      as: 'key',
+      target: 'invoice_products',
+      call: rest(
+        'PATCH',
+        () => `/invoice-products/${made.product}`,
+        () => ({ price: 130 }),
+      ),
+    },
+  ],
+  [
+    'trackerProjects.create',
+    {
+      as: 'key',
+      target: 'tracker_projects',
+      call: rest(
+        'POST',
+        () => '/tracker-projects',
+        () => ({ name: 'Year-end close' }),
+      ),
+      after: keep('project'),
+    },
+  ],
+  [
+    'trackerProjects.update',
+    {
+      as: 'session',
+      target: 'tracker_projects',
+      call: rest(
+        'PATCH',
+        () => `/tracker-projects/${made.project}`,
+        () => ({ billable: true }),
+      ),
+    },
+  ],
+  [
+    'trackerEntries.create',
+    {
+      as: 'session',
+      target: 'tracker_entries',
+      call: rest(
+        'POST',
+        () => '/tracker-entries',
+        () => ({ projectId: made.project, start: '2026-04-01T09:00:00Z', stop: '2026-04-01T10:00:00Z' }),
+      ),
+      after: keep('entry'),
+    },
+  ],
+  [
+    'trackerEntries.update',
+    {
+      as: 'key',
+      target: 'tracker_entries',
+      call: rest(
+        'PATCH',
+        () => `/tracker-entries/${made.entry}`,
+        () => ({ description: 'Ledger review' }),
+      ),
+    },
+  ],
+  [
+    'invoices.create',
+    {
+      as: 'key',
+      target: 'invoices',
+      call: rest(
+        'POST',
+        () => '/invoices',
+        () => ({ currency: 'EUR', customerId: made.customer, lineItems: [{ name: 'Work', price: 100 }] }),
+      ),
+      after: keep('invoice'),
+    },
+  ],
+  [
+    'invoices.update',
+    {
+      as: 'session',
+      target: 'invoices',
+      call: rest(
+        'PATCH',
+        () => `/invoices/${made.invoice}`,
+        () => ({ note: 'Thank you' }),
+      ),
+    },
+  ],
+  [
+    'invoices.finalize',
+    {
+      as: 'key',
+      target: 'invoices',
+      call: rest(
+        'POST',
+        () => `/invoices/${made.invoice}/finalize`,
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'invoices.createPublicLink',
+    { as: 'session', target: 'invoice_links', call: rest('POST', () => `/invoices/${made.invoice}/public-link`) },
+  ],
+  [
+    'invoices.revokePublicLink',
+    { as: 'key', target: 'invoice_links', call: rest('DELETE', () => `/invoices/${made.invoice}/public-link`) },
+  ],
+  [
+    'invoices.recordPayment',
+    {
+      as: 'session',
+      target: 'invoice_payments',
+      call: rest(
+        'POST',
+        () => `/invoices/${made.invoice}/payments`,
+        () => ({ amount: 10 }),
+      ),
+    },
+  ],
+  [
+    'invoices.createCreditNote',
+    {
+      as: 'key',
+      target: 'credit_notes',
+      call: rest(
+        'POST',
+        () => `/invoices/${made.invoice}/credit-notes`,
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'invoices.markPaid',
+    {
+      as: 'session',
+      target: 'invoices',
+      call: async (token) => {
+        const id = await draft(token);
+        await make(token, `/invoices/${id}/finalize`, {});
+        return send('POST', `/invoices/${id}/mark-paid`, token, {});
+      },
+    },
+  ],
+  [
+    'invoices.send',
+    { as: 'key', target: 'invoices', call: async (token) => send('POST', `/invoices/${await draft(token)}/send`, token, {}) },
+  ],
+  [
+    'invoices.cancel',
+    { as: 'session', target: 'invoices', call: async (token) => send('POST', `/invoices/${await draft(token)}/cancel`, token, {}) },
+  ],
+  [
+    'invoices.transition',
+    {
+      as: 'key',
+      target: 'invoices',
+      call: async (token) => {
+        const id = await draft(token);
+        return viaTrpc((t) => t.invoices.transition.mutate({ id, action: 'finalize' }))(token);
+      },
+    },
+  ],
+  [
+    'invoices.schedule',
+    {
+      as: 'session',
+      target: 'invoices',
+      call: async (token) => {
+        made.scheduled = await draft(token);
+        return send('POST', `/invoices/${made.scheduled}/schedule`, token, { sendAt: new Date(Date.now() + 7 * 86_400_000).toISOString() });
+      },
+    },
+  ],
   ['invoices.unschedule', { as: 'key', target: 'invoices', call: rest('DELETE', () => `/invoices/${made.scheduled}/schedule`) }],
-  ['invoices.delete', { as: 'session', target: 'invoices', call: async (token) => send('DELETE', `/invoices/${await draft(token)}`, token) }],
-  ['invoices.createFromTracker', { as: 'key', target: 'invoices', call: async (token) => {
-    const projectId = await make(token, '/tracker-projects', { name: 'Billable work', customerId: made.customer, rate: 100, currency: 'EUR', billable: true });
-    await make(token, '/tracker-entries', { projectId, start: '2026-05-04T09:00:00Z', stop: '2026-05-04T11:00:00Z' });
-    return send('POST', '/invoices/from-tracker', token, { projectId, from: '2026-05-01', to: '2026-05-31' });
-  } }],
-  ['invoicePaymentSuggestions.decline', { as: 'session', target: 'invoice_payment_suggestions', call: async (token) => {
-    const invoiceId = await draft(token);
-    await make(token, `/invoices/${invoiceId}/finalize`, {});
-    const transactionId = await insert('transactions', { teamId: acme(), date: '2026-04-03', name: 'Northwind', amount: 50, currency: 'EUR' });
-    made.payable = invoiceId;
-    const id = await insert('invoice_payment_suggestions', { teamId: acme(), invoiceId, transactionId, reason: 'amount' });
-    return send('POST', `/invoice-payment-suggestions/${id}/decline`, token);
-  } }],
-  ['invoicePaymentSuggestions.confirm', { as: 'key', target: 'invoice_payments', call: async (token) => {
-    const transactionId = await insert('transactions', { teamId: acme(), date: '2026-04-03', name: 'Northwind GmbH', amount: 50, currency: 'EUR' });
-    const id = await insert('invoice_payment_suggestions', { teamId: acme(), invoiceId: made.payable, transactionId, reason: 'customer' });
-    return send('POST', `/invoice-payment-suggestions/${id}/confirm`, token);
-  } }],
-  ['invoiceSeries.create', { as: 'session', target: 'invoice_series', call: rest('POST', () => '/invoice-series', () => ({ customerId: made.customer, name: 'Retainer', currency: 'EUR', lineItems: [{ name: 'Retainer', price: 500 }], frequency: 'monthly', startDate: '2027-01-01' })), after: keep('series') }],
-  ['invoiceSeries.update', { as: 'key', target: 'invoice_series', call: rest('PATCH', () => `/invoice-series/${made.series}`, () => ({ name: 'Monthly retainer' })) }],
+  [
+    'invoices.delete',
+    { as: 'session', target: 'invoices', call: async (token) => send('DELETE', `/invoices/${await draft(token)}`, token) },
+  ],
+  [
+    'invoices.createFromTracker',
+    {
+      as: 'key',
+      target: 'invoices',
+      call: async (token) => {
+        const projectId = await make(token, '/tracker-projects', {
+          name: 'Billable work',
+          customerId: made.customer,
+          rate: 100,
+          currency: 'EUR',
+          billable: true,
+        });
+        await make(token, '/tracker-entries', { projectId, start: '2026-05-04T09:00:00Z', stop: '2026-05-04T11:00:00Z' });
+        return send('POST', '/invoices/from-tracker', token, { projectId, from: '2026-05-01', to: '2026-05-31' });
+      },
+    },
+  ],
+  [
+    'invoicePaymentSuggestions.decline',
+    {
+      as: 'session',
+      target: 'invoice_payment_suggestions',
+      call: async (token) => {
+        const invoiceId = await draft(token);
+        await make(token, `/invoices/${invoiceId}/finalize`, {});
+        const transactionId = await insert('transactions', {
+          teamId: acme(),
+          date: '2026-04-03',
+          name: 'Northwind',
+          amount: 50,
+          currency: 'EUR',
+        });
+        made.payable = invoiceId;
+        const id = await insert('invoice_payment_suggestions', { teamId: acme(), invoiceId, transactionId, reason: 'amount' });
+        return send('POST', `/invoice-payment-suggestions/${id}/decline`, token);
+      },
+    },
+  ],
+  [
+    'invoicePaymentSuggestions.confirm',
+    {
+      as: 'key',
+      target: 'invoice_payments',
+      call: async (token) => {
+        const transactionId = await insert('transactions', {
+          teamId: acme(),
+          date: '2026-04-03',
+          name: 'Northwind GmbH',
+          amount: 50,
+          currency: 'EUR',
+        });
+        const id = await insert('invoice_payment_suggestions', {
+          teamId: acme(),
+          invoiceId: made.payable,
+          transactionId,
+          reason: 'customer',
+        });
+        return send('POST', `/invoice-payment-suggestions/${id}/confirm`, token);
+      },
+    },
+  ],
+  [
+    'invoiceSeries.create',
+    {
+      as: 'session',
+      target: 'invoice_series',
+      call: rest(
+        'POST',
+        () => '/invoice-series',
+        () => ({
+          customerId: made.customer,
+          name: 'Retainer',
+          currency: 'EUR',
+          lineItems: [{ name: 'Retainer', price: 500 }],
+          frequency: 'monthly',
+          startDate: '2027-01-01',
+        }),
+      ),
+      after: keep('series'),
+    },
+  ],
+  [
+    'invoiceSeries.update',
+    {
+      as: 'key',
+      target: 'invoice_series',
+      call: rest(
+        'PATCH',
+        () => `/invoice-series/${made.series}`,
+        () => ({ name: 'Monthly retainer' }),
+      ),
+    },
+  ],
   ['invoiceSeries.delete', { as: 'session', target: 'invoice_series', call: rest('DELETE', () => `/invoice-series/${made.series}`) }],
-  ['customers.delete', { as: 'key', target: 'customers', call: async (token) => send('DELETE', `/customers/${await make(token, '/customers', { name: 'Short-lived' })}`, token) }],
-  ['documents.upload', { as: 'session', target: 'documents', call: async (token) => {
-    const form = new FormData();
-    form.append('file', new Blob(['Receipt: 12.50 EUR']), 'receipt.txt');
-    return ctx.api.fetch('/documents', { method: 'POST', token, body: form });
-  } }],
-  ['documents.update', { as: 'key', target: 'documents', call: async (token) => {
-    made.document = await insertDocument(ctx.tdb.db, acme(), { name: 'contract.txt', content: 'Contract' });
-    return send('PATCH', `/documents/${made.document}`, token, { name: 'contract-2026.txt' });
-  } }],
+  [
+    'customers.delete',
+    {
+      as: 'key',
+      target: 'customers',
+      call: async (token) => send('DELETE', `/customers/${await make(token, '/customers', { name: 'Short-lived' })}`, token),
+    },
+  ],
+  [
+    'documents.upload',
+    {
+      as: 'session',
+      target: 'documents',
+      call: async (token) => {
+        const form = new FormData();
+        form.append('file', new Blob(['Receipt: 12.50 EUR']), 'receipt.txt');
+        return ctx.api.fetch('/documents', { method: 'POST', token, body: form });
+      },
+    },
+  ],
+  [
+    'documents.update',
+    {
+      as: 'key',
+      target: 'documents',
+      call: async (token) => {
+        made.document = await insertDocument(ctx.tdb.db, acme(), { name: 'contract.txt', content: 'Contract' });
+        return send('PATCH', `/documents/${made.document}`, token, { name: 'contract-2026.txt' });
+      },
+    },
+  ],
   ['documents.delete', { as: 'session', target: 'documents', call: rest('DELETE', () => `/documents/${made.document}`) }],
-  ['inbox.update', { as: 'key', target: 'inbox_items', call: async (token) => {
-    made.inbox = await insert('inbox_items', { teamId: acme(), source: 'upload', reference: 'audit-1', status: 'pending' });
-    return send('PATCH', `/inbox/${made.inbox}`, token, { note: 'taxi' });
-  } }],
-  ['inbox.matchTransaction', { as: 'session', target: 'inbox_items', call: async (token) => {
-    const transactionId = await insert('transactions', { teamId: acme(), date: '2026-04-04', name: 'Taxi', amount: -20, currency: 'EUR' });
-    return send('POST', `/inbox/${made.inbox}/match`, token, { transactionId });
-  } }],
-  ['inbox.declineMatch', { as: 'key', target: 'match_suggestions', call: async (token) => {
-    const inboxId = await insert('inbox_items', { teamId: acme(), source: 'upload', reference: 'audit-2', status: 'suggested_match' });
-    const transactionId = await insert('transactions', { teamId: acme(), date: '2026-04-05', name: 'Hotel', amount: -90, currency: 'EUR' });
-    await insert('match_suggestions', { teamId: acme(), inboxItemId: inboxId, transactionId, matchType: 'suggested', confidence: 0.8 });
-    return send('POST', `/inbox/${inboxId}/decline`, token, { transactionId });
-  } }],
-  ['inbox.confirmMatch', { as: 'session', target: 'match_suggestions', call: async (token) => {
-    const inboxId = await insert('inbox_items', { teamId: acme(), source: 'upload', reference: 'audit-3', status: 'suggested_match' });
-    const transactionId = await insert('transactions', { teamId: acme(), date: '2026-04-06', name: 'Train', amount: -40, currency: 'EUR' });
-    await insert('match_suggestions', { teamId: acme(), inboxItemId: inboxId, transactionId, matchType: 'suggested', confidence: 0.9 });
-    return send('POST', `/inbox/${inboxId}/confirm`, token, { transactionId });
-  } }],
+  [
+    'inbox.update',
+    {
+      as: 'key',
+      target: 'inbox_items',
+      call: async (token) => {
+        made.inbox = await insert('inbox_items', { teamId: acme(), source: 'upload', reference: 'audit-1', status: 'pending' });
+        return send('PATCH', `/inbox/${made.inbox}`, token, { note: 'taxi' });
+      },
+    },
+  ],
+  [
+    'inbox.matchTransaction',
+    {
+      as: 'session',
+      target: 'inbox_items',
+      call: async (token) => {
+        const transactionId = await insert('transactions', {
+          teamId: acme(),
+          date: '2026-04-04',
+          name: 'Taxi',
+          amount: -20,
+          currency: 'EUR',
+        });
+        return send('POST', `/inbox/${made.inbox}/match`, token, { transactionId });
+      },
+    },
+  ],
+  [
+    'inbox.declineMatch',
+    {
+      as: 'key',
+      target: 'match_suggestions',
+      call: async (token) => {
+        const inboxId = await insert('inbox_items', { teamId: acme(), source: 'upload', reference: 'audit-2', status: 'suggested_match' });
+        const transactionId = await insert('transactions', {
+          teamId: acme(),
+          date: '2026-04-05',
+          name: 'Hotel',
+          amount: -90,
+          currency: 'EUR',
+        });
+        await insert('match_suggestions', { teamId: acme(), inboxItemId: inboxId, transactionId, matchType: 'suggested', confidence: 0.8 });
+        return send('POST', `/inbox/${inboxId}/decline`, token, { transactionId });
+      },
+    },
+  ],
+  [
+    'inbox.confirmMatch',
+    {
+      as: 'session',
+      target: 'match_suggestions',
+      call: async (token) => {
+        const inboxId = await insert('inbox_items', { teamId: acme(), source: 'upload', reference: 'audit-3', status: 'suggested_match' });
+        const transactionId = await insert('transactions', {
+          teamId: acme(),
+          date: '2026-04-06',
+          name: 'Train',
+          amount: -40,
+          currency: 'EUR',
+        });
+        await insert('match_suggestions', { teamId: acme(), inboxItemId: inboxId, transactionId, matchType: 'suggested', confidence: 0.9 });
+        return send('POST', `/inbox/${inboxId}/confirm`, token, { transactionId });
+      },
+    },
+  ],
   ['inbox.delete', { as: 'key', target: 'inbox_items', call: rest('DELETE', () => `/inbox/${made.inbox}`) }],
-  ['insights.generate', { as: 'session', target: 'insights', call: rest('POST', () => '/insights', () => ({})) }],
-  ['chat.send', { as: 'key', target: 'chat_messages', call: rest('POST', () => '/chat', () => ({ message: 'How much did I spend on taxis?' })) }],
-  ['chatConversations.delete', { as: 'session', target: 'chat_conversations', call: async (token) => {
-    const id = await insert('chat_conversations', { teamId: acme(), userId: ctx.acme.user.id, title: 'Old chat' });
-    return send('DELETE', `/chat/conversations/${id}`, token);
-  } }],
-  ['transactionExports.create', { as: 'key', target: 'exports', call: rest('POST', () => '/transactions/export', () => ({})) }],
-  ['webhookEndpoints.create', { as: 'session', target: 'webhook_endpoints', call: rest('POST', () => '/webhook-endpoints', () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['transaction.created'] })), after: keep('endpoint') }],
-  ['webhookEndpoints.update', { as: 'key', target: 'webhook_endpoints', call: rest('PATCH', () => `/webhook-endpoints/${made.endpoint}`, () => ({ description: 'ledger' })) }],
-  ['webhookEndpoints.rotateSecret', { as: 'session', target: 'webhook_endpoints', call: rest('POST', () => `/webhook-endpoints/${made.endpoint}/rotate-secret`, () => ({})) }],
-  ['webhookEndpoints.delete', { as: 'key', target: 'webhook_endpoints', call: rest('DELETE', () => `/webhook-endpoints/${made.endpoint}`) }],
-  ['bankConnections.delete', { as: 'session', target: 'bank_connections', call: async (token) => {
-    const id = await insert('bank_connections', { teamId: acme(), provider: 'bank-a', referenceId: 'item-audit', status: 'disconnected' });
-    return send('DELETE', `/bank-connections/${id}`, token);
-  } }],
-  ['teams.regenerateInboxId', { as: 'session', target: 'teams', call: rest('POST', () => `/teams/${acme()}/regenerate-inbox-id`, () => ({})) }],
-  ['teams.invite', { as: 'session', target: 'team_invitations', call: rest('POST', () => `/teams/${acme()}/invitations`, () => ({ email: ctx.other.user.email, role: 'member' })), after: keep('invitation') }],
-  ['users.acceptInvitation', { as: 'session', byOther: true, target: 'team_members', call: rest('POST', () => `/users/me/invitations/${made.invitation}/accept`, () => ({})) }],
-  ['teams.updateMember', { as: 'session', target: 'team_members', call: rest('PATCH', () => `/teams/${acme()}/members/${ctx.other.user.id}`, () => ({ role: 'owner' })) }],
-  ['teams.removeMember', { as: 'session', target: 'team_members', call: rest('DELETE', () => `/teams/${acme()}/members/${ctx.other.user.id}`) }],
-  ['teams.revokeInvitation', { as: 'session', target: 'team_invitations', call: async (token) => {
-    const id = await make(token, `/teams/${acme()}/invitations`, { email: 'someone@example.com' });
-    return send('DELETE', `/teams/${acme()}/invitations/${id}`, token);
-  } }],
-  ['users.declineInvitation', { as: 'session', byOther: true, target: 'team_invitations', call: async (token) => {
-    const id = await make(ctx.acme.sessionToken, `/teams/${acme()}/invitations`, { email: ctx.other.user.email });
-    return send('POST', `/users/me/invitations/${id}/decline`, token, {});
-  } }],
-  ['teams.leave', { as: 'session', byOther: true, target: 'team_members', call: async (token) => {
-    const id = await make(ctx.acme.sessionToken, `/teams/${acme()}/invitations`, { email: ctx.other.user.email });
-    await make(token, `/users/me/invitations/${id}/accept`, {});
-    return viaTrpc((t) => t.teams.leave.mutate({ teamId: acme() }))(token);
-  } }],
-  ['notifications.updateSetting', { as: 'session', target: 'notification_settings', call: rest('PUT', () => '/notifications/settings/transactions_created', () => ({ email: false })) }],
-  ['teams.updateCurrent', { as: 'key', target: 'teams', call: rest('PATCH', () => '/teams/current', () => ({ invoicePaymentDetails: 'IBAN DE89 3704 0044 0532 0130 00' })) }],
-  ['teams.update', { as: 'session', target: 'teams', call: rest('PATCH', () => `/teams/${acme()}`, () => ({ name: 'Acme Audited' })) }],
-  ['apiKeys.create', { as: 'session', target: 'api_keys', call: rest('POST', () => '/api-keys', () => ({ name: 'Bookkeeping', scopes: ['transactions.read'] })), after: keep('newKey') }],
-  ['apiKeys.update', { as: 'session', target: 'api_keys', call: rest('PATCH', () => `/api-keys/${made.newKey}`, () => ({ name: 'Bookkeeping export' })) }],
-  ['apiKeys.upsert', { as: 'session', target: 'api_keys', call: viaTrpc((t) => t.apiKeys.upsert.mutate({ id: made.newKey, name: 'Bookkeeping (tRPC)', scopes: ['transactions.read'] })) }],
+  [
+    'insights.generate',
+    {
+      as: 'session',
+      target: 'insights',
+      call: rest(
+        'POST',
+        () => '/insights',
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'chat.send',
+    {
+      as: 'key',
+      target: 'chat_messages',
+      call: rest(
+        'POST',
+        () => '/chat',
+        () => ({ message: 'How much did I spend on taxis?' }),
+      ),
+    },
+  ],
+  [
+    'chatConversations.delete',
+    {
+      as: 'session',
+      target: 'chat_conversations',
+      call: async (token) => {
+        const id = await insert('chat_conversations', { teamId: acme(), userId: ctx.acme.user.id, title: 'Old chat' });
+        return send('DELETE', `/chat/conversations/${id}`, token);
+      },
+    },
+  ],
+  [
+    'transactionExports.create',
+    {
+      as: 'key',
+      target: 'exports',
+      call: rest(
+        'POST',
+        () => '/transactions/export',
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'webhookEndpoints.create',
+    {
+      as: 'session',
+      target: 'webhook_endpoints',
+      call: rest(
+        'POST',
+        () => '/webhook-endpoints',
+        () => ({ url: 'http://127.0.0.1:9/hook', eventTypes: ['transaction.created'] }),
+      ),
+      after: keep('endpoint'),
+    },
+  ],
+  [
+    'webhookEndpoints.update',
+    {
+      as: 'key',
+      target: 'webhook_endpoints',
+      call: rest(
+        'PATCH',
+        () => `/webhook-endpoints/${made.endpoint}`,
+        () => ({ description: 'ledger' }),
+      ),
+    },
+  ],
+  [
+    'webhookEndpoints.rotateSecret',
+    {
+      as: 'session',
+      target: 'webhook_endpoints',
+      call: rest(
+        'POST',
+        () => `/webhook-endpoints/${made.endpoint}/rotate-secret`,
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'webhookEndpoints.delete',
+    { as: 'key', target: 'webhook_endpoints', call: rest('DELETE', () => `/webhook-endpoints/${made.endpoint}`) },
+  ],
+  [
+    'bankConnections.delete',
+    {
+      as: 'session',
+      target: 'bank_connections',
+      call: async (token) => {
+        const id = await insert('bank_connections', {
+          teamId: acme(),
+          provider: 'bank-a',
+          referenceId: 'item-audit',
+          status: 'disconnected',
+        });
+        return send('DELETE', `/bank-connections/${id}`, token);
+      },
+    },
+  ],
+  [
+    'teams.regenerateInboxId',
+    {
+      as: 'session',
+      target: 'teams',
+      call: rest(
+        'POST',
+        () => `/teams/${acme()}/regenerate-inbox-id`,
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'teams.invite',
+    {
+      as: 'session',
+      target: 'team_invitations',
+      call: rest(
+        'POST',
+        () => `/teams/${acme()}/invitations`,
+        () => ({ email: ctx.other.user.email, role: 'member' }),
+      ),
+      after: keep('invitation'),
+    },
+  ],
+  [
+    'users.acceptInvitation',
+    {
+      as: 'session',
+      byOther: true,
+      target: 'team_members',
+      call: rest(
+        'POST',
+        () => `/users/me/invitations/${made.invitation}/accept`,
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'teams.updateMember',
+    {
+      as: 'session',
+      target: 'team_members',
+      call: rest(
+        'PATCH',
+        () => `/teams/${acme()}/members/${ctx.other.user.id}`,
+        () => ({ role: 'owner' }),
+      ),
+    },
+  ],
+  [
+    'teams.removeMember',
+    { as: 'session', target: 'team_members', call: rest('DELETE', () => `/teams/${acme()}/members/${ctx.other.user.id}`) },
+  ],
+  [
+    'teams.revokeInvitation',
+    {
+      as: 'session',
+      target: 'team_invitations',
+      call: async (token) => {
+        const id = await make(token, `/teams/${acme()}/invitations`, { email: 'someone@example.com' });
+        return send('DELETE', `/teams/${acme()}/invitations/${id}`, token);
+      },
+    },
+  ],
+  [
+    'users.declineInvitation',
+    {
+      as: 'session',
+      byOther: true,
+      target: 'team_invitations',
+      call: async (token) => {
+        const id = await make(ctx.acme.sessionToken, `/teams/${acme()}/invitations`, { email: ctx.other.user.email });
+        return send('POST', `/users/me/invitations/${id}/decline`, token, {});
+      },
+    },
+  ],
+  [
+    'teams.leave',
+    {
+      as: 'session',
+      byOther: true,
+      target: 'team_members',
+      call: async (token) => {
+        const id = await make(ctx.acme.sessionToken, `/teams/${acme()}/invitations`, { email: ctx.other.user.email });
+        await make(token, `/users/me/invitations/${id}/accept`, {});
+        return viaTrpc((t) => t.teams.leave.mutate({ teamId: acme() }))(token);
+      },
+    },
+  ],
+  [
+    'notifications.updateSetting',
+    {
+      as: 'session',
+      target: 'notification_settings',
+      call: rest(
+        'PUT',
+        () => '/notifications/settings/transactions_created',
+        () => ({ email: false }),
+      ),
+    },
+  ],
+  [
+    'teams.updateCurrent',
+    {
+      as: 'key',
+      target: 'teams',
+      call: rest(
+        'PATCH',
+        () => '/teams/current',
+        () => ({ invoicePaymentDetails: 'IBAN DE89 3704 0044 0532 0130 00' }),
+      ),
+    },
+  ],
+  [
+    'teams.update',
+    {
+      as: 'session',
+      target: 'teams',
+      call: rest(
+        'PATCH',
+        () => `/teams/${acme()}`,
+        () => ({ name: 'Acme Audited' }),
+      ),
+    },
+  ],
+  [
+    'apiKeys.create',
+    {
+      as: 'session',
+      target: 'api_keys',
+      call: rest(
+        'POST',
+        () => '/api-keys',
+        () => ({ name: 'Bookkeeping', scopes: ['transactions.read'] }),
+      ),
+      after: keep('newKey'),
+    },
+  ],
+  [
+    'apiKeys.update',
+    {
+      as: 'session',
+      target: 'api_keys',
+      call: rest(
+        'PATCH',
+        () => `/api-keys/${made.newKey}`,
+        () => ({ name: 'Bookkeeping export' }),
+      ),
+    },
+  ],
+  [
+    'apiKeys.upsert',
+    {
+      as: 'session',
+      target: 'api_keys',
+      call: viaTrpc((t) => t.apiKeys.upsert.mutate({ id: made.newKey, name: 'Bookkeeping (tRPC)', scopes: ['transactions.read'] })),
+    },
+  ],
   ['apiKeys.delete', { as: 'session', target: 'api_keys', call: rest('DELETE', () => `/api-keys/${made.newKey}`) }],
-  ['oauthApplications.create', { as: 'session', target: 'oauth_applications', call: rest('POST', () => '/oauth-applications', () => ({ name: 'Ledger agent', redirectUris: ['https://agent.example/callback'], scopes: ['transactions.read'] })), after: keep('app') }],
-  ['oauthApplications.update', { as: 'session', target: 'oauth_applications', call: rest('PATCH', () => `/oauth-applications/${made.app}`, () => ({ name: 'Ledger agent v2' })) }],
-  ['oauthApplications.regenerateSecret', { as: 'session', target: 'oauth_applications', call: rest('POST', () => `/oauth-applications/${made.app}/regenerate-secret`, () => ({})) }],
-  ['oauthApplications.revokeAccess', { as: 'session', target: 'oauth_consents', call: async (token) => {
-    await insert('oauth_consents', { teamId: acme(), applicationId: made.app, userId: ctx.acme.user.id, scopes: ['transactions.read'] });
-    return send('DELETE', `/oauth-applications/authorized/${made.app}`, token);
-  } }],
-  ['oauthApplications.delete', { as: 'session', target: 'oauth_applications', call: rest('DELETE', () => `/oauth-applications/${made.app}`) }],
+  [
+    'oauthApplications.create',
+    {
+      as: 'session',
+      target: 'oauth_applications',
+      call: rest(
+        'POST',
+        () => '/oauth-applications',
+        () => ({ name: 'Ledger agent', redirectUris: ['https://agent.example/callback'], scopes: ['transactions.read'] }),
+      ),
+      after: keep('app'),
+    },
+  ],
+  [
+    'oauthApplications.update',
+    {
+      as: 'session',
+      target: 'oauth_applications',
+      call: rest(
+        'PATCH',
+        () => `/oauth-applications/${made.app}`,
+        () => ({ name: 'Ledger agent v2' }),
+      ),
+    },
+  ],
+  [
+    'oauthApplications.regenerateSecret',
+    {
+      as: 'session',
+      target: 'oauth_applications',
+      call: rest(
+        'POST',
+        () => `/oauth-applications/${made.app}/regenerate-secret`,
+        () => ({}),
+      ),
+    },
+  ],
+  [
+    'oauthApplications.revokeAccess',
+    {
+      as: 'session',
+      target: 'oauth_consents',
+      call: async (token) => {
+        await insert('oauth_consents', {
+          teamId: acme(),
+          applicationId: made.app,
+          userId: ctx.acme.user.id,
+          scopes: ['transactions.read'],
+        });
+        return send('DELETE', `/oauth-applications/authorized/${made.app}`, token);
+      },
+    },
+  ],
+  [
+    'oauthApplications.delete',
+    { as: 'session', target: 'oauth_applications', call: rest('DELETE', () => `/oauth-applications/${made.app}`) },
+  ],
   ['trackerEntries.delete', { as: 'session', target: 'tracker_entries', call: rest('DELETE', () => `/tracker-entries/${made.entry}`) }],
   ['trackerProjects.delete', { as: 'key', target: 'tracker_projects', call: rest('DELETE', () => `/tracker-projects/${made.project}`) }],
-  ['invoiceProducts.delete', { as: 'session', target: 'invoice_products', call: rest('DELETE', () => `/invoice-products/${made.product}`) }],
+  [
+    'invoiceProducts.delete',
+    { as: 'session', target: 'invoice_products', call: rest('DELETE', () => `/invoice-products/${made.product}`) },
+  ],
   ['transactions.delete', { as: 'key', target: 'transactions', call: rest('DELETE', () => `/transactions/${made.transaction}`) }],
   ['bankAccounts.delete', { as: 'session', target: 'bank_accounts', call: rest('DELETE', () => `/bank-accounts/${made.account}`) }],
   ['categories.delete', { as: 'key', target: 'transaction_categories', call: rest('DELETE', () => `/categories/${made.category}`) }],
   ['tags.delete', { as: 'key', target: 'tags', call: rest('DELETE', () => `/tags/${made.tag}`) }],
   // Last: a new team becomes the session's current one.
-  ['teams.create', { as: 'session', target: 'teams', call: rest('POST', () => '/teams', () => ({ name: 'Spin-off' })), after: keep('newTeam') }],
+  [
+    'teams.create',
+    {
+      as: 'session',
+      target: 'teams',
+      call: rest(
+        'POST',
+        () => '/teams',
+        () => ({ name: 'Spin-off' }),
+      ),
+      after: keep('newTeam'),
+    },
+  ],
   ['teams.delete', { as: 'session', target: 'teams', call: rest('DELETE', () => `/teams/${made.newTeam}`) }],
 ];
 
 /** Mutations this file does not call, and why. */
 const SKIPPED: Record<string, string> = {
-  'bankConnections.create': 'exchanges a token with the bank provider (bank-link.test.ts has its fake); the connection row it writes is audited like bankConnections.delete’s',
+  'bankConnections.create':
+    'exchanges a token with the bank provider (bank-link.test.ts has its fake); the connection row it writes is audited like bankConnections.delete’s',
   'bankConnections.exchange': 'the same call as bankConnections.create under its former path',
   'bankConnections.link': 'asks the bank provider for a link session and writes nothing',
   'bankConnections.reconnect': 'asks the bank provider for a link session and writes nothing',
   'bankConnections.completeReconnect': 'exchanges a token with the bank provider (bank-link.test.ts has its fake)',
-  'bankConnections.sync': 'signals the SyncConnection workflow and writes nothing itself; the sync’s writes are the workflow’s (audit-trail-actors.test.ts)',
+  'bankConnections.sync':
+    'signals the SyncConnection workflow and writes nothing itself; the sync’s writes are the workflow’s (audit-trail-actors.test.ts)',
   'documents.uploadUrl': 'signs an upload URL and writes nothing',
   'notifications.updateStatus': 'writes only the user’s read mark (notification_states), which is not audited',
   'notifications.updateManyStatus': 'writes only the user’s read marks (notification_states), which are not audited',
@@ -378,7 +1115,9 @@ describe('GET /audit-events and /audit-events/verify', () => {
     };
     expect(page1.data).toHaveLength(2);
     expect(page1.meta.hasNextPage).toBe(true);
-    const page2 = (await (await send('GET', `/audit-events?pageSize=2&operation=tags.create&cursor=${page1.meta.cursor}`, ctx.acme.sessionToken)).json()) as {
+    const page2 = (await (
+      await send('GET', `/audit-events?pageSize=2&operation=tags.create&cursor=${page1.meta.cursor}`, ctx.acme.sessionToken)
+    ).json()) as {
       data: { id: string; occurredAt: string }[];
     };
     expect(page2.data.length).toBeGreaterThan(0);
@@ -415,7 +1154,12 @@ describe('GET /audit-events and /audit-events/verify', () => {
     const verify = async () => {
       const res = await send('GET', '/audit-events/verify', ctx.acme.sessionToken);
       expect(res.status).toBe(200);
-      return (await dataOf(res)) as { ok: boolean; entries: number; unsealed: number; brokenAt: null | { position: number; id: string; reason: string } };
+      return (await dataOf(res)) as {
+        ok: boolean;
+        entries: number;
+        unsealed: number;
+        brokenAt: null | { position: number; id: string; reason: string };
+      };
     };
     // Entries of transactions that ended are sealed on the next read; another open transaction anywhere can hold that back a moment.
     await eventually(async () => (await verify()).unsealed === 0, 10_000, 'every entry sealed');
@@ -427,7 +1171,9 @@ describe('GET /audit-events and /audit-events/verify', () => {
     // The owner, with the triggers off (only a superuser or the table's owner can do this): the grants and triggers are not the last word, the chain is.
     await ctx.tdb.db.transaction(async (trx) => {
       await trx.raw(`set local session_replication_role = replica`);
-      await trx('audit_events').where({ id: victim.id }).update({ after: JSON.stringify({ name: 'something else' }) });
+      await trx('audit_events')
+        .where({ id: victim.id })
+        .update({ after: JSON.stringify({ name: 'something else' }) });
     });
     const broken = await verify();
     expect(broken).toMatchObject({ ok: false, brokenAt: { position: 5, id: victim.id, reason: 'hash' } });

@@ -88,7 +88,12 @@ export async function auditTable(knex: Knex, table: string, teamColumn = 'team_i
   const omitted = [...ALWAYS_OMITTED, ...(AUDIT_OMITTED_COLUMNS[table] ?? []), ...secrets].join(',');
   const keys = (KEYS[table] ?? ['id']).join(',');
   await knex.raw(
-    `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${[teamColumn, keys, omitted, secrets.join(',')]
+    `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${[
+      teamColumn,
+      keys,
+      omitted,
+      secrets.join(','),
+    ]
       .map((a) => `'${a}'`)
       .join(', ')})`,
     [table],

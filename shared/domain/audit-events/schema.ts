@@ -23,21 +23,31 @@ export const auditEventSchema = z
       id: z.string().nullable(),
     }),
     action: z.enum(AUDIT_ACTIONS),
-    before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The fields before: the whole row for a delete, the changed fields for an update. Secrets never appear.' }),
-    after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The fields after: the whole row for an insert, the changed fields for an update.' }),
+    before: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'The fields before: the whole row for a delete, the changed fields for an update. Secrets never appear.' }),
+    after: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'The fields after: the whole row for an insert, the changed fields for an update.' }),
     requestId: z.string().nullable(),
     ip: z.string().nullable(),
-    chain: z
-      .object({ position: z.number().int(), prevHash: z.string(), hash: z.string() })
-      .nullable()
-      .meta({ description: 'The entry’s place in the team’s hash chain (hex SHA-256); null until it is sealed, moments after its transaction ends.' }),
+    chain: z.object({ position: z.number().int(), prevHash: z.string(), hash: z.string() }).nullable().meta({
+      description: 'The entry’s place in the team’s hash chain (hex SHA-256); null until it is sealed, moments after its transaction ends.',
+    }),
   })
   .meta({ id: 'AuditEvent', description: 'One change to the team’s data: who made it, through what, and the fields before and after.' });
 export type AuditEventDto = z.infer<typeof auditEventSchema>;
 
 export const listAuditEventsQuery = z
   .object({
-    actorId: z.string().min(1).max(200).optional().meta({ description: 'Only changes by this actor (a user’s id, a workflow’s id, a provider).' }),
+    actorId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'Only changes by this actor (a user’s id, a workflow’s id, a provider).' }),
     credentialKind: z.enum(AUDIT_CREDENTIAL_KINDS).optional(),
     targetType: z.string().min(1).max(100).optional(),
     targetId: z.string().min(1).max(200).optional(),

@@ -54,7 +54,7 @@ const toDto = (r: AuditRow): AuditEventDto => ({
   after: r.after,
   requestId: r.requestId,
   ip: r.ip,
-  chain: r.chainPos === null ? null : { position: Number(r.chainPos), prevHash: r.prevHash ?? '', hash: r.hash ?? '' },
+  chain: r.chainPos === null ? null : { position: r.chainPos, prevHash: r.prevHash ?? '', hash: r.hash ?? '' },
 });
 
 /** Newest first, keyset-paged on (occurred_at, id); entries are listed whether or not they are sealed yet. */
@@ -131,12 +131,12 @@ export async function checkpointAuditTrail(
 ): Promise<{ day: string; position: number; hash: string } | null> {
   await sealAuditTrail(db, teamId);
   const existing = await AuditCheckpoint.query(db).where({ teamId, day }).first();
-  if (existing) return { day, position: Number(existing.chainPos), hash: existing.hash.toString('hex') };
+  if (existing) return { day, position: existing.chainPos, hash: existing.hash.toString('hex') };
   const last = await db('audit_events')
     .where({ teamId })
     .whereNotNull('chainPos')
     .orderBy('chainPos', 'desc')
-    
+
     .first<{ chainPos: number; hash: Buffer } | undefined>('chainPos', 'hash');
   if (!last) return null;
   const key = auditSigningKey(seedHex);
@@ -146,7 +146,7 @@ export async function checkpointAuditTrail(
     .onConflict(['teamId', 'day'])
     .ignore();
   const kept = await AuditCheckpoint.query(db).where({ teamId, day }).first();
-  return kept ? { day, position: Number(kept.chainPos), hash: kept.hash.toString('hex') } : null;
+  return kept ? { day, position: kept.chainPos, hash: kept.hash.toString('hex') } : null;
 }
 
 interface Walk {
@@ -185,7 +185,7 @@ export async function verifyAuditTrail(db: Db, teamId: string, seedHex: string):
   );
   const walk = rows[0];
   let brokenAt: AuditVerification['brokenAt'] =
-    walk.brokenPos === null ? null : { position: Number(walk.brokenPos), id: walk.brokenId, reason: walk.reason ?? 'hash' };
+    walk.brokenPos === null ? null : { position: walk.brokenPos, id: walk.brokenId, reason: walk.reason ?? 'hash' };
 
   const checkpoints = await AuditCheckpoint.query(db).where({ teamId }).orderBy('chainPos');
   if (checkpoints.length) {
@@ -208,11 +208,11 @@ export async function verifyAuditTrail(db: Db, teamId: string, seedHex: string):
         c.keyId === key.keyId &&
         verify(null, checkpointMessage(teamId, c.day, c.chainPos, c.hash), key.publicKey, c.signature);
       if (!good) {
-        const position = Number(c.chainPos);
+        const position = c.chainPos;
         if (!brokenAt || position < brokenAt.position) brokenAt = { position, id: entry?.id ?? null, reason: 'checkpoint' };
         break;
       }
     }
   }
-  return { ok: brokenAt === null, entries: Number(walk.entries), unsealed: Number(walk.unsealed), checkpoints: checkpoints.length, brokenAt };
+  return { ok: brokenAt === null, entries: walk.entries, unsealed: walk.unsealed, checkpoints: checkpoints.length, brokenAt };
 }
