@@ -1,4 +1,5 @@
 import { apiKeyActivities } from './api-keys/notify';
+import { auditActivities } from './audit/checkpoint';
 import { bankingActivities } from './banking/sync';
 import { bankConsentActivities } from './banking/consent';
 import { documentActivities } from './documents/process';
@@ -21,6 +22,7 @@ export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps
 export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
+    ...auditActivities(deps),
     ...bankingActivities(deps),
     ...bankConsentActivities(deps),
     ...receiptActivities(deps),

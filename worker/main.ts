@@ -9,6 +9,7 @@ import { ensureExchangeRateSchedule } from '../shared/temporal/schedules';
 import { createTemporalGateway } from '../shared/temporal/client';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
+import { scheduleEveryTeamCheckpoint } from '../shared/domain/audit-events/schedule';
 import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
 import { createWorker } from './create-worker';
 import { installTemporalRuntime } from './temporal-logging';
@@ -134,7 +135,7 @@ async function workerReadiness(db: Db, running: { connection?: NativeConnection;
 
 /**
  * Teams and connections made while Temporal was away, or outside the API (the admin CLI, sign-up),
- * get their weekly-insights and bank-sync schedules here. Beside the polling worker, not before it:
+ * get their weekly-insights, audit-checkpoint and bank-sync schedules here. Beside the polling worker, not before it:
  * a schedule call is three round trips, and ten thousand teams' calls one after another kept a new
  * worker from its task queue for as long as they took.
  */
@@ -161,6 +162,7 @@ async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, sign
   };
   try {
     await report('weekly insight schedules', () => scheduleEveryTeam(db, temporal, signal));
+    await report('audit checkpoint schedules', () => scheduleEveryTeamCheckpoint(db, temporal, signal));
     await report('bank sync schedules', () => scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL, signal));
   } finally {
     await temporal.close();

@@ -16,3 +16,4 @@ export { exportTransactions } from './export-transactions';
 export { bankConsentExpiry } from './bank-consent-expiry';
 export { importTransactions } from './import-transactions';
 export { webhookDelivery } from './webhook-delivery';
+export { auditCheckpoint } from './audit-checkpoint';

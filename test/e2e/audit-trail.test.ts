@@ -1,4 +1,5 @@
 import { operations } from '../../api/operations';
+import { AUDIT_EXCLUDED_TABLES } from '../../shared/db/migrations/0088_audit_trail';
 import { sha256Hex } from '../../shared/domain/crypto/tokens';
 import { insertApiKey, insertDocument } from '../support/fixtures';
 import { eventually } from '../support/eventually';
@@ -1066,6 +1067,17 @@ describe('an entry', () => {
   });
 });
 
+describe('the audited tables', () => {
+  it('are every table holding a team’s rows, but those excluded with a reason', async () => {
+    const { rows } = await ctx.tdb.db.raw<{ rows: { table: string; audited: boolean }[] }>(`
+      select c.table_name as table, exists (select 1 from pg_trigger t where t.tgrelid = c.table_name::regclass and t.tgname = 'audit_row') as audited
+        from information_schema.columns c join information_schema.tables t using (table_schema, table_name)
+       where c.table_schema = current_schema() and c.column_name = 'team_id' and t.table_type = 'BASE TABLE'`);
+    const unaudited = rows.filter((r) => !r.audited).map((r) => r.table);
+    expect(unaudited.sort()).toEqual(Object.keys(AUDIT_EXCLUDED_TABLES).sort());
+  });
+});
+
 describe('the application role', () => {
   const asApp = async <T>(fn: (trx: import('knex').Knex.Transaction) => Promise<T>) =>
     ctx.tdb.db.transaction(async (trx) => {
@@ -1165,6 +1177,7 @@ describe('GET /audit-events and /audit-events/verify', () => {
     await eventually(async () => (await verify()).unsealed === 0, 10_000, 'every entry sealed');
     const good = await verify();
     expect(good).toMatchObject({ ok: true, brokenAt: null });
+    expect(await trpcAs(ctx.api, ctx.acme.sessionToken).auditEvents.verify.query()).toMatchObject({ ok: true, entries: good.entries });
     expect(good.entries).toBeGreaterThan(40);
 
     const victim = await ctx.tdb.db('audit_events').where({ teamId: acme(), chainPos: 5 }).first<{ id: string }>('id');

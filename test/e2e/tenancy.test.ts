@@ -60,6 +60,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   // Two segments: a resource nested under another's path.
   'transactions/exports': 'export',
   'webhook-endpoints': 'webhookEndpoint',
+  'audit-events': 'none',
   'api-keys': 'apiKey',
   'oauth-applications': 'oauthApplication',
 };
@@ -95,6 +96,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactionImports: 'import',
   webhookEndpoints: 'webhookEndpoint',
   events: 'none',
+  auditEvents: 'none',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export', 'invoices.getCreditNoteById': 'creditNote' };

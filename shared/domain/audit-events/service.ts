@@ -119,9 +119,13 @@ export function auditSigningKey(seedHex: string): { privateKey: KeyObject; publi
 const checkpointMessage = (teamId: string, day: string, position: number, hash: Buffer) =>
   Buffer.from(`finops-audit-checkpoint\n${teamId}\n${day}\n${position}\n${hash.toString('hex')}`);
 
+/** The UTC day before `now`'s, YYYY-MM-DD: the day a checkpoint run just after midnight seals. */
+export const previousUtcDay = (now: Date): string => new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+
 /**
- * Seals what can be sealed and signs the chain's last hash as the checkpoint of `day` (once per team
- * and day: a repeat returns the first). Null when the team has no sealed entry yet.
+ * Seals what can be sealed and signs, as the checkpoint of `day` (UTC), the hash of the last sealed
+ * entry written before the day ended (once per team and day: a repeat returns the first). Null when
+ * the team had no sealed entry by then.
  */
 export async function checkpointAuditTrail(
   db: Db,
@@ -135,6 +139,7 @@ export async function checkpointAuditTrail(
   const last = await db('audit_events')
     .where({ teamId })
     .whereNotNull('chainPos')
+    .where('occurredAt', '<', db.raw(`(?::date + 1)::timestamp at time zone 'UTC'`, [day]))
     .orderBy('chainPos', 'desc')
 
     .first<{ chainPos: number; hash: Buffer } | undefined>('chainPos', 'hash');
