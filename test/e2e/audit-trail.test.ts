@@ -1,5 +1,6 @@
 import { operations } from '../../api/operations';
 import { AUDIT_EXCLUDED_TABLES } from '../../shared/db/migrations/0088_audit_trail';
+import { auditCheckpointScheduleId } from '../../shared/temporal/audit-checkpoint/contract';
 import { sha256Hex } from '../../shared/domain/crypto/tokens';
 import { insertApiKey, insertDocument } from '../support/fixtures';
 import { eventually } from '../support/eventually';
@@ -978,7 +979,13 @@ const RECIPES: [string, Recipe][] = [
         () => '/teams',
         () => ({ name: 'Spin-off' }),
       ),
-      after: keep('newTeam'),
+      after: async (res) => {
+        await keep('newTeam')(res);
+        // The new team's trail gets its nightly checkpoint; removed here, as no worker of this file would run it.
+        const schedule = (await ctx.api.deps.temporal.client()).schedule.getHandle(auditCheckpointScheduleId(made.newTeam));
+        expect((await schedule.describe()).action).toMatchObject({ workflowType: 'auditCheckpoint', args: [{ teamId: made.newTeam }] });
+        await schedule.delete();
+      },
     },
   ],
   ['teams.delete', { as: 'session', target: 'teams', call: rest('DELETE', () => `/teams/${made.newTeam}`) }],

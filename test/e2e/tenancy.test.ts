@@ -132,6 +132,9 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   categories: 'categorySlug',
   deliveryId: 'webhookDelivery',
   invoiceId: 'invoice',
+  // The audit trail's filters: A's user and one of A's rows, which B's trail never holds.
+  actorId: 'user',
+  targetId: 'transaction',
 };
 const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 
