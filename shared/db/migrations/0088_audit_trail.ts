@@ -186,6 +186,8 @@ begin
     a := new_row;
   end if;
   whole := coalesce(new_row, old_row);
+  -- A row of no team (an OAuth client that registered itself) is not a team's data.
+  if whole ->> tg_argv[0] is null then return null; end if;
   insert into audit_events (team_id, operation, actor_kind, actor_id, credential_kind, credential_id, request_id, ip,
                             target_type, target_id, action, before, after)
   values ((whole ->> tg_argv[0])::uuid, coalesce(ctx ->> 'op', 'unattributed'), coalesce(ctx ->> 'actor', 'system'), ctx ->> 'actorId',
