@@ -1,5 +1,6 @@
 import { agentActionActivities } from './agent-actions/agent-action';
 import { apiKeyActivities } from './api-keys/notify';
+import { auditActivities } from './audit/checkpoint';
 import { bankingActivities } from './banking/sync';
 import { bankConsentActivities } from './banking/consent';
 import { documentActivities } from './documents/process';
@@ -25,6 +26,7 @@ export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps
 export function createActivities(deps: ActivityDeps) {
   return {
     ...apiKeyActivities(deps),
+    ...auditActivities(deps),
     ...bankingActivities(deps),
     ...bankConsentActivities(deps),
     ...receiptActivities(deps),

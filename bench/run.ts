@@ -34,6 +34,7 @@ const BENCHES: Record<string, Bench> = {
   // Five minutes of load: one run; its figures are a maximum and a growth, not a latency.
   memory: { script: 'memory.ts', runs: 1 },
   import: { script: 'import.ts' },
+  audit: { script: 'audit.ts' },
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

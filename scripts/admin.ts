@@ -1,11 +1,15 @@
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { signSessionToken } from '../api/auth/session-token';
 import { ConfigError, loadConfig, type Config } from '../shared/config';
 import { createDb, migrateLatest, type Db } from '../shared/db/knex';
 import { User } from '../shared/db/models';
+import { asActor, type AuditActor } from '../shared/db/team-wall';
+import { verifyAuditTrail } from '../shared/domain/audit-events/service';
 import { keyIdOf, keyringOf } from '../shared/domain/crypto/encryption';
 import { countNotUnderCurrentKey, reEncryptBatch, SEALED_COLUMN_NAMES } from '../shared/domain/crypto/re-encrypt';
+import { isUuid } from '../shared/domain/common/uuid';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { AppError } from '../shared/errors';
 import { PROJECT_ROOT } from '../shared/paths';
@@ -26,6 +30,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]    (JSON on stdout)
                        column still holds under another key: 0 everywhere means a retired key can go
   re-encrypt           seals those values again under ENCRYPTION_KEY here and now (what the ReEncrypt
                        workflow does after a rotation, for when no worker runs); prints what it rewrote
+  audit-verify --team ID
+                       re-walks the team's audit trail; prints {ok, entries, unsealed, checkpoints, brokenAt}
+                       and exits 1 when a link is broken
 
 Uses DATABASE_URL; when unset, the embedded PostgreSQL of \`npm start\` (started for the command if it is not running).`;
 
@@ -53,62 +60,73 @@ async function main(argv: string[]): Promise<unknown> {
     // no .env
   }
   const config = loadConfig();
-  return withDb(config, async (db) => {
-    switch (command) {
-      case 'migrate':
-        return { applied: await migrateLatest(db) };
-      case 'seed-demo': {
-        await migrateLatest(db);
-        const demo = await ensureDemo(db, config);
-        return demo;
-      }
-      case 'create-user': {
-        if (!values.email) throw usage('--email is required');
-        if (values.team && values['team-id']) throw usage('give --team or --team-id, not both');
-        const { user, team, role } = await createUserWithTeam(db, {
-          email: values.email,
-          fullName: values.name,
-          teamId: values['team-id'],
-          teamName: values.team,
-        });
-        return { userId: user.id, teamId: team.id, role, inboxId: team.inboxId, sessionToken: await sessionToken(config, user.id) };
-      }
-      case 'session-token': {
-        const userId = values['user-id'];
-        if (!userId) throw usage('--user-id is required');
-        const user = await User.query(db)
-          .findById(userId)
-          .catch(() => undefined);
-        if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
-        return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
-      }
-      case 'encryption-status': {
-        const ring = keyringOf(config);
-        return {
-          keyId: ring.current.id,
-          retiredKeyIds: config.ENCRYPTION_KEYS_RETIRED.map(keyIdOf),
-          notUnderCurrentKey: await countNotUnderCurrentKey(db, ring),
-        };
-      }
-      case 're-encrypt': {
-        const ring = keyringOf(config);
-        const out: Record<string, { rewritten: number; unreadable: number }> = {};
-        for (const column of SEALED_COLUMN_NAMES) {
-          const done = (out[column] = { rewritten: 0, unreadable: 0 });
-          let after: string | null = null;
-          do {
-            const batch = await reEncryptBatch(db, ring, { column, after, limit: 500 });
-            done.rewritten += batch.rewritten;
-            done.unreadable += batch.unreadable;
-            after = batch.nextAfter;
-          } while (after);
+  // What the operator's commands write is on the team's audit trail as theirs.
+  const actor: AuditActor = { op: `admin:${command}`, actor: 'admin', actorId: userInfo().username, cred: 'admin' };
+  return withDb(config, (db) =>
+    asActor(actor, async () => {
+      switch (command) {
+        case 'migrate':
+          return { applied: await migrateLatest(db) };
+        case 'seed-demo': {
+          await migrateLatest(db);
+          const demo = await ensureDemo(db, config);
+          return demo;
         }
-        return { keyId: ring.current.id, columns: out };
+        case 'create-user': {
+          if (!values.email) throw usage('--email is required');
+          if (values.team && values['team-id']) throw usage('give --team or --team-id, not both');
+          const { user, team, role } = await createUserWithTeam(db, {
+            email: values.email,
+            fullName: values.name,
+            teamId: values['team-id'],
+            teamName: values.team,
+          });
+          return { userId: user.id, teamId: team.id, role, inboxId: team.inboxId, sessionToken: await sessionToken(config, user.id) };
+        }
+        case 'audit-verify': {
+          const teamId = values.team;
+          if (!teamId || !isUuid(teamId)) throw usage('--team <team id> is required');
+          const result = await verifyAuditTrail(db, teamId, config.AUDIT_SIGNING_KEY);
+          if (!result.ok) process.exitCode = 1;
+          return result;
+        }
+        case 'session-token': {
+          const userId = values['user-id'];
+          if (!userId) throw usage('--user-id is required');
+          const user = await User.query(db)
+            .findById(userId)
+            .catch(() => undefined);
+          if (!user) throw new AppError(404, 'Not Found', `User ${userId} not found`);
+          return { userId: user.id, teamId: user.teamId, sessionToken: await sessionToken(config, user.id) };
+        }
+        case 'encryption-status': {
+          const ring = keyringOf(config);
+          return {
+            keyId: ring.current.id,
+            retiredKeyIds: config.ENCRYPTION_KEYS_RETIRED.map(keyIdOf),
+            notUnderCurrentKey: await countNotUnderCurrentKey(db, ring),
+          };
+        }
+        case 're-encrypt': {
+          const ring = keyringOf(config);
+          const out: Record<string, { rewritten: number; unreadable: number }> = {};
+          for (const column of SEALED_COLUMN_NAMES) {
+            const done = (out[column] = { rewritten: 0, unreadable: 0 });
+            let after: string | null = null;
+            do {
+              const batch = await reEncryptBatch(db, ring, { column, after, limit: 500 });
+              done.rewritten += batch.rewritten;
+              done.unreadable += batch.unreadable;
+              after = batch.nextAfter;
+            } while (after);
+          }
+          return { keyId: ring.current.id, columns: out };
+        }
+        default:
+          throw usage(`unknown command ${command}`);
       }
-      default:
-        throw usage(`unknown command ${command}`);
-    }
-  });
+    }),
+  );
 }
 
 const usage = (m: string) => new AppError(2, 'Usage', `${m}\n\n${USAGE}`);

@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 const DEV_JWT_SECRET = 'dev-only-session-secret-change-me-0123456789';
 const DEV_ENCRYPTION_KEY = '0'.repeat(64);
+// Fixed, so that every process of a development set-up signs and verifies with the same key.
+const DEV_AUDIT_SIGNING_KEY = '1'.repeat(64);
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -166,6 +168,12 @@ const schema = z
     // Rows ReEncrypt seals again per activity (one statement each).
     RE_ENCRYPT_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
 
+    // The audit trail's daily checkpoints are signed with this Ed25519 key: its 32-byte seed as 64 hex characters.
+    AUDIT_SIGNING_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (an Ed25519 seed of 32 bytes)')
+      .optional(),
+
     // Outbound mail
     // Unset under `npm start`: its mail catcher receives here (or on a free port when this one is taken) and shows what it caught.
     SMTP_URL: z.string().default('smtp://127.0.0.1:1025'),
@@ -259,7 +267,7 @@ const schema = z
       }
     }
     if (env.NODE_ENV !== 'production') return;
-    for (const key of ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'] as const) {
+    for (const key of ['AUTH_JWT_SECRET', 'ENCRYPTION_KEY', 'AUDIT_SIGNING_KEY', 'DATABASE_URL'] as const) {
       if (!env[key] && !(key === 'AUTH_JWT_SECRET' && env.AUTH_JWKS_URL)) {
         ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
       }
@@ -270,6 +278,7 @@ const schema = z
     PUBLIC_URL: env.PUBLIC_URL ?? (env.NODE_ENV === 'development' && env.PORT !== 0 ? `http://localhost:${env.PORT}` : undefined),
     AUTH_JWT_SECRET: env.AUTH_JWT_SECRET ?? (env.AUTH_JWKS_URL ? undefined : DEV_JWT_SECRET),
     ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
+    AUDIT_SIGNING_KEY: env.AUDIT_SIGNING_KEY ?? DEV_AUDIT_SIGNING_KEY,
   }));
 
 export type Config = z.output<typeof schema>;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { PROJECT_ROOT } from '../shared/paths';
+import { auditActivities } from './audit-actor';
 
 export const DEFAULT_BUNDLE_PATH = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');
 
@@ -41,6 +42,7 @@ export async function createWorker(p: WorkerParams): Promise<Worker> {
     namespace: p.namespace,
     taskQueue: p.taskQueue,
     activities: { ...createActivities(p.deps), ...p.activityOverrides },
+    interceptors: { activity: [auditActivities] },
     ...(p.identity ? { identity: p.identity } : {}),
     // An activity that ignores its cancellation would hold the worker up for ever: a moment after the
     // grace the run fails, and the process exits.

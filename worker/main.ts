@@ -9,6 +9,7 @@ import { ensureExchangeRateSchedule, ensureRetentionSchedule } from '../shared/t
 import { createTemporalGateway } from '../shared/temporal/client';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
+import { scheduleEveryTeamCheckpoint } from '../shared/domain/audit-events/schedule';
 import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
 import { reEncryptUnderCurrentKey } from '../shared/domain/crypto/re-encrypt';
 import { createWorker } from './create-worker';
@@ -147,7 +148,8 @@ async function workerReadiness(db: Db, running: { connection?: NativeConnection;
 
 /**
  * Teams and connections made while Temporal was away, or outside the API (the admin CLI, sign-up),
- * get their weekly-insights and bank-sync schedules here, and a rotated key its ReEncrypt run. Beside the polling worker, not before it:
+ * get their weekly-insights, audit-checkpoint and bank-sync schedules here, and a rotated key its ReEncrypt run.
+ * Beside the polling worker, not before it:
  * a schedule call is three round trips, and ten thousand teams' calls one after another kept a new
  * worker from its task queue for as long as they took.
  */
@@ -181,6 +183,7 @@ async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, sign
     });
     if (reEncrypting) logger.info({ workflowId: reEncrypting }, 're-encrypting values sealed under retired keys');
     await report('weekly insight schedules', () => scheduleEveryTeam(db, temporal, signal));
+    await report('audit checkpoint schedules', () => scheduleEveryTeamCheckpoint(db, temporal, signal));
     await report('bank sync schedules', () => scheduleEveryConnection(db, temporal, config.BANK_SYNC_INTERVAL, signal));
   } finally {
     await temporal.close();

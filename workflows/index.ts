@@ -20,3 +20,4 @@ export { reEncrypt } from './re-encrypt';
 export { applyRules } from './apply-rules';
 export { agentAction } from './agent-action';
 export { retention } from './retention';
+export { auditCheckpoint } from './audit-checkpoint';

@@ -6,6 +6,7 @@ import { revokePendingInvitations } from '../../shared/domain/teams/invitations'
 import { invoiceSeriesScheduleId } from '../../shared/temporal/invoice-series/contract';
 import { bankSyncScheduleId } from '../../shared/temporal/scheduled-bank-sync/contract';
 import { weeklyInsightsScheduleId } from '../../shared/temporal/weekly-insights/contract';
+import { removeAuditCheckpointSchedule } from '../../shared/temporal/audit-checkpoint/calls';
 
 /**
  * One kind of work that runs for a team and must stop before its data goes: each stopper ends its
@@ -55,6 +56,10 @@ const weeklyInsightsSchedule: TeamWorkStopper = async ({ client, teamId }) => {
   }
 };
 
+/** The audit trail's daily checkpoint (`audit-checkpoint:<teamId>`); the trail itself outlives the team. */
+const auditCheckpointSchedule: TeamWorkStopper = async ({ client, teamId }) =>
+  (await removeAuditCheckpointSchedule({ client: () => Promise.resolve(client) }, teamId)) ? 1 : 0;
+
 /** Recurring invoice schedules (`invoice-series:<seriesId>`): no invoice is issued for a team being deleted. */
 const invoiceSeriesSchedules: TeamWorkStopper = async ({ client, db, teamId }) => {
   let stopped = 0;
@@ -76,6 +81,7 @@ export const STOPPERS: Record<string, TeamWorkStopper> = {
   runningWorkflows,
   bankSyncSchedules,
   weeklyInsightsSchedule,
+  auditCheckpointSchedule,
   invoiceSeriesSchedules,
   pendingInvitations,
 };

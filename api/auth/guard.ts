@@ -1,6 +1,6 @@
 import { hasTeam, type Caller, type Principal } from '../../shared/domain/auth/principal';
 import { expandScopes, type ResourceScope } from '../../shared/domain/auth/scopes';
-import { withinTeam } from '../../shared/db/team-wall';
+import { asActor, withinTeam, type AuditActor } from '../../shared/db/team-wall';
 import { forbidden } from '../../shared/errors';
 
 /** Throws 403 (`forbidden`) when the caller lacks a scope the operation needs. */
@@ -18,12 +18,33 @@ export function requireTeam(caller: Caller): Principal {
   return caller;
 }
 
+/** The audit trail's actor for a caller's call of an operation: the user, and the credential that acted. */
+export function actorOf(operation: string, caller: Caller, request: { requestId: string; ip: string }): AuditActor {
+  return {
+    op: operation,
+    actor: 'user',
+    actorId: caller.userId,
+    cred: caller.kind,
+    credId: caller.kind === 'api_key' ? caller.apiKeyId : caller.kind === 'oauth' ? caller.oauthApplicationId : null,
+    req: request.requestId,
+    ip: request.ip,
+  };
+}
+
 /**
  * How a caller enters an operation, through either door: 403 without every scope it names; then,
  * unless it acts on the caller themselves (`forUser`), inside the caller's team's wall, so that what
- * `serve` reads and writes passes the team's row-level security too.
+ * `serve` reads and writes passes the team's row-level security too. A mutation runs as its caller's
+ * audit actor, so each row it writes leaves an entry naming the operation, the user and the
+ * credential (migration 0088); reads need none and send none.
  */
-export function enter<T>(op: { scopes: readonly ResourceScope[]; forUser?: boolean }, caller: Caller, serve: () => Promise<T>): Promise<T> {
+export function enter<T>(
+  op: { name: string; kind: 'query' | 'mutation'; scopes: readonly ResourceScope[]; forUser?: boolean },
+  caller: Caller,
+  request: { requestId: string; ip: string },
+  serve: () => Promise<T>,
+): Promise<T> {
   assertScopes(caller, op.scopes);
-  return op.forUser ? serve() : withinTeam(requireTeam(caller).teamId, serve);
+  const walled = op.forUser ? serve : () => withinTeam(requireTeam(caller).teamId, serve);
+  return op.kind === 'mutation' ? asActor(actorOf(op.name, caller, request), walled) : walled();
 }

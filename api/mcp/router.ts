@@ -17,7 +17,7 @@ import type { ApiDeps } from '../deps';
 import { readJsonBody } from '../http/json-body';
 import type { AppState } from '../http/state';
 import { API_VERSION } from '../version';
-import { withinTeam } from '../../shared/db/team-wall';
+import { asActor, withinTeam, type AuditActor } from '../../shared/db/team-wall';
 
 export const MCP_PATH = '/mcp';
 
@@ -113,6 +113,16 @@ export function mcpRouter(
     };
     // Only the tools its scopes allow are listed, and only they can be called.
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {
+      // An agent's tool call is the user's act through the MCP client their token belongs to.
+      const actor: AuditActor = {
+        op: `mcp:${tool.name}`,
+        actor: 'user',
+        actorId: principal.userId,
+        cred: 'mcp',
+        credId: principal.oauthApplicationId ?? principal.apiKeyId ?? null,
+        req: ctx.state.requestId,
+        ip: ctx.ip,
+      };
       server.registerTool(
         tool.name,
         {
@@ -121,7 +131,7 @@ export function mcpRouter(
           inputSchema: tool.input,
           annotations: { title: tool.title, ...tool.annotations },
         },
-        (args) => callTool(tool, toolCtx, args),
+        (args) => asActor(actor, () => callTool(tool, toolCtx, args)),
       );
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -10,6 +10,7 @@ import { currencies } from './currencies';
 import { customers } from './customers';
 import { documents } from './documents';
 import { events } from './events';
+import { auditEvents } from './audit-events';
 import { inbox } from './inbox';
 import { insights } from './insights';
 import { invoicePaymentSuggestions } from './invoice-payment-suggestions';
@@ -38,6 +39,7 @@ import { webhookEndpoints } from './webhook-endpoints';
 export const OPERATIONS = [
   ...agentActions,
   ...apiKeys,
+  ...auditEvents,
   ...bankAccounts,
   ...bankConnections,
   ...categories,

@@ -6,6 +6,7 @@ import { changeRole, listMembers, removeMember } from '../../shared/domain/teams
 import * as schema from '../../shared/domain/teams/schema';
 import { createTeamFor, getTeamFor, listMyTeams, regenerateInboxId, updateTeamFor } from '../../shared/domain/teams/teams';
 import { keepWeeklyInsightsScheduled } from '../../shared/domain/insights/schedule';
+import { keepAuditCheckpointScheduled } from '../../shared/domain/audit-events/schedule';
 import { all, mutation, none, one, query, trpcOnly } from './declare';
 
 const BY_ID = 'A session reaches every team its user belongs to; an API key or OAuth token only its own. Any other id is 404.';
@@ -49,7 +50,9 @@ export const teams = [
     input: schema.createTeamBody,
     output: one(schema.myTeamSchema),
     run: ({ caller, input }, { db, config, temporal, logger }) =>
-      createTeamFor(db, caller, input, config.INBOX_DOMAIN).then(keepWeeklyInsightsScheduled(temporal, logger)),
+      createTeamFor(db, caller, input, config.INBOX_DOMAIN)
+        .then(keepWeeklyInsightsScheduled(temporal, logger))
+        .then(keepAuditCheckpointScheduled(temporal, logger)),
   }),
   mutation('teams.update', 'PATCH /teams/:teamId', ['teams.write'], {
     body: 'changes',

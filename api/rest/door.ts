@@ -99,7 +99,7 @@ export function restDoor(operations: readonly AnyOperation[], deps: ApiDeps, aut
       try {
         const caller = (await m.op.credential?.(ctx, deps)) ?? (await authenticate(ctx));
         if (hasTeam(caller)) state.principal = caller;
-        await enter(m.op, caller, () => serve(m, ctx, caller, deps, options));
+        await enter(m.op, caller, { requestId: state.requestId, ip: ctx.ip }, () => serve(m, ctx, caller, deps, options));
       } catch (err) {
         meter.record(statusOfError(err), startedAt);
         throw err;

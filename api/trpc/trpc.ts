@@ -82,7 +82,7 @@ export const procedureFor = (op: Parameters<typeof enter>[0], meter: RequestMete
     .use(appErrors)
     .use(async ({ ctx, next, getRawInput }) => {
       const caller = await ctx.authenticate();
-      return enter(op, caller, async () => {
+      return enter(op, caller, ctx.request, async () => {
         // As over REST: no input nested deeper than the limit (tRPC parsed it, and zod walks it next) or
         // carrying NUL, which PostgreSQL cannot store, gets past the gateway.
         assertStorableText(await getRawInput(), 'input');

@@ -12,6 +12,7 @@ import {
 } from '../../shared/domain/webhook-events/record';
 import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { asActor, currentActor, type AuditActor } from '../../shared/db/team-wall';
 import type { ApiDeps } from '../deps';
 import { LONE_SURROGATE, parseJsonText } from '../http/json-body';
 import type { AppState } from '../http/state';
@@ -147,7 +148,9 @@ async function receive<P, E>(
 
   await spec.precheck?.(parsed.data, deps);
   for (const ref of await spec.events(parsed.data, req)) {
-    await processEvent(spec, ref, deps, ctx.state, meter);
+    await asActor(webhookActor(spec.provider, ref.key, { req: ctx.state.requestId, ip: ctx.ip }), () =>
+      processEvent(spec, ref, deps, ctx.state, meter),
+    );
   }
   ctx.status = 200;
   ctx.body = { success: true };
@@ -184,6 +187,8 @@ export async function actOn<P, E>(
   deps: ApiDeps,
   state: Pick<AppState, 'log'>,
 ): Promise<boolean> {
+  // The relay comes here without a request: its writes are still the provider's event's.
+  if (!currentActor()) return asActor(webhookActor(spec.provider, ref.key, {}), () => actOn(spec, ref, id, deps, state));
   try {
     await recordWebhookOutcome(deps.db, id, await spec.handle(ref, deps));
     return true;
@@ -196,6 +201,16 @@ export async function actOn<P, E>(
     return false;
   }
 }
+
+/** A provider's event as the audit trail's actor: the provider, and the event it delivered. */
+const webhookActor = (provider: WebhookProvider, eventKey: string, request: { req?: string; ip?: string }): AuditActor => ({
+  op: `webhook:${provider}`,
+  actor: 'provider',
+  actorId: provider,
+  cred: 'webhook',
+  credId: eventKey,
+  ...request,
+});
 
 async function readRaw(ctx: Context, maxBytes: number): Promise<RawWebhook> {
   let raw: string;

@@ -39,6 +39,7 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
       NODE_ENV: 'production',
       AUTH_JWT_SECRET: 'x'.repeat(32),
       ENCRYPTION_KEY: '1'.repeat(64),
+      AUDIT_SIGNING_KEY: '2'.repeat(64),
       DATABASE_URL: opts.databaseUrl,
       PORT: String(opts.port),
       HOST: '127.0.0.1',

@@ -22,6 +22,7 @@ import { teamDeletionContract, type TeamDeletionWorkflow } from '../../shared/te
 import { notificationDeliveryContract, type NotificationDeliveryWorkflow } from '../../shared/temporal/notification-delivery/contract';
 import { documentProcessingContract, type DocumentProcessingWorkflow } from '../../shared/temporal/document-processing/contract';
 import { weeklyInsightsContract, type WeeklyInsightsWorkflow } from '../../shared/temporal/weekly-insights/contract';
+import { auditCheckpointContract, type AuditCheckpointWorkflow } from '../../shared/temporal/audit-checkpoint/contract';
 import {
   invoiceChanged,
   invoiceLifecycleContract,
@@ -341,6 +342,19 @@ export const SCENARIOS: HistoryScenario[] = [
         taskQueue,
         workflowId,
         args: [{ documentId: 'd1', teamId: 't1', decisionTimeoutMs: 600_000 }],
+      }),
+  },
+  {
+    // A scheduled run: it seals and signs the day that just ended.
+    name: 'audit-checkpoint',
+    activities: {
+      checkpointAuditTrail: async () => ({ day: '2026-11-26', position: 42, hash: 'ab'.repeat(32) }),
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<AuditCheckpointWorkflow>(auditCheckpointContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ teamId: 't1' }],
       }),
   },
   {

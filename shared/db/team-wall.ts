@@ -46,13 +46,47 @@ export const outsideTheWall = <T>(fn: () => T | PromiseLike<T>): Promise<T> => s
  */
 export const anyScope = <T>(fn: () => T | PromiseLike<T>): Promise<T> => scope.run(ANY, async () => await fn());
 
+/**
+ * Who is acting and through what, for the audit trail (migration 0088): the row triggers copy it
+ * into every entry the scope's writes make. Short keys, since it travels to PostgreSQL as a setting.
+ */
+export interface AuditActor {
+  /** The operation's name (`transactions.create`), `webhook:<provider>`, `activity:<type>`, `admin:<command>`, `mcp:<tool>`. */
+  op: string;
+  /** `agent`: an approved agent action, applied for the user (actorId) through the client that proposed it (credId). */
+  actor: 'user' | 'agent' | 'workflow' | 'provider' | 'admin' | 'system';
+  actorId?: string | null;
+  cred: 'session' | 'api_key' | 'oauth' | 'mcp' | 'workflow' | 'webhook' | 'admin' | 'system';
+  credId?: string | null;
+  req?: string | null;
+  ip?: string | null;
+}
+
+const audit = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `fn` with `actor` as the audit context of every connection it takes. Serialised once here: a
+ * connection compares the text with what it last had and sends it only when it differs.
+ */
+export const asActor = <T>(actor: AuditActor, fn: () => T | PromiseLike<T>): Promise<T> =>
+  audit.run(JSON.stringify(actor), async () => await fn());
+
+/** The audit context in effect, parsed (tests and the workflow interceptor read it). */
+export const currentActor = (): AuditActor | undefined => {
+  const text = audit.getStore();
+  return text ? (JSON.parse(text) as AuditActor) : undefined;
+};
+
 export const currentTeamScope = (): string | undefined => {
   const current = scope.getStore();
   return current === ANY ? undefined : current || undefined;
 };
 
+const ACTOR = Symbol('auditActor');
+
 interface PooledConnection {
   [CURRENT]?: string;
+  [ACTOR]?: string;
 }
 interface PoolClient {
   query(connection: PooledConnection, query: { sql: string; bindings: unknown[] }): Promise<unknown>;
@@ -69,14 +103,32 @@ export function installTeamWall(db: Knex): void {
   client.acquireConnection = async () => {
     const connection = await acquire();
     const want = scope.getStore() ?? ACROSS;
-    if (want === ANY || (connection[CURRENT] ?? ACROSS) === want) return connection;
+    if (want === ANY) return connection;
+    // A connection never keeps an earlier caller's audit context: outside any, it is cleared, so a
+    // write there is recorded as unattributed rather than as someone else's.
+    const actor = audit.getStore() ?? '';
+    const sameTeam = (connection[CURRENT] ?? ACROSS) === want;
+    const sameActor = (connection[ACTOR] ?? '') === actor;
+    if (sameTeam && sameActor) return connection;
     try {
-      // Through knex, so the switch shows among the process's queries (debug log, query events).
-      await client.query(connection, {
-        sql: `select set_config('role', ?, false), set_config('app.team_id', ?, false)`,
-        bindings: [want === ACROSS ? 'none' : APP_ROLE, want],
-      });
+      // Through knex, so the switch shows among the process's queries (debug log, query events); one
+      // round trip whichever of the two changed.
+      await client.query(
+        connection,
+        sameActor
+          ? {
+              sql: `select set_config('role', ?, false), set_config('app.team_id', ?, false)`,
+              bindings: [want === ACROSS ? 'none' : APP_ROLE, want],
+            }
+          : sameTeam
+            ? { sql: `select set_config('app.audit', ?, false)`, bindings: [actor] }
+            : {
+                sql: `select set_config('role', ?, false), set_config('app.team_id', ?, false), set_config('app.audit', ?, false)`,
+                bindings: [want === ACROSS ? 'none' : APP_ROLE, want, actor],
+              },
+      );
       connection[CURRENT] = want;
+      connection[ACTOR] = actor;
       return connection;
     } catch (err) {
       await client.releaseConnection(connection);

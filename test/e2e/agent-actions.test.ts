@@ -200,6 +200,22 @@ describe('agent actions', () => {
     });
     expect((await categories()).map((c) => c.categorySlug)).toEqual(Array(7).fill('software'));
     expect(await events()).toBe(eventsBefore + 7);
+    // On the audit trail as the agent's change, for the user, through the client that proposed it.
+    const audited = await stack.tdb
+      .db('audit_events')
+      .where({ teamId: stack.acme.team.id, targetType: 'transactions', action: 'update', operation: 'transactions.bulkUpdate' })
+      .select('actorKind', 'actorId', 'credentialKind', 'credentialId');
+    expect(audited).toHaveLength(7);
+    expect(new Set(audited.map((a) => JSON.stringify(a)))).toEqual(
+      new Set([
+        JSON.stringify({
+          actorKind: 'agent',
+          actorId: stack.acme.user.id,
+          credentialKind: 'oauth',
+          credentialId: listed.body.data[0].proposedBy.clientId,
+        }),
+      ]),
+    );
 
     // A second approval is refused and applies nothing again.
     const again = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${id}/approve`, owner()));

@@ -61,6 +61,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'transactions/exports': 'export',
   'webhook-endpoints': 'webhookEndpoint',
   'agent-actions': 'agentAction',
+  'audit-events': 'none',
   'api-keys': 'apiKey',
   'oauth-applications': 'oauthApplication',
   'transaction-rules': 'transactionRule',
@@ -99,6 +100,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   agentActions: 'agentAction',
   events: 'none',
   transactionRules: 'transactionRule',
+  auditEvents: 'none',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export', 'invoices.getCreditNoteById': 'creditNote' };
@@ -136,6 +138,9 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   deliveryId: 'webhookDelivery',
   invoiceId: 'invoice',
   runId: 'ruleRun',
+  // The audit trail's filters: A's user and one of A's rows, which B's trail never holds.
+  actorId: 'user',
+  targetId: 'transaction',
 };
 const ID_FIELD = /^(id|ids|\w+Id|\w+Ids|\w+Tags)$/;
 

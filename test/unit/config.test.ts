@@ -69,9 +69,13 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       AUTH_JWT_SECRET: 'x'.repeat(32),
       ENCRYPTION_KEY: 'a'.repeat(64),
+      AUDIT_SIGNING_KEY: 'b'.repeat(64),
       DATABASE_URL: 'postgres://db/x',
     };
     expect(loadConfig(production).PUBLIC_URL).toBeUndefined();
+    // The audit trail's checkpoints are signed with a key of the operator's, never the development one.
+    const { AUDIT_SIGNING_KEY: _unset, ...withoutAuditKey } = production;
+    expect(() => loadConfig(withoutAuditKey)).toThrow(/AUDIT_SIGNING_KEY: is required in production/);
   });
 
   it('treats empty strings as unset', () => {

@@ -11,6 +11,7 @@ import { sendChatMessageContract } from '../../shared/temporal/send-chat-message
 import { syncConnectionContract, syncRequested, syncStatus } from '../../shared/temporal/sync-connection/contract';
 import { syncExchangeRatesContract } from '../../shared/temporal/sync-exchange-rates/contract';
 import { weeklyInsightsContract } from '../../shared/temporal/weekly-insights/contract';
+import { auditCheckpointContract } from '../../shared/temporal/audit-checkpoint/contract';
 import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycle/contract';
 import { recurringInvoiceContract } from '../../shared/temporal/invoice-series/contract';
 import { scheduledBankSyncContract } from '../../shared/temporal/scheduled-bank-sync/contract';
@@ -34,6 +35,7 @@ const contracts = {
   'notification-delivery': notificationDeliveryContract,
   'document-processing': documentProcessingContract,
   'weekly-insights': weeklyInsightsContract,
+  'audit-checkpoint': auditCheckpointContract,
   'invoice-lifecycle': invoiceLifecycleContract,
   'invoice-series': recurringInvoiceContract,
   'scheduled-bank-sync': scheduledBankSyncContract,

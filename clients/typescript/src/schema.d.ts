@@ -235,6 +235,50 @@ export interface paths {
         patch: operations["apiKeys.update"];
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit trail
+         * @description Every change to the team’s data, newest first: who made it (the user and the credential, the workflow, the provider or the operator), the operation, the target and its fields before and after (secrets never), the request id and address. An entry is written in the transaction of its change, so it exists exactly when the change does. Owners only: a key or token acting for a member who is not an owner of the team gets 403.
+         *
+         *     Required scopes: `audit.read`.
+         */
+        get: operations["auditEvents.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit trail
+         * @description Re-walks the team’s hash chain from its first entry, recomputing each entry’s hash from its content and the hash before it, and checks each signed daily checkpoint against it; reports the first broken link. Owners only: a key or token acting for a member who is not an owner of the team gets 403.
+         *
+         *     Required scopes: `audit.read`.
+         */
+        get: operations["auditEvents.verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bank-accounts": {
         parameters: {
             query?: never;
@@ -3860,6 +3904,70 @@ export interface components {
             } | null;
             /** @description The full secret: in this answer only, never again. */
             key: string;
+        };
+        /** @description One change to the team’s data: who made it, through what, and the fields before and after. */
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description What was done: the operation’s name (`transactions.create`), `webhook:<provider>`, `workflow:<workflow type>/<activity>`, `mcp:<tool>`, `admin:<command>`; `unattributed` for a change made outside all of them. */
+            operation: string;
+            actor: {
+                /** @enum {string} */
+                kind: "user" | "agent" | "workflow" | "provider" | "admin" | "system";
+                /** @description The user’s id, the workflow’s id, the provider’s name or the operator’s name. */
+                id: string | null;
+            };
+            credential: {
+                /** @enum {string} */
+                kind: "session" | "api_key" | "oauth" | "mcp" | "workflow" | "webhook" | "admin" | "system";
+                /** @description The API key’s or OAuth client’s id, the workflow run, or the provider’s event key. */
+                id: string | null;
+            };
+            target: {
+                /** @description The table changed (`transactions`, `invoices`, …). */
+                type: string;
+                id: string | null;
+            };
+            /** @enum {string} */
+            action: "insert" | "update" | "delete";
+            /** @description The fields before: the whole row for a delete, the changed fields for an update. Secrets never appear. */
+            before: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The fields after: the whole row for an insert, the changed fields for an update. */
+            after: {
+                [key: string]: unknown;
+            } | null;
+            requestId: string | null;
+            ip: string | null;
+            /** @description The entry’s place in the team’s hash chain (hex SHA-256); null until it is sealed, moments after its transaction ends. */
+            chain: {
+                position: number;
+                prevHash: string;
+                hash: string;
+            } | null;
+        };
+        AuditVerification: {
+            ok: boolean;
+            /** @description Sealed entries walked. */
+            entries: number;
+            /** @description Entries of transactions still open or just ended, not yet in the chain. */
+            unsealed: number;
+            /** @description Signed daily checkpoints checked. */
+            checkpoints: number;
+            /** @description The first broken link; null when the chain holds. */
+            brokenAt: {
+                position: number;
+                /** Format: uuid */
+                id: string | null;
+                /**
+                 * @description `hash`: the entry’s content no longer matches its hash; `link`: it does not point at the entry before it; `missing`: entries before it are gone; `checkpoint`: a signed checkpoint disagrees with the chain.
+                 * @enum {string}
+                 */
+                reason: "hash" | "link" | "missing" | "checkpoint";
+            } | null;
         };
         BankAccount: {
             /** Format: uuid */
@@ -7623,7 +7731,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
+                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write" | "audit.read")[];
                 };
             };
         };
@@ -7953,7 +8061,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
+                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write" | "audit.read")[];
                 };
             };
         };
@@ -8067,6 +8175,234 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used with a different request. */
             422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auditEvents.get": {
+        parameters: {
+            query?: {
+                /** @description Only changes by this actor (a user’s id, a workflow’s id, a provider). */
+                actorId?: string;
+                credentialKind?: "session" | "api_key" | "oauth" | "mcp" | "workflow" | "webhook" | "admin" | "system";
+                targetType?: string;
+                targetId?: string;
+                operation?: string;
+                /** @description Only changes at or after this time. */
+                from?: string;
+                /** @description Only changes before this time. */
+                to?: string;
+                cursor?: string;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditEvent"][];
+                        meta: {
+                            /** @description Pass as `cursor` to get the next page; null on the last page. */
+                            cursor: string | null;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "auditEvents.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditVerification"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -21117,7 +21453,7 @@ export interface operations {
                     name: string;
                     redirectUris: string[];
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
+                    scopes: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write" | "audit.read")[];
                     /** @default false */
                     isPublic?: boolean;
                     description?: string;
@@ -21695,7 +22031,7 @@ export interface operations {
                     name?: string;
                     redirectUris?: string[];
                     /** @description Scopes from the scope list; never beyond your own. */
-                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write")[];
+                    scopes?: ("apis.all" | "apis.read" | "bank-accounts.read" | "bank-accounts.write" | "transactions.read" | "transactions.write" | "invoices.read" | "invoices.write" | "customers.read" | "customers.write" | "documents.read" | "documents.write" | "tracker-entries.read" | "tracker-entries.write" | "tracker-projects.read" | "tracker-projects.write" | "teams.read" | "teams.write" | "users.read" | "users.write" | "inbox.read" | "inbox.write" | "insights.read" | "reports.read" | "tags.read" | "tags.write" | "search.read" | "chat.read" | "chat.write" | "notifications.read" | "notifications.write" | "events.read" | "agent-actions.read" | "agent-actions.write" | "audit.read")[];
                     description?: string | null;
                     /** Format: uri */
                     logoUrl?: string | null;

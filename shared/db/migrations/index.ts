@@ -47,6 +47,7 @@ import * as transactionRules from './0089_transaction_rules';
 import * as eInvoiceParties from './0091_e_invoice_parties';
 import * as agentActions from './0090_agent_actions';
 import * as retentionIndexes from './0092_retention_indexes';
+import * as auditTrail from './0088_audit_trail';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -101,6 +102,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0091_e_invoice_parties': eInvoiceParties,
   '0090_agent_actions': agentActions,
   '0092_retention_indexes': retentionIndexes,
+  '0088_audit_trail': auditTrail,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

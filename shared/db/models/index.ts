@@ -1,5 +1,6 @@
 // One Objection model per table; see ../migrations for the columns and constraints.
 export * from './api-key';
+export * from './audit-event';
 export * from './bank-account';
 export * from './bank-connection';
 export * from './base';

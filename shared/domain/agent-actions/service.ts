@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex';
+import { asActor, type AuditActor } from '../../db/team-wall';
 import { AgentAction, ApiKey, MessagingConnection, Notification, OAuthApplication, Team } from '../../db/models';
 import { toIso } from '../../db/timestamps';
 import { AppError, conflict, forbidden, notFound, validationError, workflowServiceUnreachable } from '../../errors';
@@ -131,44 +132,19 @@ export async function applyAgentAction(
   actionId: string,
   decision: { userId: string | null; via: 'api' | 'chat' | 'policy' },
 ): Promise<AgentActionApplied> {
+  // Its writes are on the audit trail as the agent's, for the user who proposed through it; the
+  // connection takes its audit context when the transaction begins, so it is set before.
+  const proposed = await AgentAction.query(deps.db).findById(actionId);
+  if (!proposed) throw notFound(`Agent action ${actionId} not found`);
+  const auditActor: AuditActor = {
+    op: proposed.operation,
+    actor: 'agent',
+    actorId: proposed.proposedByUserId,
+    cred: proposed.proposedByKind === 'api_key' ? 'api_key' : proposed.proposedByKind === 'oauth' ? 'oauth' : 'session',
+    credId: proposed.proposedByClientId,
+  };
   try {
-    return await deps.db.transaction(async (trx) => {
-      const row = await AgentAction.query(trx).findById(actionId).forUpdate();
-      if (!row) throw notFound(`Agent action ${actionId} not found`);
-      if (row.status === 'applied') return { actionId, operation: row.operation, result: row.result };
-      if (row.status !== 'pending') throw new AgentActionRefused(AGENT_ACTION_REFUSALS.notPending, `The action is ${row.status}`);
-      const changed = await changedSince(trx, row.teamId, row.versions);
-      if (changed.length)
-        throw new AgentActionRefused(
-          AGENT_ACTION_REFUSALS.changed,
-          `${changed.length} of the rows it previewed changed since; nothing was applied (propose it again)`,
-        );
-      const actor: AgentActor = {
-        agentActionId: row.id,
-        userId: row.proposedByUserId,
-        clientKind: row.proposedByKind,
-        clientId: row.proposedByClientId,
-        clientName: row.clientName,
-        approvedByUserId: decision.userId,
-        approvedVia: decision.via,
-      };
-      const result: unknown = await applicableOperation(row.operation).apply(
-        { db: trx, temporal: deps.temporal },
-        row.teamId,
-        actor,
-        row.input,
-      );
-      const stored = JSON.parse(JSON.stringify(result ?? null)) as unknown;
-      await AgentAction.query(trx).findById(row.id).patch({
-        status: 'applied',
-        result: stored,
-        decidedByUserId: decision.userId,
-        decidedVia: decision.via,
-        decidedAt: new Date(),
-        updatedAt: new Date(),
-      });
-      return { actionId, operation: row.operation, result: stored };
-    });
+    return await asActor(auditActor, () => applyLocked(deps, actionId, decision));
   } catch (err) {
     if (!(err instanceof AppError) || err.status === 404) throw err;
     // Refused for good: recorded, so the list says why nothing happened.
@@ -185,6 +161,51 @@ export async function applyAgentAction(
     if (err instanceof AgentActionRefused) throw err;
     throw new AgentActionRefused(AGENT_ACTION_REFUSALS.refused, `${err.description} (${err.status}); nothing was applied`);
   }
+}
+
+/** The apply itself, in one transaction with the row locked (see applyAgentAction). */
+function applyLocked(
+  deps: { db: Db; temporal: TemporalGateway },
+  actionId: string,
+  decision: { userId: string | null; via: 'api' | 'chat' | 'policy' },
+): Promise<AgentActionApplied> {
+  return deps.db.transaction(async (trx) => {
+    const row = await AgentAction.query(trx).findById(actionId).forUpdate();
+    if (!row) throw notFound(`Agent action ${actionId} not found`);
+    if (row.status === 'applied') return { actionId, operation: row.operation, result: row.result };
+    if (row.status !== 'pending') throw new AgentActionRefused(AGENT_ACTION_REFUSALS.notPending, `The action is ${row.status}`);
+    const changed = await changedSince(trx, row.teamId, row.versions);
+    if (changed.length)
+      throw new AgentActionRefused(
+        AGENT_ACTION_REFUSALS.changed,
+        `${changed.length} of the rows it previewed changed since; nothing was applied (propose it again)`,
+      );
+    const actor: AgentActor = {
+      agentActionId: row.id,
+      userId: row.proposedByUserId,
+      clientKind: row.proposedByKind,
+      clientId: row.proposedByClientId,
+      clientName: row.clientName,
+      approvedByUserId: decision.userId,
+      approvedVia: decision.via,
+    };
+    const result: unknown = await applicableOperation(row.operation).apply(
+      { db: trx, temporal: deps.temporal },
+      row.teamId,
+      actor,
+      row.input,
+    );
+    const stored = JSON.parse(JSON.stringify(result ?? null)) as unknown;
+    await AgentAction.query(trx).findById(row.id).patch({
+      status: 'applied',
+      result: stored,
+      decidedByUserId: decision.userId,
+      decidedVia: decision.via,
+      decidedAt: new Date(),
+      updatedAt: new Date(),
+    });
+    return { actionId, operation: row.operation, result: stored };
+  });
 }
 
 /** Ends a pending action without applying it (declined, or expired); the status it has after. */

@@ -32,6 +32,7 @@ export const RESOURCE_SCOPES = [
   'events.read',
   'agent-actions.read',
   'agent-actions.write',
+  'audit.read',
 ] as const;
 
 export type ResourceScope = (typeof RESOURCE_SCOPES)[number];
