@@ -967,6 +967,51 @@ const RECIPES: [string, Recipe][] = [
   ['transactions.delete', { as: 'key', target: 'transactions', call: rest('DELETE', () => `/transactions/${made.transaction}`) }],
   ['bankAccounts.delete', { as: 'session', target: 'bank_accounts', call: rest('DELETE', () => `/bank-accounts/${made.account}`) }],
   ['categories.delete', { as: 'key', target: 'transaction_categories', call: rest('DELETE', () => `/categories/${made.category}`) }],
+  [
+    'transactionRules.create',
+    {
+      as: 'key',
+      target: 'transaction_rules',
+      call: rest(
+        'POST',
+        () => '/transaction-rules',
+        () => ({
+          name: 'Stationery',
+          conditions: { any: [{ all: [{ field: 'name', operator: 'contains', value: 'stationery' }] }] },
+          actions: { note: 'Office' },
+        }),
+      ),
+      after: keep('rule'),
+    },
+  ],
+  [
+    'transactionRules.update',
+    {
+      as: 'session',
+      target: 'transaction_rules',
+      call: rest(
+        'PATCH',
+        () => `/transaction-rules/${made.rule}`,
+        () => ({ name: 'Stationery and paper' }),
+      ),
+    },
+  ],
+  [
+    'transactionRules.delete',
+    { as: 'session', target: 'transaction_rules', call: rest('DELETE', () => `/transaction-rules/${made.rule}`) },
+  ],
+  [
+    'agentActions.updatePolicies',
+    {
+      as: 'session',
+      target: 'teams',
+      call: rest(
+        'PUT',
+        () => '/agent-actions/policies',
+        () => ({ policies: [{ operation: 'transactions.bulkUpdate', maxCount: 5 }] }),
+      ),
+    },
+  ],
   ['tags.delete', { as: 'key', target: 'tags', call: rest('DELETE', () => `/tags/${made.tag}`) }],
   // Last: a new team becomes the session's current one.
   [
@@ -1011,6 +1056,12 @@ const SKIPPED: Record<string, string> = {
   'users.delete': 'ends the account this file acts as; its memberships’ deletion is audited like teams.removeMember’s',
   'webhookEndpoints.sendTest': 'queues a delivery (webhook_deliveries, bookkeeping that is not audited)',
   'webhookEndpoints.replayDelivery': 'queues a delivery (webhook_deliveries, bookkeeping that is not audited)',
+  'transactionRules.apply':
+    'writes only its run’s progress row (transaction_rule_runs, bookkeeping); the changes the run makes are the transactions’ entries, by its workflow',
+  'agentActions.approve':
+    'needs an agent’s proposal waiting in its AgentAction run: agent-actions.test.ts approves one and finds the change audited as the agent’s',
+  'agentActions.decline':
+    'needs an agent’s proposal waiting in its AgentAction run (agent-actions.test.ts); the decision is agent_actions’ update',
 };
 
 describe('every mutation leaves its entries', () => {

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { z } from 'zod';
 import { errorEnvelope } from '../../api/http/error-envelope';
 import { requestId } from '../../api/http/request-id';
+import { unscrapedMetrics } from '../support/doors';
 import type { AppState } from '../../api/http/state';
 import type { ApiDeps } from '../../api/deps';
 import { query } from '../../api/operations/declare';
@@ -26,8 +27,8 @@ const principal: Principal = { kind: 'api_key', userId: 'u1', teamId: 't1', scop
 async function serve(validateResponses: boolean): Promise<{ url: string; close: () => Promise<void> }> {
   const app = new Koa<AppState>();
   const log = createLogger({ LOG_LEVEL: 'silent', LOG_FORMAT: 'json' });
-  // A GET never reaches the Idempotency-Key store, the only use of the deps here.
-  const door = restDoor([drifted], {} as ApiDeps, () => Promise.resolve(principal), { validateResponses });
+  // A GET never reaches the Idempotency-Key store; the door's meter is the only other use of the deps here.
+  const door = restDoor([drifted], { metrics: unscrapedMetrics() } as ApiDeps, () => Promise.resolve(principal), { validateResponses });
   app
     .use(async (ctx, next) => {
       ctx.state.log = log;

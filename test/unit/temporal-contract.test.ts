@@ -20,6 +20,9 @@ import { bankConsentContract, consentExpiryChanged, consentStage } from '../../s
 import { importTransactionsContract } from '../../shared/temporal/import-transactions/contract';
 import { webhookDeliveryContract } from '../../shared/temporal/webhook-delivery/contract';
 import { agentActionContract } from '../../shared/temporal/agent-action/contract';
+import { applyRulesContract } from '../../shared/temporal/apply-rules/contract';
+import { reEncryptContract } from '../../shared/temporal/re-encrypt/contract';
+import { retentionContract } from '../../shared/temporal/retention/contract';
 import { linesMatching, ROOT, tsFiles } from '../support/source-files';
 
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -44,6 +47,9 @@ const contracts = {
   'import-transactions': importTransactionsContract,
   'webhook-delivery': webhookDeliveryContract,
   'agent-action': agentActionContract,
+  'apply-rules': applyRulesContract,
+  're-encrypt': reEncryptContract,
+  retention: retentionContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

@@ -68,6 +68,7 @@ export const AUDIT_EXCLUDED_TABLES: Record<string, string> = {
   oauth_authorization_codes: 'short-lived codes; the consent they come from is audited',
   oauth_tokens: 'access tokens rotate on every refresh; the consent and the application are audited',
   users: 'a user, not a team: its team_id is only the current team',
+  transaction_rule_runs: 'progress of an ApplyRules run (0089), updated with every batch; the changes it makes are audited',
 };
 
 const auditedTables = async (knex: Knex): Promise<string[]> =>

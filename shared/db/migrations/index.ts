@@ -43,11 +43,12 @@ import * as events from './0084_events';
 import * as oauthClientRegistration from './0085_oauth_client_registration';
 import * as listSortIndexes from './0086_list_sort_indexes';
 import * as creditNotes from './0087_credit_notes';
-import * as transactionRules from './0089_transaction_rules';
-import * as eInvoiceParties from './0091_e_invoice_parties';
-import * as agentActions from './0090_agent_actions';
-import * as retentionIndexes from './0092_retention_indexes';
 import * as auditTrail from './0088_audit_trail';
+import * as transactionRules from './0089_transaction_rules';
+import * as agentActions from './0090_agent_actions';
+import * as eInvoiceParties from './0091_e_invoice_parties';
+import * as retentionIndexes from './0092_retention_indexes';
+import * as auditLaterTables from './0093_audit_later_tables';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -98,11 +99,12 @@ const migrations: Record<string, Knex.Migration> = {
   '0085_oauth_client_registration': oauthClientRegistration,
   '0086_list_sort_indexes': listSortIndexes,
   '0087_credit_notes': creditNotes,
-  '0089_transaction_rules': transactionRules,
-  '0091_e_invoice_parties': eInvoiceParties,
-  '0090_agent_actions': agentActions,
-  '0092_retention_indexes': retentionIndexes,
   '0088_audit_trail': auditTrail,
+  '0089_transaction_rules': transactionRules,
+  '0090_agent_actions': agentActions,
+  '0091_e_invoice_parties': eInvoiceParties,
+  '0092_retention_indexes': retentionIndexes,
+  '0093_audit_later_tables': auditLaterTables,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,6 +2,7 @@ import type { Customer, E_INVOICE_FORMATS, Team } from '../../db/models';
 import { AppError, type FieldProblem } from '../../errors';
 import { minorUnitsOf, roundMoney } from '../currencies/money';
 import { EU_COUNTRIES } from '../common/vat-id';
+import type { SellerField } from '../invoices/pdf';
 
 /** The formats an issued invoice or credit note is served in (`GET /invoices/:id/e-invoice?format=`). */
 export type EInvoiceFormat = (typeof E_INVOICE_FORMATS)[number];
@@ -105,21 +106,7 @@ export interface Source {
   prepaid: number;
   preceding: { number: string; issueDate: string | null } | null;
   paymentTerms: string | null;
-  team: Pick<
-    Team,
-    | 'name'
-    | 'email'
-    | 'countryCode'
-    | 'invoicePaymentDetails'
-    | 'addressLine1'
-    | 'addressLine2'
-    | 'city'
-    | 'zip'
-    | 'vatNumber'
-    | 'taxNumber'
-    | 'registrationNumber'
-    | 'phone'
-  >;
+  team: Pick<Team, SellerField | 'phone'>;
   customer: Pick<
     Customer,
     | 'name'

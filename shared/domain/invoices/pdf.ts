@@ -9,22 +9,23 @@ import { getInvoice } from './service';
 import { numberShown } from './numbering';
 import { lineAmounts } from './totals';
 
+/** What an invoice says of the team that sends it, on the PDF and in an e-invoice alike. */
+export type SellerField =
+  | 'name'
+  | 'email'
+  | 'countryCode'
+  | 'invoicePaymentDetails'
+  | 'addressLine1'
+  | 'addressLine2'
+  | 'city'
+  | 'zip'
+  | 'vatNumber'
+  | 'taxNumber'
+  | 'registrationNumber';
+
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
-  team: Pick<
-    Team,
-    | 'name'
-    | 'email'
-    | 'countryCode'
-    | 'invoicePaymentDetails'
-    | 'addressLine1'
-    | 'addressLine2'
-    | 'city'
-    | 'zip'
-    | 'vatNumber'
-    | 'taxNumber'
-    | 'registrationNumber'
-  > & {
+  team: Pick<Team, SellerField> & {
     /** The logo's bytes (PNG or JPEG), when the team has one and it could be read. */
     logo?: Buffer | null;
   };
