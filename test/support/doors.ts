@@ -15,9 +15,9 @@ export const restDoors = () => operations.filter((op) => op.rest).map(mountedOf)
  * nothing but each procedure's meter; the metrics read the database only when scraped).
  */
 export const trpcProcedures = () =>
-  Object.entries(trpcDoor(operations, { metrics: unscrapedMetrics() } as ApiDeps)._def.procedures as unknown as Record<string, AnyTRPCProcedure>).map(
-    ([name, p]) => [name, p as unknown as { _def: { type: string; inputs: z.ZodType[] } }] as const,
-  );
+  Object.entries(
+    trpcDoor(operations, { metrics: unscrapedMetrics() } as ApiDeps)._def.procedures as unknown as Record<string, AnyTRPCProcedure>,
+  ).map(([name, p]) => [name, p as unknown as { _def: { type: string; inputs: z.ZodType[] } }] as const);
 
 /** The gateway's metrics for doors built without a database: counted, never scraped (a scrape reads the database). */
 export const unscrapedMetrics = () => new ApiMetrics(null as unknown as Db, { processMetrics: false });
