@@ -12,7 +12,12 @@ import { validateXML } from 'xmllint-wasm';
  * XSLT and made again only when the rules change.
  */
 const ROOT = resolve(__dirname, '../..');
-const STANDARDS = resolve(ROOT, '../shared/standards');
+// Beside the repository, as the team's handbook is; STANDARDS_DIR for a checkout that sits elsewhere.
+const STANDARDS = process.env.STANDARDS_DIR ? resolve(process.env.STANDARDS_DIR) : resolve(ROOT, '../shared/standards');
+if (!existsSync(STANDARDS))
+  throw new Error(
+    `the e-invoice standards are not at ${STANDARDS}: put the handbook's shared/ beside the repository, or set STANDARDS_DIR`,
+  );
 const CACHE = join(ROOT, 'node_modules/.cache/e-invoice');
 
 export type Syntax = 'ubl-invoice' | 'ubl-credit-note' | 'cii';
