@@ -53,7 +53,12 @@ export interface BankASyncPage {
 
 /** The fields read from a failure (Plaid's error object); a body we cannot read is reported by its status alone. */
 const bankAErrorBody = z
-  .object({ error_type: z.string().nullish(), error_code: z.string().nullish(), error_message: z.string().nullish() })
+  .object({
+    error_type: z.string().nullish(),
+    error_code: z.string().nullish(),
+    error_message: z.string().nullish(),
+    display_message: z.string().nullish(),
+  })
   .catch({});
 
 /** bank-a speaks Plaid's API: JSON POSTs with client_id and secret in the body. */
@@ -74,7 +79,8 @@ export function createBankAClient(opts: { baseUrl: string; clientId: string; sec
     if (res.ok) return json as T;
     const error = bankAErrorBody.parse(json);
     if (error.error_type === 'ITEM_ERROR' || AUTH_CODES.has(error.error_code ?? '')) {
-      throw new BankAuthError('bank-a', error.error_code ?? 'ITEM_ERROR', error.error_message ?? 'item error');
+      // What the person is to read, as the ERROR webhook's effect records it: the two race after a login breaks.
+      throw new BankAuthError('bank-a', error.error_code ?? 'ITEM_ERROR', error.display_message ?? error.error_message ?? 'item error');
     }
     throw new BankUnavailableError(
       'bank-a',

@@ -110,7 +110,15 @@ export async function startBankAFake() {
     if (!item)
       return { status: 400, body: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', error_message: 'unknown token' } };
     if (item.loginRequired)
-      return { status: 400, body: { error_type: 'ITEM_ERROR', error_code: 'ITEM_LOGIN_REQUIRED', error_message: 'login required' } };
+      return {
+        status: 400,
+        body: {
+          error_type: 'ITEM_ERROR',
+          error_code: 'ITEM_LOGIN_REQUIRED',
+          error_message: 'login required',
+          display_message: 'Log in again',
+        },
+      };
     if (path === '/accounts/get') {
       return {
         body: {
