@@ -8,7 +8,7 @@ import { User } from '../shared/db/models';
 import { asActor, type AuditActor } from '../shared/db/team-wall';
 import { verifyAuditTrail } from '../shared/domain/audit-events/service';
 import { keyIdOf, keyringOf } from '../shared/domain/crypto/encryption';
-import { countNotUnderCurrentKey, reEncryptBatch, SEALED_COLUMN_NAMES } from '../shared/domain/crypto/re-encrypt';
+import { countNotUnderCurrentKey, reEncryptAll } from '../shared/domain/crypto/re-encrypt';
 import { isUuid } from '../shared/domain/common/uuid';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { AppError } from '../shared/errors';
@@ -109,18 +109,7 @@ async function main(argv: string[]): Promise<unknown> {
         }
         case 're-encrypt': {
           const ring = keyringOf(config);
-          const out: Record<string, { rewritten: number; unreadable: number }> = {};
-          for (const column of SEALED_COLUMN_NAMES) {
-            const done = (out[column] = { rewritten: 0, unreadable: 0 });
-            let after: string | null = null;
-            do {
-              const batch = await reEncryptBatch(db, ring, { column, after, limit: 500 });
-              done.rewritten += batch.rewritten;
-              done.unreadable += batch.unreadable;
-              after = batch.nextAfter;
-            } while (after);
-          }
-          return { keyId: ring.current.id, columns: out };
+          return { keyId: ring.current.id, columns: await reEncryptAll(db, ring, config.RE_ENCRYPT_BATCH) };
         }
         default:
           throw usage(`unknown command ${command}`);

@@ -1,7 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { downIn, type DependencyCheck } from '../shared/dependency-check';
 import { answerScrape, type Scrape } from '../shared/metrics/server';
+import { listenForOperator } from '../shared/operator-listener';
 
 export interface WorkerReadiness {
   ready: boolean;
@@ -45,22 +45,6 @@ export async function startHealthServer(opts: {
     }
     send(res, 404, { error: 'Not Found', description: `No route for ${req.method} ${path}` });
   });
-  // A probe connects, asks once and goes: an idle connection is no reason to wait at shutdown.
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const listener = await listenForOperator(server, opts.host, opts.port);
+  return { url: listener.origin, close: listener.close };
 }

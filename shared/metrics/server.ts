@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenForOperator } from '../operator-listener';
 
 export interface MetricsServer {
   url: string;
@@ -24,23 +24,8 @@ export async function serveMetrics(opts: { host: string; port: number; scrape: S
     }
     answerScrape(res, opts.scrape);
   });
-  server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}/metrics`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const listener = await listenForOperator(server, opts.host, opts.port);
+  return { url: `${listener.origin}/metrics`, close: listener.close };
 }
 
 /** Answers one scrape (the worker's probe server serves /metrics with this too). */

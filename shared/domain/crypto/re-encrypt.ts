@@ -70,6 +70,26 @@ export async function reEncryptBatch(
   return { nextAfter: rows.length < input.limit ? null : rows[rows.length - 1].id, rewritten, unreadable };
 }
 
+/** Every column walked to its end in this process, batch after batch: what ReEncrypt does, without a worker. */
+export async function reEncryptAll(
+  db: Db,
+  ring: Keyring,
+  limit: number,
+): Promise<Record<SealedColumn, { rewritten: number; unreadable: number }>> {
+  const out = {} as Record<SealedColumn, { rewritten: number; unreadable: number }>;
+  for (const column of SEALED_COLUMN_NAMES) {
+    const done = (out[column] = { rewritten: 0, unreadable: 0 });
+    let after: string | null = null;
+    do {
+      const batch: ReEncryptBatch = await reEncryptBatch(db, ring, { column, after, limit });
+      done.rewritten += batch.rewritten;
+      done.unreadable += batch.unreadable;
+      after = batch.nextAfter;
+    } while (after);
+  }
+  return out;
+}
+
 /** How many values each column still holds under a key other than the current one. */
 export async function countNotUnderCurrentKey(db: Db, ring: Keyring): Promise<Record<SealedColumn, number>> {
   const counts = {} as Record<SealedColumn, number>;

@@ -2,7 +2,7 @@ import type { Customer, E_INVOICE_FORMATS, Team } from '../../db/models';
 import { AppError, type FieldProblem } from '../../errors';
 import { minorUnitsOf, roundMoney } from '../currencies/money';
 import { EU_COUNTRIES } from '../common/vat-id';
-import type { SellerField } from '../invoices/pdf';
+import type { BuyerField, SellerField } from '../invoices/pdf';
 
 /** The formats an issued invoice or credit note is served in (`GET /invoices/:id/e-invoice?format=`). */
 export type EInvoiceFormat = (typeof E_INVOICE_FORMATS)[number];
@@ -107,20 +107,7 @@ export interface Source {
   preceding: { number: string; issueDate: string | null } | null;
   paymentTerms: string | null;
   team: Pick<Team, SellerField | 'phone'>;
-  customer: Pick<
-    Customer,
-    | 'name'
-    | 'email'
-    | 'billingEmail'
-    | 'addressLine1'
-    | 'addressLine2'
-    | 'city'
-    | 'state'
-    | 'zip'
-    | 'countryCode'
-    | 'vatNumber'
-    | 'buyerReference'
-  > | null;
+  customer: Pick<Customer, BuyerField> | null;
 }
 
 // UN/ECE Recommendation 20 codes for the units people type on invoice lines; any other unit is C62 ("one").

@@ -23,27 +23,27 @@ export type SellerField =
   | 'taxNumber'
   | 'registrationNumber';
 
+/** What an invoice says of the customer it is for, on the PDF and in an e-invoice alike. */
+export type BuyerField =
+  | 'name'
+  | 'email'
+  | 'billingEmail'
+  | 'addressLine1'
+  | 'addressLine2'
+  | 'city'
+  | 'state'
+  | 'zip'
+  | 'countryCode'
+  | 'vatNumber'
+  | 'buyerReference';
+
 /** What the PDF shows besides the invoice: who sends it and who pays it. */
 export interface InvoiceParties {
   team: Pick<Team, SellerField> & {
     /** The logo's bytes (PNG or JPEG), when the team has one and it could be read. */
     logo?: Buffer | null;
   };
-  customer: Pick<
-    Customer,
-    | 'name'
-    | 'email'
-    | 'billingEmail'
-    | 'addressLine1'
-    | 'addressLine2'
-    | 'city'
-    | 'state'
-    | 'zip'
-    | 'countryCode'
-    | 'vatNumber'
-    | 'buyerReference'
-    | 'eInvoiceFormat'
-  > | null;
+  customer: Pick<Customer, BuyerField | 'eInvoiceFormat'> | null;
 }
 
 // A Unicode font when the machine has one (Debian's fonts-dejavu-core): PDF's built-in Helvetica
