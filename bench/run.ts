@@ -35,6 +35,7 @@ const BENCHES: Record<string, Bench> = {
   memory: { script: 'memory.ts', runs: 1 },
   import: { script: 'import.ts' },
   audit: { script: 'audit.ts' },
+  clients: { script: 'clients.ts' },
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -2,8 +2,14 @@ import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../shared/paths';
 
-/** Where benches compile the API; incremental, so a build after a small change takes seconds. */
-const BUILD_DIR = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'bench-dist');
+/**
+ * Where benches compile the API; incremental, so a build after a small change takes seconds.
+ * BENCH_BUILD_DIR puts it elsewhere inside the checkout (`.data/bench-dist`): a worktree whose
+ * node_modules is another checkout's would otherwise build into, and run, that checkout's cache.
+ */
+const BUILD_DIR = process.env.BENCH_BUILD_DIR
+  ? path.resolve(process.env.BENCH_BUILD_DIR)
+  : path.join(PROJECT_ROOT, 'node_modules', '.cache', 'bench-dist');
 /** Set by the first build (bench/run.ts builds once for all its benches): the build is current. */
 const BUILT = 'BENCH_API_BUILT';
 

@@ -423,3 +423,127 @@ describe('agent actions', () => {
     }
   });
 });
+
+describe('agent actions on the inbox', () => {
+  let inboxAgent: string;
+  let figma: string;
+  beforeAll(async () => {
+    inboxAgent = await insertApiKey(stack.tdb.db, { teamId: stack.acme.team.id, userId: stack.acme.user.id }, [
+      'inbox.read',
+      'inbox.write',
+    ]);
+    figma = ids[0];
+  });
+
+  const newItem = async (reference: string, status: 'pending' | 'suggested_match') =>
+    (
+      await stack.tdb
+        .db('inbox_items')
+        .insert({ teamId: stack.acme.team.id, source: 'upload', reference, status, displayName: `Receipt ${reference}` })
+        .returning('id')
+    )[0].id as string;
+  const item = (id: string) => stack.tdb.db('inbox_items').where({ id }).first<{ status: string; transactionId: string | null }>();
+  const suggestions = (inboxItemId: string) =>
+    stack.tdb.db('match_suggestions').where({ inboxItemId }).select<{ transactionId: string; status: string }[]>('transactionId', 'status');
+  const matchedEvents = async (inboxItemId: string) =>
+    (
+      await stack.tdb.db('events').where({ teamId: stack.acme.team.id, type: 'inbox.matched' }).select<{ payload: string }[]>('payload')
+    ).filter((e) => JSON.parse(e.payload).data.inboxItemId === inboxItemId).length;
+  const stageOf = (actionId: string) => queryAgentActionStage(stack.api.deps.temporal, actionId).then((s) => s.stage);
+
+  it('match_inbox_item waits for approval; approved over REST, the item is matched exactly once', async () => {
+    const inboxItemId = await newItem('agent-match', 'pending');
+    const client = await connect(inboxAgent);
+    let proposal: UntypedJson;
+    try {
+      proposal = await propose(client, { inboxItemId, transactionId: figma }, 'match_inbox_item');
+    } finally {
+      await client.close();
+    }
+    expect(proposal).toMatchObject({
+      status: 'pending_approval',
+      preview: {
+        count: 1,
+        summary: 'attach "Receipt agent-match" to the transaction "Figma" of 2026-10-01',
+        sample: [{ id: inboxItemId, before: { status: 'pending', transactionId: null }, after: { status: 'done', transactionId: figma } }],
+      },
+    });
+    const actionId: string = proposal.actionId;
+    await eventually(async () => (await stageOf(actionId)) === 'awaiting_approval', 30_000, 'waiting');
+    // Waiting: nothing is matched yet.
+    expect(await item(inboxItemId)).toMatchObject({ status: 'pending', transactionId: null });
+    expect(await suggestions(inboxItemId)).toEqual([]);
+    expect(await matchedEvents(inboxItemId)).toBe(0);
+
+    const approved = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner()));
+    expect(approved.status).toBe(200);
+    expect(approved.body.data).toMatchObject({
+      result: { id: inboxItemId, status: 'done' },
+      action: { id: actionId, status: 'applied', operation: 'inbox.matchTransaction', tool: 'match_inbox_item' },
+    });
+    expect(await item(inboxItemId)).toMatchObject({ status: 'done', transactionId: figma });
+    expect(await suggestions(inboxItemId)).toEqual([{ transactionId: figma, status: 'confirmed' }]);
+    expect(await matchedEvents(inboxItemId)).toBe(1);
+
+    // Approving again is refused and matches nothing a second time.
+    const again = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner()));
+    expect(again.status).toBe(409);
+    expect(await matchedEvents(inboxItemId)).toBe(1);
+    expect(await suggestions(inboxItemId)).toEqual([{ transactionId: figma, status: 'confirmed' }]);
+    expect(await stack.worker.client.workflow.getHandle(agentActionWorkflowId(actionId)).result()).toEqual({ stage: 'applied' });
+  });
+
+  it('decline_inbox_match waits for approval; approved, the suggestion is declined and the item waits again', async () => {
+    const inboxItemId = await newItem('agent-decline', 'suggested_match');
+    await stack.tdb
+      .db('match_suggestions')
+      .insert({ teamId: stack.acme.team.id, inboxItemId, transactionId: figma, matchType: 'suggested', confidence: 0.8 });
+    const client = await connect(inboxAgent);
+    let proposal: UntypedJson;
+    try {
+      proposal = await propose(client, { inboxItemId, transactionId: figma }, 'decline_inbox_match');
+    } finally {
+      await client.close();
+    }
+    expect(proposal).toMatchObject({
+      status: 'pending_approval',
+      preview: { count: 1, summary: 'decline the suggestion that "Receipt agent-decline" belongs to the transaction "Figma"' },
+    });
+    const actionId: string = proposal.actionId;
+    await eventually(async () => (await stageOf(actionId)) === 'awaiting_approval', 30_000, 'waiting');
+    expect(await suggestions(inboxItemId)).toEqual([{ transactionId: figma, status: 'pending' }]);
+
+    const approved = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner()));
+    expect(approved.status).toBe(200);
+    expect(approved.body.data).toMatchObject({
+      result: { outcome: 'declined' },
+      action: { id: actionId, status: 'applied', operation: 'inbox.declineMatch' },
+    });
+    expect(await suggestions(inboxItemId)).toEqual([{ transactionId: figma, status: 'declined' }]);
+    expect(await item(inboxItemId)).toMatchObject({ status: 'pending', transactionId: null });
+    expect(await matchedEvents(inboxItemId)).toBe(0);
+    expect((await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner())).status).toBe(409);
+  });
+
+  it('a match the user declines applies nothing', async () => {
+    const inboxItemId = await newItem('agent-refused', 'suggested_match');
+    await stack.tdb
+      .db('match_suggestions')
+      .insert({ teamId: stack.acme.team.id, inboxItemId, transactionId: figma, matchType: 'suggested', confidence: 0.7 });
+    const client = await connect(inboxAgent);
+    let actionId: string;
+    try {
+      ({ actionId } = await propose(client, { inboxItemId, transactionId: figma }, 'match_inbox_item'));
+    } finally {
+      await client.close();
+    }
+    const declined = await statusAndBody(await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/decline`, owner()));
+    expect(declined.status).toBe(200);
+    expect(declined.body.data).toMatchObject({ id: actionId, status: 'declined', decision: { via: 'api', userId: stack.acme.user.id } });
+    expect(await stack.worker.client.workflow.getHandle(agentActionWorkflowId(actionId)).result()).toEqual({ stage: 'declined' });
+    expect((await sendJson(stack.api, 'POST', `/agent-actions/${actionId}/approve`, owner())).status).toBe(409);
+    expect(await item(inboxItemId)).toMatchObject({ status: 'suggested_match', transactionId: null });
+    expect(await suggestions(inboxItemId)).toEqual([{ transactionId: figma, status: 'pending' }]);
+    expect(await matchedEvents(inboxItemId)).toBe(0);
+  });
+});
