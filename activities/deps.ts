@@ -10,6 +10,7 @@ import { createLlmClient } from '../shared/providers/llm';
 import { createEcbRatesClient, type EcbRatesClient } from '../shared/providers/exchange-rates';
 import { createOcr } from '../shared/domain/receipts/ocr';
 import { createReceiptExtractor, type ReceiptExtractor } from '../shared/domain/receipts/extractor';
+import { temporalGatewayOptions } from '../shared/temporal/connection-options';
 import { createTemporalGateway, type TemporalGateway } from '../shared/temporal/client';
 import type { WebhookAttemptOutcome } from '../shared/temporal/webhook-delivery/contract';
 
@@ -50,13 +51,7 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     storage: createStorage(config),
     exchangeRates: createEcbRatesClient({ url: config.FX_RATES_URL }),
     receipts: overrides.receipts ?? createReceiptReader(config),
-    temporal:
-      overrides.temporal ??
-      createTemporalGateway({
-        address: config.TEMPORAL_ADDRESS,
-        namespace: config.TEMPORAL_NAMESPACE,
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-      }),
+    temporal: overrides.temporal ?? createTemporalGateway(temporalGatewayOptions(config)),
     ...overrides,
   };
 }

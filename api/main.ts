@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
+import { temporalGatewayOptions } from '../shared/temporal/connection-options';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
@@ -27,11 +28,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the API');
   const logger = createLogger(config, { process: 'api' });
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
-  const temporal = createTemporalGateway({
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-  });
+  const temporal = createTemporalGateway(temporalGatewayOptions(config));
   const metrics = new ApiMetrics(db, { processMetrics: true });
   const deps = createApiDeps({ config, db, temporal, logger }, { metrics });
   const metricsServer = await serveMetrics({

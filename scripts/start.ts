@@ -14,7 +14,7 @@ import { createLogger } from '../shared/logger';
 import { ensureDemo } from './lib/demo';
 import { ensureDatabase, startEmbeddedPostgres } from './lib/embedded-postgres';
 import { tcpAnswers } from './lib/ports';
-import { findOrBuildTemporalCli } from './lib/temporal-cli';
+import { findOrInstallTemporalCli } from './lib/temporal-cli';
 import { startMailCatcher, type MailCatcher } from './lib/mail-catcher';
 
 /**
@@ -141,7 +141,7 @@ async function main() {
 }
 
 async function startTemporalDevServer(config: Config, dataDir: string): Promise<ChildProcess> {
-  const cli = findOrBuildTemporalCli(say);
+  const cli = await findOrInstallTemporalCli({ log: say });
   const [host, port] = splitAddress(config.TEMPORAL_ADDRESS);
   const uiPort = new URL(config.TEMPORAL_UI_URL).port || '8233';
   say(

@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -37,6 +38,23 @@ const duration = z.string().transform((v, ctx) => {
 });
 
 const url = z.url();
+
+/** PEM text, or the path of a readable file holding it. */
+const pemOrPath = z
+  .string()
+  .refine(
+    (v) => {
+      if (v.trimStart().startsWith('-----BEGIN')) return true;
+      try {
+        accessSync(v, constants.R_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be PEM text (-----BEGIN …) or the path of a readable file' },
+  )
+  .optional();
 
 const schema = z
   .object({
@@ -111,6 +129,17 @@ const schema = z
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('finops'),
+    // TLS to Temporal: on when any TEMPORAL_TLS_* or TEMPORAL_API_KEY is set; TEMPORAL_TLS=true alone trusts the system's CAs.
+    TEMPORAL_TLS: bool.optional(),
+    // mTLS: this process's certificate and private key (both or neither), each a file path or the PEM text itself.
+    TEMPORAL_TLS_CERT: pemOrPath,
+    TEMPORAL_TLS_KEY: pemOrPath,
+    // The CA that signed the server's certificate (path or PEM), when the system does not trust it.
+    TEMPORAL_TLS_CA: pemOrPath,
+    // The name the server's certificate is checked against, when it is not the host of TEMPORAL_ADDRESS.
+    TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
+    // Temporal Cloud's API key: sent as `authorization: Bearer …` on every call, over TLS.
+    TEMPORAL_API_KEY: z.string().optional(),
     TEMPORAL_UI_URL: url.default('http://localhost:8233'),
     TEMPORAL_CLI: z.string().optional(),
     WORKFLOW_BUNDLE_PATH: z.string().optional(),
@@ -264,6 +293,21 @@ const schema = z
     if (env.S3_BUCKET) {
       for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when S3_BUCKET is set' });
+      }
+    }
+    if (Boolean(env.TEMPORAL_TLS_CERT) !== Boolean(env.TEMPORAL_TLS_KEY)) {
+      const missing = env.TEMPORAL_TLS_CERT ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other: mTLS needs both the certificate and its key' });
+    }
+    if (env.TEMPORAL_TLS === false) {
+      for (const key of [
+        'TEMPORAL_TLS_CERT',
+        'TEMPORAL_TLS_KEY',
+        'TEMPORAL_TLS_CA',
+        'TEMPORAL_TLS_SERVER_NAME',
+        'TEMPORAL_API_KEY',
+      ] as const) {
+        if (env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'needs TLS, which TEMPORAL_TLS=false turns off' });
       }
     }
     if (env.NODE_ENV !== 'production') return;

@@ -19,6 +19,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, b
         'headers.authorization',
         'headers.cookie',
         'password',
+        'apiKey',
+        '*.apiKey',
         '*.password',
         '*.token',
         '*.secret',

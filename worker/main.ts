@@ -7,6 +7,7 @@ import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule, ensureRetentionSchedule } from '../shared/temporal/schedules';
 import { createTemporalGateway } from '../shared/temporal/client';
+import { describeTemporalConnection, temporalConnectionOptions, temporalGatewayOptions } from '../shared/temporal/connection-options';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
 import { scheduleEveryTeamCheckpoint } from '../shared/domain/audit-events/schedule';
@@ -67,7 +68,8 @@ async function pollUntilStopped(
 ): Promise<RunningWorker> {
   const deps = createActivityDeps(config, db, { metrics });
 
-  const admin = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connectionOptions = temporalConnectionOptions(config);
+  const admin = await Connection.connect(connectionOptions);
   await ensureSearchAttributes(admin, config.TEMPORAL_NAMESPACE);
   if (config.FX_RATES_SCHEDULE) {
     const schedule = await ensureExchangeRateSchedule(
@@ -86,7 +88,7 @@ async function pollUntilStopped(
   }
   await admin.close();
 
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await NativeConnection.connect(connectionOptions);
   const worker = await createWorker({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -96,7 +98,7 @@ async function pollUntilStopped(
     shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE,
   });
   Object.assign(running, { connection, worker });
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, address: config.TEMPORAL_ADDRESS }, 'worker started');
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, ...describeTemporalConnection(connectionOptions) }, 'worker started');
   const stopping = new AbortController();
   const polling = worker.run();
   const inLine = bringSchedulesInLine(db, config, logger, stopping.signal);
@@ -154,11 +156,7 @@ async function workerReadiness(db: Db, running: { connection?: NativeConnection;
  * worker from its task queue for as long as they took.
  */
 async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, signal: AbortSignal): Promise<void> {
-  const temporal = createTemporalGateway({
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-  });
+  const temporal = createTemporalGateway(temporalGatewayOptions(config));
   const report = async (what: string, pass: () => Promise<Reconciled>) => {
     const started = Date.now();
     try {

@@ -1,5 +1,6 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import type { TemporalConnectionOptions } from './connection-options';
 
 /** How long close() waits for calls in flight; the channel itself is shut only once they end. */
 const CLOSE_PATIENCE_MS = 5_000;
@@ -45,18 +46,23 @@ function callTracker() {
   return { interceptor, drained, whenIdle };
 }
 
-export interface TemporalOptions {
+/** Where the gateway starts workflows: safe to read and log. */
+export interface TemporalTarget {
   address: string;
   namespace: string;
   taskQueue: string;
 }
+
+/** The target plus how to reach it (TLS, an API key): see temporalGatewayOptions(). */
+export type TemporalOptions = TemporalTarget & Omit<TemporalConnectionOptions, 'address'>;
 
 /**
  * The gateway's handle on Temporal. It connects lazily, so the API starts (and answers /health
  * with 503) while Temporal is still coming up, and reconnects on its own once it is there.
  */
 export interface TemporalGateway {
-  readonly options: TemporalOptions;
+  /** The target only: the TLS key and API key stay inside. */
+  readonly options: TemporalTarget;
   client(): Promise<Client>;
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -69,6 +75,8 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
   const connect = () => {
     connecting ??= Connection.connect({
       address: options.address,
+      tls: options.tls,
+      apiKey: options.apiKey,
       connectTimeout: '3s',
       // gRPC's own reconnect backoff grows to two minutes: after Temporal comes back from an outage the
       // gateway would keep failing for that long. Trying again every few seconds is cheap.
@@ -91,7 +99,7 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
   const pings = new Set<Promise<unknown>>();
 
   return {
-    options,
+    options: { address: options.address, namespace: options.namespace, taskQueue: options.taskQueue },
     async client() {
       return (await connect()).client;
     },
