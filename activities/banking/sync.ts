@@ -171,9 +171,9 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       }
       await markSynced(db, conn.id);
       if (result.added > 0) {
-        await detectAfterArrival(db, conn.teamId, (err) =>
-          log.warn('recurring payments not detected after a sync', { connectionId: conn.id, error: String(err) }),
-        );
+        await detectAfterArrival(db, conn.teamId, (err) => {
+          log.warn('recurring payments not detected after a sync', { connectionId: conn.id, error: String(err) });
+        });
         await notify(db, {
           teamId: conn.teamId,
           type: 'transactions_created',

@@ -115,9 +115,9 @@ export function importActivities({ db, storage }: ActivityDeps) {
       await updateImport(db, imp.id, { status: 'importing' });
       const outcome = await importInOneTransaction(db, imp, (take, progress) => walkRows(imp, account.currency, take, progress));
       if (outcome.ok && outcome.created > 0) {
-        await detectAfterArrival(db, imp.teamId, (err) =>
-          log.warn('recurring payments not detected after an import', { importId: imp.id, error: String(err) }),
-        );
+        await detectAfterArrival(db, imp.teamId, (err) => {
+          log.warn('recurring payments not detected after an import', { importId: imp.id, error: String(err) });
+        });
       }
       return outcome;
     },

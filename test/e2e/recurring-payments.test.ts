@@ -1,5 +1,6 @@
 import { addMonths } from '../../shared/domain/recurring-payments/detect';
 import { addDays } from '../../shared/domain/reports/period';
+import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { sendJson, statusAndBody } from '../support/api';
 import { createTeamAndOwner, insertApiKey, transactionRowFor } from '../support/fixtures';
 import { withStack } from '../support/stack';
@@ -11,7 +12,14 @@ import { trpcAs, trpcError } from '../support/trpc';
  * a statement import, listed by both doors, and named by the weekly summary when one is new, changed
  * its amount or did not come. Another team sees none of them.
  */
-const stack = withStack('recurring');
+let bankA: BankAFake;
+beforeAll(async () => {
+  bankA = await startBankAFake();
+});
+afterAll(async () => {
+  await bankA?.close();
+});
+const stack = withStack('recurring', () => ({ BANK_A_API_URL: bankA.url }));
 const call = (method: string, path: string, body?: unknown, token = stack.acme.sessionToken) =>
   sendJson(stack.api, method, path, token, body).then(statusAndBody);
 const db = () => stack.tdb.db;
@@ -137,6 +145,17 @@ describe('recurring payments', () => {
     expect(figma).toMatchObject({ frequency: 'monthly', occurrences: 4, expectedAmount: -45, nextExpectedDate: addMonths(addDays(TODAY, -2), 1) });
   });
 
+  it('detects the payments a bank sync brings', async () => {
+    const item = bankA.addItem();
+    // bank-a's amounts are positive for money out; its names carry a reference per payment.
+    const txs = bankA.addTransactions(item.itemId, 4, 1000);
+    monthly(addDays(TODAY, -9), 4).forEach((date, i) => Object.assign(txs[i], { date, amount: 9.99, name: `SPOTIFY P${4200 + i}A`, merchant_name: null }));
+    const connection = (await call('POST', '/bank-connections', { provider: 'bank-a', publicToken: item.publicToken })).body.data;
+    await stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
+    const spotify = (await list()).find((r) => r.counterparty.key === 'spotify');
+    expect(spotify).toMatchObject({ frequency: 'monthly', occurrences: 4, expectedAmount: -9.99, nextExpectedDate: addMonths(addDays(TODAY, -9), 1) });
+  });
+
   it('pages by next expected date through both doors, refuses bad input and a missing scope, and shows another team nothing', async () => {
     const all = await list();
     const p1 = (await call('GET', '/recurring-payments?pageSize=2')).body;
@@ -144,6 +163,7 @@ describe('recurring payments', () => {
     expect(p1.meta.hasNextPage).toBe(true);
     const p2 = (await call('GET', `/recurring-payments?pageSize=2&cursor=${p1.meta.cursor}`)).body;
     expect(p2.data).toEqual(all.slice(2, 4));
+    expect(all).toHaveLength(5);
     const dates = all.map((r) => r.nextExpectedDate);
     expect(dates).toEqual([...dates].sort());
 
