@@ -27,7 +27,6 @@ export interface InsightOptions {
   /** RECURRING_AMOUNT_CHANGE_SHARE: a recurring payment moved by more than this share is named. */
   recurringChangeShare: number;
 }
-export const DEFAULT_INSIGHT_OPTIONS: InsightOptions = { recurringChangeShare: 0.1 };
 
 export const weekEnd = (weekStart: string) => addDays(weekStart, 6);
 
@@ -42,7 +41,7 @@ export async function computeWeeklySummary(
   db: Db,
   teamId: string,
   weekStart: string,
-  options: InsightOptions = DEFAULT_INSIGHT_OPTIONS,
+  options: InsightOptions,
 ): Promise<InsightSummary> {
   const week = { from: weekStart, to: weekEnd(weekStart) };
   const fourWeeks = { from: addDays(weekStart, -28), to: addDays(weekStart, -1) };

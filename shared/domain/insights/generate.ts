@@ -14,7 +14,7 @@ export async function generateInsight(
   db: Db,
   teamId: string,
   body: z.infer<typeof generateInsightBody>,
-  options?: InsightOptions,
+  options: InsightOptions,
 ): Promise<InsightDto> {
   let weekStart = body.weekStart;
   if (!weekStart) {

@@ -23,7 +23,7 @@ const toDto = (i: Insight): InsightDto => ({
  * have moved). The recurring payments are detected again first, up to today, so the summary names
  * them as the transactions now stand (payments a user created by hand since the last sync included).
  */
-export async function storeWeeklyInsight(db: Db, teamId: string, weekStart: string, options?: InsightOptions): Promise<string> {
+export async function storeWeeklyInsight(db: Db, teamId: string, weekStart: string, options: InsightOptions): Promise<string> {
   await detectRecurringPayments(db, teamId, await teamToday(db, teamId));
   const summary = await computeWeeklySummary(db, teamId, weekStart, options);
   const row = await Insight.query(db)
