@@ -170,6 +170,8 @@ const schema = z
     // Recurring invoices: every series issues on this interval instead of its calendar (demos and tests only).
     INVOICE_SERIES_INTERVAL: duration.optional(),
     TEAM_DELETION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(5000),
+    // Recurring payments: the weekly insight names one whose latest payment moved the amount by more than this share.
+    RECURRING_AMOUNT_CHANGE_SHARE: z.coerce.number().min(0).max(10).default(0.1),
 
     // The assistant (chat and MCP): messages per user per window; the model is LLM_API_URL/LLM_MODEL when set.
     CHAT_RATE_LIMIT: z.coerce.number().int().positive().default(100),

@@ -5,6 +5,7 @@ import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import type { Db } from '../../shared/db/knex';
 import { decrypt, keyringOf } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
+import { detectAfterArrival } from '../../shared/domain/recurring-payments/service';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
 import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
 import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
@@ -170,6 +171,9 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       }
       await markSynced(db, conn.id);
       if (result.added > 0) {
+        await detectAfterArrival(db, conn.teamId, (err) => {
+          log.warn('recurring payments not detected after a sync', { connectionId: conn.id, error: String(err) });
+        });
         await notify(db, {
           teamId: conn.teamId,
           type: 'transactions_created',

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
+import { detectAfterArrival } from '../../shared/domain/recurring-payments/service';
 import { csvRows } from '../../shared/domain/transaction-imports/csv';
 import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/transaction-imports/rows';
 import {
@@ -112,7 +113,13 @@ export function importActivities({ db, storage }: ActivityDeps) {
       if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead, created: imp.createdCount, skipped: imp.skippedCount };
       const account = await accountOf(imp);
       await updateImport(db, imp.id, { status: 'importing' });
-      return importInOneTransaction(db, imp, (take, progress) => walkRows(imp, account.currency, take, progress));
+      const outcome = await importInOneTransaction(db, imp, (take, progress) => walkRows(imp, account.currency, take, progress));
+      if (outcome.ok && outcome.created > 0) {
+        await detectAfterArrival(db, imp.teamId, (err) => {
+          log.warn('recurring payments not detected after an import', { importId: imp.id, error: String(err) });
+        });
+      }
+      return outcome;
     },
 
     // The two steps of imports started before `single-pass-import`, kept for runs still under way.

@@ -3,7 +3,7 @@ import { scheduledWeekOf } from '../../shared/domain/insights/schedule';
 import { announceInsight, storeWeeklyInsight } from '../../shared/domain/insights/service';
 import type { ActivityDeps } from '../deps';
 
-export function insightActivities({ db }: ActivityDeps) {
+export function insightActivities({ db, config }: ActivityDeps) {
   return {
     /** The Monday of the last complete week in the team's time zone (UTC when it has none). */
     async weekToSummarise({ teamId }: { teamId: string }): Promise<string> {
@@ -14,7 +14,7 @@ export function insightActivities({ db }: ActivityDeps) {
     },
 
     async computeWeeklyInsight({ teamId, weekStart }: { teamId: string; weekStart: string }): Promise<string> {
-      return storeWeeklyInsight(db, teamId, weekStart);
+      return storeWeeklyInsight(db, teamId, weekStart, { recurringChangeShare: config.RECURRING_AMOUNT_CHANGE_SHARE });
     },
 
     async announceWeeklyInsight({ teamId, insightId }: { teamId: string; insightId: string }): Promise<boolean> {

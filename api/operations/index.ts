@@ -19,6 +19,7 @@ import { invoiceSeries } from './invoice-series';
 import { invoices } from './invoices';
 import { notifications } from './notifications';
 import { oauthApplications } from './oauth-applications';
+import { recurringPayments } from './recurring-payments';
 import { reports } from './reports';
 import { search } from './search';
 import { tags } from './tags';
@@ -57,6 +58,7 @@ export const OPERATIONS = [
   ...invoices,
   ...notifications,
   ...oauthApplications,
+  ...recurringPayments,
   ...reports,
   ...search,
   ...tags,

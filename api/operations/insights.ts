@@ -23,9 +23,10 @@ export const insights = [
   mutation('insights.generate', 'POST /insights', ['insights.read'], {
     summary: 'Summarise a week now',
     description:
-      "Computes the week's summary in the request (default: the last complete week in the team's time zone) and answers with it; a week summarised before is recomputed in place, and announced only the first time. Insights are read-only in the scope model: this derives figures from data the caller may read and changes none, so `insights.read` is enough.",
+      "Computes the week's summary in the request (default: the last complete week in the team's time zone) and answers with it; a week summarised before is recomputed in place, and announced only the first time. Insights are read-only in the scope model: this derives figures from data the caller may read and changes none of it, so `insights.read` is enough; the one write is derived: it detects the recurring payments again first (`GET /recurring-payments`), marking their payments `recurring` as a bank sync would.",
     input: generateInsightBody,
     output: one(insightSchema),
-    run: ({ principal, input }, { db }) => generateInsight(db, principal.teamId, input),
+    run: ({ principal, input }, { db, config }) =>
+      generateInsight(db, principal.teamId, input, { recurringChangeShare: config.RECURRING_AMOUNT_CHANGE_SHARE }),
   }),
 ];

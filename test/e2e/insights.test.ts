@@ -68,6 +68,8 @@ describe('weekly insights', () => {
       // August to October: 400 spent on software in October, nothing in.
       runway: { balance: 0, monthlyBurn: 133.33, runwayMonths: 0 },
       unconvertedTransactions: 0,
+      // Payments named `x` at no rhythm: none of them recurring.
+      recurringPayments: { new: [], changed: [], missing: [] },
     });
   });
 

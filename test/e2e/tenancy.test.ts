@@ -65,6 +65,7 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'api-keys': 'apiKey',
   'oauth-applications': 'oauthApplication',
   'transaction-rules': 'transactionRule',
+  'recurring-payments': 'recurringPayment',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -100,6 +101,7 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   agentActions: 'agentAction',
   events: 'none',
   transactionRules: 'transactionRule',
+  recurringPayments: 'recurringPayment',
   auditEvents: 'none',
 };
 /** Procedures whose `id` is not their router's resource. */
@@ -310,6 +312,26 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, ruleId: ids.transactionRule, dryRun: true, error: MARKER })
     .returning('id');
   ids.ruleRun = (ruleRun as { id: string }).id;
+  const [recurring] = await ctx.tdb
+    .db('recurring_payments')
+    .insert({
+      teamId: a.team.id,
+      counterpartyKey: 'acme private',
+      counterpartyName: `${MARKER} subscription`,
+      currency: 'EUR',
+      frequency: 'monthly',
+      expectedAmount: -9.99,
+      lastAmount: -9.99,
+      previousAmount: -9.99,
+      lastDate: '2026-04-01',
+      lastTransactionId: ids.transaction,
+      firstDate: '2026-01-01',
+      occurrences: 4,
+      nextExpectedDate: '2026-05-01',
+      detectedOn: '2026-03-01',
+    })
+    .returning('id');
+  ids.recurringPayment = (recurring as { id: string }).id;
   const [endpoint] = await ctx.tdb
     .db('webhook_endpoints')
     .insert({

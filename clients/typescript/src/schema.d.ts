@@ -1013,7 +1013,7 @@ export interface paths {
         put?: never;
         /**
          * Summarise a week now
-         * @description Computes the week's summary in the request (default: the last complete week in the team's time zone) and answers with it; a week summarised before is recomputed in place, and announced only the first time. Insights are read-only in the scope model: this derives figures from data the caller may read and changes none, so `insights.read` is enough.
+         * @description Computes the week's summary in the request (default: the last complete week in the team's time zone) and answers with it; a week summarised before is recomputed in place, and announced only the first time. Insights are read-only in the scope model: this derives figures from data the caller may read and changes none of it, so `insights.read` is enough; the one write is derived: it detects the recurring payments again first (`GET /recurring-payments`), marking their payments `recurring` as a bank sync would.
          *
          *     Required scopes: `insights.read`.
          */
@@ -1919,6 +1919,28 @@ export interface paths {
          *     Required scopes: `users.write`.
          */
         delete: operations["oauthApplications.revokeAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring payments
+         * @description Payments out to one counterparty (its name normalised: case, references and legal forms aside) in one currency, at least three at a regular interval (weekly, biweekly, monthly, quarterly or annually, a few days either way) and, when first found, at a similar amount (consecutive payments within 30 %). Their payments are marked `recurring` with the frequency. They are detected after a bank sync that added transactions, after an import, and before each weekly summary. Next expected payment first, keyset-paginated; `status` is read on today in the team's time zone.
+         *
+         *     Required scopes: `transactions.read`.
+         */
+        get: operations["recurringPayments.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4646,6 +4668,87 @@ export interface components {
             };
             /** @description Transactions of the week left out for want of an exchange rate. */
             unconvertedTransactions: number;
+            /** @description Recurring payments (`GET /recurring-payments`) worth a word. Absent from summaries computed before they were detected. */
+            recurringPayments?: {
+                /** @description Found in the week: the payment that made them a series fell in it. */
+                new: {
+                    /** Format: uuid */
+                    id: string;
+                    counterparty: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "biweekly" | "monthly" | "quarterly" | "annually";
+                    currency: string;
+                    /**
+                     * @description Signed as the transactions are: negative, a payment out.
+                     * @example -15.99
+                     */
+                    expectedAmount: number;
+                    nextExpectedDate: string;
+                    lastPaymentDate: string;
+                    /**
+                     * @description Signed as the transactions are: negative, a payment out.
+                     * @example -15.99
+                     */
+                    lastAmount: number;
+                    /**
+                     * @description The usual amount before the last payment.
+                     * @example -15.99
+                     */
+                    previousAmount: number;
+                }[];
+                /** @description Their payment in the week moved the amount by more than `RECURRING_AMOUNT_CHANGE_SHARE` (10 % by default) of the usual amount (`previousAmount`). */
+                changed: {
+                    /** Format: uuid */
+                    id: string;
+                    counterparty: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "biweekly" | "monthly" | "quarterly" | "annually";
+                    currency: string;
+                    /**
+                     * @description Signed as the transactions are: negative, a payment out.
+                     * @example -15.99
+                     */
+                    expectedAmount: number;
+                    nextExpectedDate: string;
+                    lastPaymentDate: string;
+                    /**
+                     * @description Signed as the transactions are: negative, a payment out.
+                     * @example -15.99
+                     */
+                    lastAmount: number;
+                    /**
+                     * @description The usual amount before the last payment.
+                     * @example -15.99
+                     */
+                    previousAmount: number;
+                }[];
+                /** @description Their expected date and its grace period had passed by the week's end without a payment (not yet ended). */
+                missing: {
+                    /** Format: uuid */
+                    id: string;
+                    counterparty: string;
+                    /** @enum {string} */
+                    frequency: "weekly" | "biweekly" | "monthly" | "quarterly" | "annually";
+                    currency: string;
+                    /**
+                     * @description Signed as the transactions are: negative, a payment out.
+                     * @example -15.99
+                     */
+                    expectedAmount: number;
+                    nextExpectedDate: string;
+                    lastPaymentDate: string;
+                    /**
+                     * @description Signed as the transactions are: negative, a payment out.
+                     * @example -15.99
+                     */
+                    lastAmount: number;
+                    /**
+                     * @description The usual amount before the last payment.
+                     * @example -15.99
+                     */
+                    previousAmount: number;
+                }[];
+            };
         };
         GenerateInsight: {
             /**
@@ -5224,6 +5327,64 @@ export interface components {
             active: boolean;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description Payments the team makes to one counterparty at a regular interval, as detected. */
+        RecurringPayment: {
+            /** Format: uuid */
+            id: string;
+            counterparty: {
+                /**
+                 * @description As the latest payment names it.
+                 * @example Netflix.com
+                 */
+                name: string;
+                /**
+                 * @description The normalised name the payments are grouped by (lower case, no references or legal forms).
+                 * @example netflix com
+                 */
+                key: string;
+            };
+            currency: string;
+            /** @enum {string} */
+            frequency: "weekly" | "biweekly" | "monthly" | "quarterly" | "annually";
+            /**
+             * @description What the next payment is expected to be: the median of the last three.
+             * @example -15.99
+             */
+            expectedAmount: number;
+            /**
+             * @description When the next payment is expected, YYYY-MM-DD.
+             * @example 2026-12-03
+             */
+            nextExpectedDate: string;
+            /**
+             * @description `active` until the expected date and a grace period (3 days for weekly, 4 biweekly, 7 monthly, 14 quarterly, 30 annually) have passed in the team's time zone; then `missing`; `ended` once three payments in a row have not come.
+             * @enum {string}
+             */
+            status: "active" | "missing" | "ended";
+            lastPayment: {
+                /**
+                 * Format: uuid
+                 * @description Null when that transaction was deleted.
+                 */
+                transactionId: string | null;
+                date: string;
+                /**
+                 * @description Signed as the transactions are: negative, a payment out.
+                 * @example -15.99
+                 */
+                amount: number;
+            };
+            /** @description Payments in the series so far. */
+            occurrences: number;
+            firstPaymentDate: string;
+            /** @description The date of the payment that first made it a series. */
+            detectedOn: string;
+            /**
+             * Format: date-time
+             * @description When the detection last changed it.
+             */
+            updatedAt: string;
         };
         /** @description Income, expenses and profit from posted and completed transactions; internal transfers and excluded categories are left out. */
         ProfitAndLoss: {
@@ -6334,7 +6495,7 @@ export interface components {
             internal?: boolean;
             recurring?: boolean;
             /** @enum {string|null} */
-            frequency?: "weekly" | "biweekly" | "monthly" | "semi_monthly" | "annually" | "irregular" | null;
+            frequency?: "weekly" | "biweekly" | "monthly" | "semi_monthly" | "quarterly" | "annually" | "irregular" | null;
             /**
              * @description Signed amount: negative is an expense, positive is income.
              * @example -42.5
@@ -6381,7 +6542,7 @@ export interface components {
             internal?: boolean;
             recurring?: boolean;
             /** @enum {string|null} */
-            frequency?: "weekly" | "biweekly" | "monthly" | "semi_monthly" | "annually" | "irregular" | null;
+            frequency?: "weekly" | "biweekly" | "monthly" | "semi_monthly" | "quarterly" | "annually" | "irregular" | null;
             /**
              * @description Signed amount: negative is an expense, positive is income.
              * @example -42.5
@@ -22500,6 +22661,120 @@ export interface operations {
             };
             /** @description The Idempotency-Key was used with a different request. */
             422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "recurringPayments.get": {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from the previous page's `meta.cursor`. */
+                cursor?: string;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecurringPayment"][];
+                        meta: {
+                            /** @description Pass as `cursor` to get the next page; null on the last page. */
+                            cursor: string | null;
+                            hasNextPage: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

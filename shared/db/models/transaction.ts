@@ -14,15 +14,15 @@ export const TRANSACTION_METHODS = [
   'other',
   'unknown',
 ] as const;
-export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'annually', 'irregular'] as const;
+export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'quarterly', 'annually', 'irregular'] as const;
 
 /** The fields a rule may set, and which a user's own edit protects from rules (`manual_fields`). */
 export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
-/** Why a field has its value: set by a rule (which, and what it matched) or by a user. */
+/** Why a field has its value: set by a rule (which, and what it matched), by a user, or by a detection (recurring payments). */
 export interface FieldSource {
-  by: 'rule' | 'user';
+  by: 'rule' | 'user' | 'detected';
   ruleId: string | null;
   ruleName: string | null;
   explanation: string;

@@ -5,6 +5,7 @@ import { todayIn } from '../common/time-zone';
 import { amountDueSql } from '../invoices/amount-due';
 import { addDays } from '../reports/period';
 import { profitAndLoss, runway, spending } from '../reports/service';
+import { recurringOfWeek } from '../recurring-payments/service';
 import type { InsightSummary } from './schema';
 
 /** Monday of the last week that has ended where the team is (on a Monday morning: the week just gone). */
@@ -21,6 +22,12 @@ function monthsBefore(firstOfMonth: string, n: number): string {
   return isoDate(d);
 }
 
+/** What a summary is computed with, from the config. */
+export interface InsightOptions {
+  /** RECURRING_AMOUNT_CHANGE_SHARE: a recurring payment moved by more than this share is named. */
+  recurringChangeShare: number;
+}
+
 export const weekEnd = (weekStart: string) => addDays(weekStart, 6);
 
 /** Items still waiting for a transaction or for someone's decision. */
@@ -30,13 +37,18 @@ const WAITING_INBOX = ['pending', 'suggested_match', 'no_match'];
  * A week of the team's money, from the same services the reports use (so in the base currency, with
  * the same conversion and exclusions), beside the week before and the four weeks before.
  */
-export async function computeWeeklySummary(db: Db, teamId: string, weekStart: string): Promise<InsightSummary> {
+export async function computeWeeklySummary(
+  db: Db,
+  teamId: string,
+  weekStart: string,
+  options: InsightOptions,
+): Promise<InsightSummary> {
   const week = { from: weekStart, to: weekEnd(weekStart) };
   const fourWeeks = { from: addDays(weekStart, -28), to: addDays(weekStart, -1) };
   const monthStart = `${weekStart.slice(0, 7)}-01`;
   const threeMonths = { from: monthsBefore(monthStart, 3), to: addDays(monthStart, -1) };
 
-  const [pnl, spent, before, burn, uncategorised, waiting, overdue] = await Promise.all([
+  const [pnl, spent, before, burn, uncategorised, waiting, overdue, recurring] = await Promise.all([
     profitAndLoss(db, teamId, week),
     spending(db, teamId, week),
     spending(db, teamId, fourWeeks),
@@ -60,6 +72,7 @@ export async function computeWeeklySummary(db: Db, teamId: string, weekStart: st
         // What is still due on them, not what was invoiced.
         db.raw(`sum(${amountDueSql()})::float8 as amount`),
       ),
+    recurringOfWeek(db, teamId, week, options.recurringChangeShare),
   ]);
 
   const round = moneyRounder(pnl.currency);
@@ -91,5 +104,6 @@ export async function computeWeeklySummary(db: Db, teamId: string, weekStart: st
     },
     runway: { balance: burn.balance, monthlyBurn: burn.monthlyBurn, runwayMonths: burn.runwayMonths },
     unconvertedTransactions: pnl.conversion.unconvertedTransactions,
+    recurringPayments: recurring,
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InsightSummary as SummaryColumn } from '../../db/models';
 import { isoDate, pageSize } from '../common/query';
 import type { Assert, SameType } from '../common/same-type';
+import { recurringMentionSchema } from '../recurring-payments/schema';
 
 const money = z.number().meta({ description: "In the summary's currency, rounded to its minor unit (cents for EUR, whole yen for JPY)." });
 
@@ -35,6 +36,19 @@ export const insightSummarySchema = z
       runwayMonths: z.number().nullable(),
     }),
     unconvertedTransactions: z.number().int().meta({ description: 'Transactions of the week left out for want of an exchange rate.' }),
+    recurringPayments: z
+      .object({
+        new: z.array(recurringMentionSchema).meta({ description: 'Found in the week: the payment that made them a series fell in it.' }),
+        changed: z.array(recurringMentionSchema).meta({
+          description:
+            'Their payment in the week moved the amount by more than `RECURRING_AMOUNT_CHANGE_SHARE` (10 % by default) of the usual amount (`previousAmount`).',
+        }),
+        missing: z.array(recurringMentionSchema).meta({
+          description: "Their expected date and its grace period had passed by the week's end without a payment (not yet ended).",
+        }),
+      })
+      .optional()
+      .meta({ description: 'Recurring payments (`GET /recurring-payments`) worth a word. Absent from summaries computed before they were detected.' }),
   })
   .meta({ id: 'InsightSummary' });
 export type InsightSummary = z.infer<typeof insightSummarySchema>;

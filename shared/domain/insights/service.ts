@@ -4,7 +4,8 @@ import { toIso } from '../../db/timestamps';
 import { notFound } from '../../errors';
 import { decodeCursor, encodeCursor, type Page } from '../common/cursor';
 import { notify } from '../notifications/service';
-import { computeWeeklySummary, weekEnd } from './compute';
+import { detectRecurringPayments, teamToday } from '../recurring-payments/service';
+import { computeWeeklySummary, weekEnd, type InsightOptions } from './compute';
 import type { InsightDto, ListInsightsQuery } from './schema';
 
 const toDto = (i: Insight): InsightDto => ({
@@ -17,9 +18,14 @@ const toDto = (i: Insight): InsightDto => ({
   updatedAt: toIso(i.updatedAt),
 });
 
-/** Computes the week's summary and keeps it: a week asked again is recomputed in place (its figures may have moved). */
-export async function storeWeeklyInsight(db: Db, teamId: string, weekStart: string): Promise<string> {
-  const summary = await computeWeeklySummary(db, teamId, weekStart);
+/**
+ * Computes the week's summary and keeps it: a week asked again is recomputed in place (its figures may
+ * have moved). The recurring payments are detected again first, up to today, so the summary names
+ * them as the transactions now stand (payments a user created by hand since the last sync included).
+ */
+export async function storeWeeklyInsight(db: Db, teamId: string, weekStart: string, options: InsightOptions): Promise<string> {
+  await detectRecurringPayments(db, teamId, await teamToday(db, teamId));
+  const summary = await computeWeeklySummary(db, teamId, weekStart, options);
   const row = await Insight.query(db)
     .insert({ teamId, periodType: 'weekly', periodStart: weekStart, periodEnd: weekEnd(weekStart), currency: summary.currency, summary })
     .onConflict(['teamId', 'periodType', 'periodStart'])
