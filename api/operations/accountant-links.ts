@@ -21,14 +21,16 @@ export const accountantLinks = [
   }),
   query('accountantLinks.get', 'GET /accountant-links', ['transactions.read'], {
     summary: 'List the links made for an export',
-    description: 'Newest first, each with its status, its downloads (`uses`) and refused attempts; never the URL. 404 for an export that is not the team’s.',
+    description:
+      'Newest first, each with its status, its downloads (`uses`) and refused attempts; never the URL. 404 for an export that is not the team’s.',
     input: listAccountantLinksQuery,
     output: all(accountantLinkSchema),
     run: ({ principal, input }, { db }) => listAccountantLinks(db, principal.teamId, input.exportId),
   }),
   mutation('accountantLinks.revoke', 'DELETE /accountant-links/:id', ['transactions.write'], {
     summary: 'Revoke an accountant link',
-    description: 'The link stops working at once: opening it answers 404, and the attempt is recorded in the audit trail. Revoking it again changes nothing.',
+    description:
+      'The link stops working at once: opening it answers 404, and the attempt is recorded in the audit trail. Revoking it again changes nothing.',
     input: accountantLinkIdParams,
     output: none,
     run: ({ principal, input }, { db }) => revokeAccountantLink(db, principal.teamId, input.id),

@@ -4,7 +4,13 @@ export const createAccountantLinkBody = z
   .object({
     exportId: z.uuid().meta({ description: 'A completed export of the team (`POST /transactions/export`).' }),
     email: z.email().max(320).optional().meta({ description: 'Whom the link is for: recorded with the link.' }),
-    expiresInDays: z.number().int().min(1).max(90).default(14).meta({ description: 'Days until the link stops working (1–90, default 14).' }),
+    expiresInDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(90)
+      .default(14)
+      .meta({ description: 'Days until the link stops working (1–90, default 14).' }),
   })
   .strict()
   .meta({ id: 'CreateAccountantLink' });
@@ -29,5 +35,8 @@ export const accountantLinkSchema = z
     refused: z.number().int().meta({ description: 'Attempts refused because the link had expired or was revoked.' }),
     createdAt: z.iso.datetime(),
   })
-  .meta({ id: 'AccountantLink', description: 'A signed, expiring link that lets an outside accountant download an export without team credentials.' });
+  .meta({
+    id: 'AccountantLink',
+    description: 'A signed, expiring link that lets an outside accountant download an export without team credentials.',
+  });
 export type AccountantLinkDto = z.infer<typeof accountantLinkSchema>;

@@ -27,8 +27,8 @@ function toDto(l: LinkRow, now: Date, url: string | null = null): AccountantLink
     expiresAt: toIso(l.expiresAt),
     revokedAt: toIsoOrNull(l.revokedAt),
     status: l.revokedAt ? 'revoked' : l.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active',
-    uses: Number(l.uses ?? 0),
-    refused: Number(l.refused ?? 0),
+    uses: l.uses ?? 0,
+    refused: l.refused ?? 0,
     createdAt: toIso(l.createdAt),
   };
 }
@@ -63,7 +63,9 @@ const withCounts = (db: Db, teamId: string) =>
     .where('accountant_links.team_id', teamId)
     .select(
       'accountant_links.*',
-      db.raw(`(select count(*) from accountant_link_uses u where u.link_id = accountant_links.id and u.outcome = 'downloaded')::int as uses`),
+      db.raw(
+        `(select count(*) from accountant_link_uses u where u.link_id = accountant_links.id and u.outcome = 'downloaded')::int as uses`,
+      ),
       db.raw(
         `(select count(*) from accountant_link_uses u where u.link_id = accountant_links.id and u.outcome in ('expired', 'revoked'))::int as refused`,
       ),
@@ -73,10 +75,12 @@ const withCounts = (db: Db, teamId: string) =>
 export async function listAccountantLinks(db: Db, teamId: string, exportId: string): Promise<AccountantLinkDto[]> {
   const exported = await TransactionExport.query(db).findOne({ teamId, id: exportId }).select('id');
   if (!exported) throw notFound(`Export ${exportId} not found`);
-  const rows = (await withCounts(db, teamId).where('accountant_links.export_id', exportId).orderBy([
-    { column: 'accountant_links.created_at', order: 'desc' },
-    { column: 'accountant_links.id', order: 'desc' },
-  ])) as LinkRow[];
+  const rows = (await withCounts(db, teamId)
+    .where('accountant_links.export_id', exportId)
+    .orderBy([
+      { column: 'accountant_links.created_at', order: 'desc' },
+      { column: 'accountant_links.id', order: 'desc' },
+    ])) as LinkRow[];
   const now = new Date();
   return rows.map((r) => toDto(r, now));
 }

@@ -62,11 +62,11 @@ const DEFAULT_COUNTRY = 'DE';
 function rateOf(rate: RateClass, country: string | null | undefined): { taxRate: number | null; taxType: string | null } {
   if (rate === 'none') return { taxRate: null, taxType: null };
   if (rate === 'exempt') return { taxRate: 0, taxType: 'exempt' };
-  const rates = VAT_RATES[(country ?? DEFAULT_COUNTRY).toUpperCase()];
+  const rates = VAT_RATES[(country ?? DEFAULT_COUNTRY).toUpperCase()] as { standard: number; reduced: number } | undefined;
   return rates ? { taxRate: rates[rate], taxType: 'vat' } : { taxRate: null, taxType: null };
 }
 
-/** Creates the default tree in a new team (in the caller's transaction); slugs the team already has are left as they are. */
+/** Creates the default tree in a team just created, in the caller's transaction. */
 export async function createDefaultCategories(db: Db, teamId: string, countryCode: string | null | undefined): Promise<void> {
   const ids = new Map<string, string>();
   // Parents come before their children in the list, so each child finds its parent's id.
@@ -81,9 +81,7 @@ export async function createDefaultCategories(db: Db, teamId: string, countryCod
         excluded: c.excluded ?? false,
         ...rateOf(c.rate, countryCode),
       })
-      .onConflict(['teamId', 'slug'])
-      .ignore()
       .returning('id');
-    if (row?.id) ids.set(c.slug, row.id);
+    ids.set(c.slug, row.id);
   }
 }

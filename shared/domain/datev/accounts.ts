@@ -91,4 +91,7 @@ export async function accountPlanOf(db: Db, teamId: string): Promise<AccountPlan
 
 /** The team's bank accounts, for the mapping's listing. */
 export const bankAccountsOf = (db: Db, teamId: string) =>
-  BankAccount.query(db).where({ teamId }).select('id', 'name').orderBy([{ column: 'name' }, { column: 'id' }]);
+  BankAccount.query(db)
+    .where({ teamId })
+    .select('id', 'name')
+    .orderBy([{ column: 'name' }, { column: 'id' }]);

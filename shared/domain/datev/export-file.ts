@@ -48,7 +48,10 @@ export async function openDatevExport(
   dir: string,
 ): Promise<{ add(t: TransactionDto): Promise<void>; finish(): Promise<DatevFile[]> }> {
   const [plan, team] = await withinTeam(req.teamId, () =>
-    Promise.all([accountPlanOf(db, req.teamId), Team.query(db).findById(req.teamId).select('name', 'baseCurrency', 'fiscalYearStartMonth')]),
+    Promise.all([
+      accountPlanOf(db, req.teamId),
+      Team.query(db).findById(req.teamId).select('name', 'baseCurrency', 'fiscalYearStartMonth'),
+    ]),
   );
   if (plan.consultantNumber === null || plan.clientNumber === null) throw new Error('the team has no DATEV consultant and client number');
   const consultantNumber = plan.consultantNumber;
@@ -58,7 +61,7 @@ export async function openDatevExport(
   const batches = new Map<string, Batch>();
   const rates = new Map<string, Rates>();
 
-  const batchFor = async (date: string): Promise<Batch> => {
+  const batchFor = (date: string): Batch => {
     const fy = fiscalYearOf(date, startMonth);
     const open = batches.get(fy.start);
     if (open) return open;
@@ -100,7 +103,7 @@ export async function openDatevExport(
   return {
     async add(t) {
       if (t.amount === 0 || NOT_BOOKED.has(t.status)) return;
-      const batch = await batchFor(t.date);
+      const batch = batchFor(t.date);
       const line = bookingOf(t, plan, currency, t.currency === currency ? null : await rateOn(t.date, t.currency));
       if (!batch.out.write(toWindows1252(extfLine(line, minorUnitsOf(t.currency))))) await once(batch.out, 'drain');
       batch.file.bookings++;

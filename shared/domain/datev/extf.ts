@@ -68,7 +68,11 @@ export const EXTF_COLUMNS = [
 ] as const;
 
 const compactDate = (isoDate: string) => isoDate.replaceAll('-', '');
-const text = (v: string | null | undefined, max: number) => `"${(v ?? '').replace(/[\r\n;]+/g, ' ').slice(0, max).replaceAll('"', '""')}"`;
+const text = (v: string | null | undefined, max: number) =>
+  `"${(v ?? '')
+    .replace(/[\r\n;]+/g, ' ')
+    .slice(0, max)
+    .replaceAll('"', '""')}"`;
 
 /** 1234.5 → 1234,50: the amount's digits with a decimal comma, no thousands separator. */
 export const extfAmount = (n: number, digits = 2) => Math.abs(n).toFixed(digits).replace('.', ',');
@@ -139,9 +143,33 @@ export function extfLine(b: ExtfBooking, digits = 2): string {
 
 // Windows-1252's characters in 0x80–0x9F; the rest of 0x00–0xFF is Latin-1.
 const CP1252_HIGH: Record<string, number> = {
-  '€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87, 'ˆ': 0x88, '‰': 0x89, 'Š': 0x8a,
-  '‹': 0x8b, 'Œ': 0x8c, 'Ž': 0x8e, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97,
-  '˜': 0x98, '™': 0x99, 'š': 0x9a, '›': 0x9b, 'œ': 0x9c, 'ž': 0x9e, 'Ÿ': 0x9f,
+  '€': 0x80,
+  '‚': 0x82,
+  ƒ: 0x83,
+  '„': 0x84,
+  '…': 0x85,
+  '†': 0x86,
+  '‡': 0x87,
+  ˆ: 0x88,
+  '‰': 0x89,
+  Š: 0x8a,
+  '‹': 0x8b,
+  Œ: 0x8c,
+  Ž: 0x8e,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '•': 0x95,
+  '–': 0x96,
+  '—': 0x97,
+  '˜': 0x98,
+  '™': 0x99,
+  š: 0x9a,
+  '›': 0x9b,
+  œ: 0x9c,
+  ž: 0x9e,
+  Ÿ: 0x9f,
 };
 
 /** The text in Windows-1252; a character it cannot hold becomes `?` (DATEV's import takes nothing else). */

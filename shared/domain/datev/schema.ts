@@ -14,13 +14,12 @@ export const accountMappingSchema = z
         name: z.string(),
         account: z.string(),
         source: z.enum(['team', 'skr03', 'suspense']).meta({
-          description: '`team`: mapped by the team; `skr03`: the SKR03 default of a default category; `suspense`: neither, so the suspense account.',
+          description:
+            '`team`: mapped by the team; `skr03`: the SKR03 default of a default category; `suspense`: neither, so the suspense account.',
         }),
       }),
     ),
-    bankAccounts: z.array(
-      z.object({ bankAccountId: z.uuid(), name: z.string(), account: z.string(), source: z.enum(['team', 'skr03']) }),
-    ),
+    bankAccounts: z.array(z.object({ bankAccountId: z.uuid(), name: z.string(), account: z.string(), source: z.enum(['team', 'skr03']) })),
   })
   .meta({ id: 'DatevAccountMapping', description: "The team's DATEV numbers and the ledger account of each category and bank account." });
 export type AccountMappingDto = z.infer<typeof accountMappingSchema>;

@@ -28,12 +28,18 @@ export async function getAccountMapping(db: Db, teamId: string): Promise<Account
 export async function updateAccountMapping(db: Db, teamId: string, body: UpdateAccountMappingBody): Promise<AccountMappingDto> {
   const suspenseAccount = body.suspenseAccount ?? widen(SKR03_SUSPENSE_ACCOUNT, body.accountLength);
   const details = [
-    ...(suspenseAccount.length === body.accountLength ? [] : [{ field: 'suspenseAccount', message: `must have ${body.accountLength} digits` }]),
+    ...(suspenseAccount.length === body.accountLength
+      ? []
+      : [{ field: 'suspenseAccount', message: `must have ${body.accountLength} digits` }]),
     ...body.categories.flatMap((c, i) =>
-      c.account.length === body.accountLength ? [] : [{ field: `categories.${i}.account`, message: `must have ${body.accountLength} digits` }],
+      c.account.length === body.accountLength
+        ? []
+        : [{ field: `categories.${i}.account`, message: `must have ${body.accountLength} digits` }],
     ),
     ...body.bankAccounts.flatMap((b, i) =>
-      b.account.length === body.accountLength ? [] : [{ field: `bankAccounts.${i}.account`, message: `must have ${body.accountLength} digits` }],
+      b.account.length === body.accountLength
+        ? []
+        : [{ field: `bankAccounts.${i}.account`, message: `must have ${body.accountLength} digits` }],
     ),
   ];
   if (details.length) throw badRequest('Every account must have the account length’s digits', details);
@@ -47,7 +53,8 @@ export async function updateAccountMapping(db: Db, teamId: string, body: UpdateA
   const unknownBanks = body.bankAccounts.flatMap((b, i) =>
     banks.has(b.bankAccountId) ? [] : [{ field: `bankAccounts.${i}.bankAccountId`, message: 'no such bank account in your team' }],
   );
-  if (unknownCategories.length || unknownBanks.length) throw badRequest('Unknown category or bank account', [...unknownCategories, ...unknownBanks]);
+  if (unknownCategories.length || unknownBanks.length)
+    throw badRequest('Unknown category or bank account', [...unknownCategories, ...unknownBanks]);
 
   await db.transaction(async (trx) => {
     const settings = {

@@ -76,12 +76,21 @@ async function outputParts(db: Db, scope: Scope): Promise<Collected> {
   const round = unitsRounder(scope.base);
   const out: Collected = { parts: [], unattributed: [] };
   const invoices = await db.raw<{
-    rows: { id: string; date: string; currency: string; amount: number; quantity: number; price: number; vatRate: number | null; factor: number | null }[];
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      amount: number;
+      quantity: number;
+      price: number;
+      vatRate: number | null;
+      factor: number | null;
+    }[];
   }>(INVOICE_LINES, scope);
   // Per invoice and rate: the lines as printed, summed in the invoice's currency, then converted once.
   const byDoc = new Map<string, { row: (typeof invoices.rows)[number]; rates: Map<number, { net: number; vat: number }> }>();
   for (const r of invoices.rows) {
-    const doc = byDoc.get(r.id) ?? { row: r, rates: new Map() };
+    const doc = byDoc.get(r.id) ?? { row: r, rates: new Map<number, { net: number; vat: number }>() };
     const rate = r.vatRate ?? 0;
     const l = lineAmounts(r, r.currency);
     const g = doc.rates.get(rate) ?? { net: 0, vat: 0 };
@@ -92,7 +101,14 @@ async function outputParts(db: Db, scope: Scope): Promise<Collected> {
   }
   for (const { row, rates } of byDoc.values()) {
     if (row.factor === null) {
-      out.unattributed.push({ type: 'invoice', id: row.id, date: row.date, amount: row.amount, currency: row.currency.trim(), reason: 'no_exchange_rate' });
+      out.unattributed.push({
+        type: 'invoice',
+        id: row.id,
+        date: row.date,
+        amount: row.amount,
+        currency: row.currency.trim(),
+        reason: 'no_exchange_rate',
+      });
       continue;
     }
     const f = row.factor;
@@ -100,11 +116,20 @@ async function outputParts(db: Db, scope: Scope): Promise<Collected> {
   }
 
   const notes = await db.raw<{
-    rows: { id: string; date: string; currency: string; amount: number; vatRate: number | null; net: number; vat: number; factor: number | null }[];
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      amount: number;
+      vatRate: number | null;
+      net: number;
+      vat: number;
+      factor: number | null;
+    }[];
   }>(CREDIT_NOTE_LINES, scope);
   const noteRates = new Map<string, { row: (typeof notes.rows)[number]; rates: Map<number, { net: number; vat: number }> }>();
   for (const r of notes.rows) {
-    const doc = noteRates.get(r.id) ?? { row: r, rates: new Map() };
+    const doc = noteRates.get(r.id) ?? { row: r, rates: new Map<number, { net: number; vat: number }>() };
     const rate = r.vatRate ?? 0;
     const g = doc.rates.get(rate) ?? { net: 0, vat: 0 };
     g.net += toUnits(r.net);
@@ -114,7 +139,14 @@ async function outputParts(db: Db, scope: Scope): Promise<Collected> {
   }
   for (const { row, rates } of noteRates.values()) {
     if (row.factor === null) {
-      out.unattributed.push({ type: 'credit_note', id: row.id, date: row.date, amount: -row.amount, currency: row.currency.trim(), reason: 'no_exchange_rate' });
+      out.unattributed.push({
+        type: 'credit_note',
+        id: row.id,
+        date: row.date,
+        amount: -row.amount,
+        currency: row.currency.trim(),
+        reason: 'no_exchange_rate',
+      });
       continue;
     }
     const f = row.factor;
@@ -132,7 +164,16 @@ async function inputParts(db: Db, scope: Scope): Promise<Collected> {
   const round = unitsRounder(scope.base);
   const out: Collected = { parts: [], unattributed: [] };
   const { rows } = await db.raw<{
-    rows: { id: string; date: string; currency: string; amount: number; taxAmount: number | null; rate: number | null; categorised: boolean; factor: number | null }[];
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      amount: number;
+      taxAmount: number | null;
+      rate: number | null;
+      categorised: boolean;
+      factor: number | null;
+    }[];
   }>(EXPENSES, scope);
   for (const t of rows) {
     const item = { type: 'transaction' as const, id: t.id, date: t.date, amount: t.amount, currency: t.currency.trim() };
@@ -179,7 +220,9 @@ export async function vatReport(db: Db, teamId: string, q: VatReportQuery): Prom
   const [output, input] = await Promise.all([outputParts(db, scope), inputParts(db, scope)]);
   const o = byRate(output.parts);
   const i = byRate(input.parts);
-  const unattributed = [...output.unattributed, ...input.unattributed].sort((a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id));
+  const unattributed = [...output.unattributed, ...input.unattributed].sort(
+    (a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id),
+  );
   return {
     currency: base,
     from: q.from,
