@@ -26,7 +26,7 @@ const tx = (row: Record<string, unknown>) => insert('transactions', { teamId: ac
 
 beforeAll(async () => {
   other = await createTeamAndOwner(stack.tdb.db, 'Other');
-  await stack.tdb.db('teams').where({ id: acme() }).patch({ baseCurrency: 'EUR' });
+  await stack.tdb.db('teams').where({ id: acme() }).update({ baseCurrency: 'EUR' });
   await stack.tdb.db('transaction_categories').insert([
     { teamId: acme(), slug: 'office-supplies', name: 'Bürobedarf', taxRate: 19, taxType: 'vat' },
     { teamId: acme(), slug: 'books', name: 'Books', taxRate: 7, taxType: 'vat' },
@@ -397,7 +397,7 @@ describe('accountant links', () => {
     await stack.tdb
       .db('accountant_links')
       .where({ id: expired.id })
-      .patch({ expiresAt: new Date(Date.now() - 1000) });
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     expect((await open(expired.url)).status).toBe(404);
     expect((await open(expired.url)).status).toBe(404);
     expect((await linkUses(expired.id)).map((u) => u.after.outcome)).toEqual(['expired', 'expired']);
