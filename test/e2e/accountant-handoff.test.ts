@@ -133,8 +133,15 @@ describe('default categories', () => {
       const rows = await stack.tdb
         .db('transaction_categories')
         .where({ teamId: id })
-        .select('id', 'slug', 'taxRate', 'taxType', 'parentId', 'system');
-      return new Map(rows.map((r: { slug: string }) => [r.slug, r]));
+        .select<{ id: string; slug: string; taxRate: number | null; taxType: string | null; parentId: string | null; system: boolean }[]>(
+          'id',
+          'slug',
+          'taxRate',
+          'taxType',
+          'parentId',
+          'system',
+        );
+      return new Map(rows.map((r) => [r.slug, r]));
     };
     const german = await team({});
     expect(german.get('office-supplies')).toMatchObject({ taxRate: 19, taxType: 'vat', system: true });
@@ -142,8 +149,8 @@ describe('default categories', () => {
     expect(german.get('insurance')).toMatchObject({ taxRate: 0, taxType: 'exempt' });
     expect(german.get('salaries')).toMatchObject({ taxRate: null });
     // The tree: travel's children sit under it.
-    expect(german.get('public-transport').parentId).toBe(german.get('travel').id);
-    expect(german.get('travel').parentId).toBe(german.get('expenses').id);
+    expect(german.get('public-transport')?.parentId).toBe(german.get('travel')?.id);
+    expect(german.get('travel')?.parentId).toBe(german.get('expenses')?.id);
     const austrian = await team({ countryCode: 'AT' });
     expect(austrian.get('software')).toMatchObject({ taxRate: 20 });
     expect(austrian.get('accommodation')).toMatchObject({ taxRate: 10 });
@@ -285,7 +292,7 @@ describe('DATEV', () => {
     expect(bytes.includes(Buffer.from('ü', 'utf8'))).toBe(false);
     const text = fromWindows1252(bytes);
     expect(text.split('\r\n').at(-1)).toBe('');
-    const [header, columns, ...rows] = parse<string[]>(text, { delimiter: ';', relax_column_count: true });
+    const [header, columns, ...rows] = parse(text, { delimiter: ';', relax_column_count: true }) as string[][];
     expect(header.slice(0, 16)).toEqual([
       'EXTF',
       '700',
