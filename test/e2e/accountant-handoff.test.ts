@@ -292,7 +292,7 @@ describe('DATEV', () => {
     expect(bytes.includes(Buffer.from('ü', 'utf8'))).toBe(false);
     const text = fromWindows1252(bytes);
     expect(text.split('\r\n').at(-1)).toBe('');
-    const [header, columns, ...rows] = parse(text, { delimiter: ';', relax_column_count: true }) as string[][];
+    const [header, columns, ...rows] = parse(text, { delimiter: ';', relax_column_count: true });
     expect(header.slice(0, 16)).toEqual([
       'EXTF',
       '700',

@@ -17,7 +17,7 @@ const head = {
 
 describe('DATEV EXTF', () => {
   it('writes the header line of format 700, category 21, and the column names', () => {
-    const [header, columns] = parse(extfHead(head), { delimiter: ';', relax_column_count: true }) as string[][];
+    const [header, columns] = parse(extfHead(head), { delimiter: ';', relax_column_count: true });
     expect(header).toHaveLength(31);
     expect(header.slice(0, 17)).toEqual([
       'EXTF',
@@ -61,7 +61,7 @@ describe('DATEV EXTF', () => {
       0,
     );
     expect(line.endsWith('\r\n')).toBe(true);
-    expect((parse(line, { delimiter: ';' }) as string[][])[0]).toEqual([
+    expect(parse(line, { delimiter: ';' })[0]).toEqual([
       '1235',
       'H',
       'JPY',
