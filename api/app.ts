@@ -22,6 +22,7 @@ import { restDoor } from './rest/door';
 import { operations } from './operations';
 import { webhookRouter } from './webhooks';
 import { publicInvoiceRouter } from './public-invoices';
+import { accountantLinkRouter } from './accountant-links';
 
 /**
  * Builds the gateway from its parts. No module-level state: two apps built from two sets of deps
@@ -66,6 +67,8 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
     .use(rateLimit(requests, deps.config.RATE_LIMIT_PER_MINUTE, deps.metrics))
     // Public invoice links need no login, but share the per-client budget like any caller.
     .use(under(publicInvoiceRouter(deps)))
+    // As are accountant links (an export shared with someone outside the team).
+    .use(under(accountantLinkRouter(deps)))
     .use(trpcMiddleware(appRouter, authenticate))
     .use(under(mcpRouter(deps, authenticate)))
     // Every door reads its own body when it needs one: REST after authentication (rest/door.ts), OAuth its form or JSON.

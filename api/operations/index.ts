@@ -1,4 +1,5 @@
 import type { AnyOperation } from './declare';
+import { accountantLinks } from './accountant-links';
 import { agentActions } from './agent-actions';
 import { apiKeys } from './api-keys';
 import { bankAccounts } from './bank-accounts';
@@ -8,6 +9,7 @@ import { chatConversations } from './chat-conversations';
 import { chat } from './chat';
 import { currencies } from './currencies';
 import { customers } from './customers';
+import { datev } from './datev';
 import { documents } from './documents';
 import { events } from './events';
 import { auditEvents } from './audit-events';
@@ -38,6 +40,7 @@ import { webhookEndpoints } from './webhook-endpoints';
  * document and the scope table are all made from this list. A new resource adds its file's list here.
  */
 export const OPERATIONS = [
+  ...accountantLinks,
   ...agentActions,
   ...apiKeys,
   ...auditEvents,
@@ -48,6 +51,7 @@ export const OPERATIONS = [
   ...chat,
   ...currencies,
   ...customers,
+  ...datev,
   ...documents,
   ...events,
   ...inbox,

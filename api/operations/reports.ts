@@ -1,5 +1,6 @@
 import * as schema from '../../shared/domain/reports/schema';
 import { burnRate, cashFlow, expenses, profitAndLoss, revenue, runway, spending } from '../../shared/domain/reports/service';
+import { vatReport } from '../../shared/domain/reports/vat';
 import { one, query } from './declare';
 
 const IN_BASE_CURRENCY =
@@ -54,5 +55,13 @@ export const reports = [
     input: schema.reportQuery,
     output: one(schema.runwaySchema),
     run: ({ principal, input }, { db }) => runway(db, principal.teamId, input),
+  }),
+  query('reports.vat', 'GET /reports/vat', ['reports.read'], {
+    summary: 'VAT by rate: output, input and what is payable',
+    description:
+      "For a VAT return: output VAT from the invoices issued in the period (by issue date, each line's VAT as printed) less the period's credit notes, and input VAT from the period's expenses at the transaction's own VAT rate or amount, else its category's rate (the default categories carry their country's rates). Everything is in the team's base currency (EUR when it has none): a document or transaction in another currency is converted at the stored ECB rate of its date, rounded to the minor unit per document, and the totals are the sums of those figures. `unattributed` lists what was left out: expenses without a category or a rate, and anything in a currency without a rate. Received e-invoices are not yet a source of input VAT.",
+    input: schema.vatReportQuery,
+    output: one(schema.vatReportSchema),
+    run: ({ principal, input }, { db }) => vatReport(db, principal.teamId, input),
   }),
 ];

@@ -9,7 +9,7 @@ export const transactionExports = [
     formerly: ['transactions.export'],
     summary: 'Export transactions (CSV, Excel and receipts as one ZIP)',
     description:
-      "Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx`, the files attached to them go under `receipts/`, and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.",
+      "Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx`, the files attached to them go under `receipts/`, `formats: ['datev']` adds DATEV bookings (EXTF Buchungsstapel, with the account mapping of `GET /datev/account-mapping`), and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.",
     input: requestExportBody,
     output: one(exportSchema),
     run: ({ principal, input }, { db, temporal, config }) =>

@@ -54,9 +54,9 @@ export interface AuditActor {
   /** The operation's name (`transactions.create`), `webhook:<provider>`, `activity:<type>`, `admin:<command>`, `mcp:<tool>`. */
   op: string;
   /** `agent`: an approved agent action, applied for the user (actorId) through the client that proposed it (credId). */
-  actor: 'user' | 'agent' | 'workflow' | 'provider' | 'admin' | 'system';
+  actor: 'user' | 'agent' | 'workflow' | 'provider' | 'admin' | 'system' | 'link';
   actorId?: string | null;
-  cred: 'session' | 'api_key' | 'oauth' | 'mcp' | 'workflow' | 'webhook' | 'admin' | 'system';
+  cred: 'session' | 'api_key' | 'oauth' | 'mcp' | 'workflow' | 'webhook' | 'admin' | 'system' | 'link';
   credId?: string | null;
   req?: string | null;
   ip?: string | null;

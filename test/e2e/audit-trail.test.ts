@@ -685,6 +685,46 @@ const RECIPES: [string, Recipe][] = [
     },
   ],
   [
+    'datev.updateAccountMapping',
+    {
+      as: 'session',
+      target: 'datev_settings',
+      call: rest(
+        'PUT',
+        () => '/datev/account-mapping',
+        () => ({ consultantNumber: 1001, clientNumber: 7, categories: [], bankAccounts: [] }),
+      ),
+    },
+  ],
+  [
+    'accountantLinks.create',
+    {
+      as: 'key',
+      target: 'accountant_links',
+      call: async (token) => {
+        const documentId = await insert('documents', {
+          teamId: acme(),
+          name: 'export.zip',
+          storageKey: `${acme()}/exports/audited.zip`,
+          mimeType: 'application/zip',
+          size: 1,
+          sha256: '0'.repeat(64),
+        });
+        const exportId = await insert('exports', { teamId: acme(), filters: {}, formats: ['csv'], status: 'completed', documentId });
+        return send('POST', '/accountant-links', token, { exportId, expiresInDays: 3 });
+      },
+      after: keep('accountantLink'),
+    },
+  ],
+  [
+    'accountantLinks.revoke',
+    {
+      as: 'session',
+      target: 'accountant_links',
+      call: rest('DELETE', () => `/accountant-links/${made.accountantLink}`),
+    },
+  ],
+  [
     'webhookEndpoints.create',
     {
       as: 'session',

@@ -66,6 +66,8 @@ const RESOURCE_BY_SEGMENT: Record<string, string> = {
   'oauth-applications': 'oauthApplication',
   'transaction-rules': 'transactionRule',
   'recurring-payments': 'recurringPayment',
+  'accountant-links': 'accountantLink',
+  datev: 'none',
 };
 const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactions: 'transaction',
@@ -103,6 +105,8 @@ const RESOURCE_BY_ROUTER: Record<string, string> = {
   transactionRules: 'transactionRule',
   recurringPayments: 'recurringPayment',
   auditEvents: 'none',
+  accountantLinks: 'accountantLink',
+  datev: 'none',
 };
 /** Procedures whose `id` is not their router's resource. */
 const RESOURCE_BY_PROCEDURE: Record<string, string> = { 'transactions.getExport': 'export', 'invoices.getCreditNoteById': 'creditNote' };
@@ -140,6 +144,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   deliveryId: 'webhookDelivery',
   invoiceId: 'invoice',
   runId: 'ruleRun',
+  exportId: 'export',
   // The audit trail's filters: A's user and one of A's rows, which B's trail never holds.
   actorId: 'user',
   targetId: 'transaction',
@@ -300,6 +305,17 @@ beforeAll(async () => {
     .insert({ teamId: a.team.id, requestedBy: a.user.id, filters: { q: MARKER }, formats: ['csv'], email: 'books@acme.example' })
     .returning('id');
   ids.export = (exported as { id: string }).id;
+  const [accountantLink] = await ctx.tdb
+    .db('accountant_links')
+    .insert({
+      teamId: a.team.id,
+      exportId: ids.export,
+      tokenHash: `${MARKER}-hash`,
+      email: 'books@acme.example',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    })
+    .returning('id');
+  ids.accountantLink = (accountantLink as { id: string }).id;
   ids.transactionRule = (
     await post('/transaction-rules', {
       name: `${MARKER} rule`,

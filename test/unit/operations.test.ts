@@ -22,6 +22,7 @@ const OWN_PIPELINES = [
   /^\/reference\//,
   /^\/webhook\//,
   /^\/i\/:token/,
+  /^\/accountant\/:token$/,
   /^\/\.well-known\//,
   /^\/oauth\//,
   /^\/auth\/session$/,

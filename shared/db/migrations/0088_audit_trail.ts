@@ -28,6 +28,7 @@ export const AUDIT_SECRET_COLUMNS: Record<string, readonly string[]> = {
   bank_connections: ['access_token_encrypted'],
   oauth_applications: ['client_secret_hash'],
   invoice_links: ['token_hash'],
+  accountant_links: ['token_hash'],
   webhook_endpoints: ['secret_encrypted'],
 };
 /** Columns derived from others or kept as bookkeeping: left out, and an update of only these writes no entry. */

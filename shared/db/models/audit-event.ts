@@ -1,7 +1,8 @@
 import { TeamScopedModel } from './base';
 
-export const AUDIT_ACTOR_KINDS = ['user', 'agent', 'workflow', 'provider', 'admin', 'system'] as const;
-export const AUDIT_CREDENTIAL_KINDS = ['session', 'api_key', 'oauth', 'mcp', 'workflow', 'webhook', 'admin', 'system'] as const;
+// `link`: someone outside the team using a shared link (an accountant link), named by the link's id.
+export const AUDIT_ACTOR_KINDS = ['user', 'agent', 'workflow', 'provider', 'admin', 'system', 'link'] as const;
+export const AUDIT_CREDENTIAL_KINDS = ['session', 'api_key', 'oauth', 'mcp', 'workflow', 'webhook', 'admin', 'system', 'link'] as const;
 export const AUDIT_ACTIONS = ['insert', 'update', 'delete'] as const;
 
 /** One entry of a team's audit trail, written by the row triggers of migration 0088; never updated but once, by the sealer. */

@@ -1,4 +1,5 @@
 // One Objection model per table; see ../migrations for the columns and constraints.
+export * from './accountant-link';
 export * from './api-key';
 export * from './audit-event';
 export * from './bank-account';
@@ -8,6 +9,7 @@ export * from './category';
 export * from './chat-conversation';
 export * from './chat-message';
 export * from './credit-note';
+export * from './datev';
 export * from './customer-tag';
 export * from './customer';
 export * from './document-tag';

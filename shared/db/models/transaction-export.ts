@@ -1,7 +1,10 @@
 import { TeamScopedModel } from './base';
 
-/** What an export can hold: the rows as CSV, the rows as an Excel workbook, the files attached to them. */
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'receipts'] as const;
+/**
+ * What an export can hold: the rows as CSV, the rows as an Excel workbook, the files attached to them,
+ * and the rows as DATEV bookings (EXTF Buchungsstapel).
+ */
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'receipts', 'datev'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;

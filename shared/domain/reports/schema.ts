@@ -183,3 +183,53 @@ export const runwaySchema = z
       .meta({ description: 'Accounts whose currency has no stored rate: not in `balance`.' }),
   })
   .meta({ id: 'Runway' });
+
+// ── The VAT report ─────────────────────────────────────────────────────────────────────────────
+
+export const vatReportQuery = z
+  .object({ from: periodFields.from, to: periodFields.to })
+  .superRefine(checkPeriod)
+  .meta({ id: 'VatReportQuery' });
+export type VatReportQuery = z.infer<typeof vatReportQuery>;
+
+const vatRateRow = z.object({
+  rate: z.number().meta({ description: 'VAT rate in percent.' }),
+  net: money.meta({ description: 'The taxable amount at this rate, in the report currency.' }),
+  vat: money,
+  documents: z.number().int().meta({ description: 'Invoices and credit notes (output) or transactions (input) counted at this rate.' }),
+});
+
+const unattributedItem = z.object({
+  type: z.enum(['transaction', 'invoice', 'credit_note']),
+  id: z.uuid(),
+  date: z.string(),
+  amount: z.number().meta({ description: 'Gross, in its own currency (negative: an expense or a credit note).' }),
+  currency: z.string(),
+  reason: z.enum(['no_category', 'no_rate', 'no_exchange_rate']).meta({
+    description:
+      '`no_category`: an expense without a category; `no_rate`: its category (and the transaction) carry no VAT rate; `no_exchange_rate`: in another currency, with no stored rate within a week before its date.',
+  }),
+});
+
+export const vatReportSchema = z
+  .object({
+    currency: z.string().nullable().meta({ description: "The team's base currency (EUR when it has none)." }),
+    from: z.string(),
+    to: z.string(),
+    output: z
+      .object({ rates: z.array(vatRateRow), net: money, vat: money })
+      .meta({ description: 'VAT charged: issued invoices of the period by their issue date, less credit notes of the period.' }),
+    input: z.object({ rates: z.array(vatRateRow), net: money, vat: money }).meta({
+      description:
+        'VAT paid: posted expenses of the period (negative amounts, internal transfers left out) by their date, at the transaction’s own VAT rate (or amount), else its category’s. Reported as positive figures.',
+    }),
+    payable: money.meta({ description: 'Output VAT less input VAT: negative is a refund.' }),
+    unattributed: z
+      .object({
+        count: z.number().int().meta({ description: 'Everything left out, including past the 200 listed.' }),
+        items: z.array(unattributedItem).meta({ description: 'Oldest first, at most 200.' }),
+      })
+      .meta({ description: 'What the report could not attribute to a rate or convert, and so left out of the figures.' }),
+  })
+  .meta({ id: 'VatReport', description: 'Output and input VAT of a period by rate, in the team’s base currency.' });
+export type VatReport = z.infer<typeof vatReportSchema>;

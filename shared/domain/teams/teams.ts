@@ -7,6 +7,7 @@ import { toTeamDto, updateCurrentTeam, type UpdateTeamBody } from './current';
 import { newInboxId } from './inbox-id';
 import type { CreateTeamBody, MyTeamDto, TeamRole } from './schema';
 import { createTeam } from './service';
+import { createDefaultCategories } from '../categories/defaults';
 
 const myTeam = (team: Team, role: TeamRole, caller: Caller, inboxDomain: string): MyTeamDto => ({
   ...toTeamDto(team, inboxDomain),
@@ -43,6 +44,7 @@ export async function createTeamFor(db: Db, caller: Caller, body: CreateTeamBody
   const { switchTeam, ...fields } = body;
   const team = await db.transaction(async (trx) => {
     const created = await createTeam(trx, fields);
+    await createDefaultCategories(trx, created.id, created.countryCode);
     await TeamMember.query(trx).insert({ teamId: created.id, userId: caller.userId, role: 'owner' });
     const user = await User.query(trx).findById(caller.userId).select('teamId').forUpdate();
     if (switchTeam || !user?.teamId) await User.query(trx).findById(caller.userId).patch({ teamId: created.id, updatedAt: new Date() });

@@ -16,7 +16,7 @@ export const requestExportBody = z
       .optional()
       .meta({
         description:
-          'What goes into the ZIP: `csv` (transactions.csv), `xlsx` (transactions.xlsx), `receipts` (the attached files, under receipts/). Default: all three.',
+          "What goes into the ZIP: `csv` (transactions.csv), `xlsx` (transactions.xlsx), `receipts` (the attached files, under receipts/), `datev` (EXTF_Buchungsstapel_<fiscal year start>.csv: DATEV's EXTF 700 Buchungsstapel, Windows-1252, one booking per transaction between its bank account's and its category's ledger accounts from the team's account mapping, `GET /datev/account-mapping`; needs the mapping's consultant and client numbers, else 409). Default: `csv`, `xlsx` and `receipts`.",
       }),
     email: z
       .email()

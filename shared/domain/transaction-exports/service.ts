@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex';
-import { EXPORT_FORMATS, TransactionExport } from '../../db/models';
+import { DatevSettings, EXPORT_FORMATS, type ExportFormat, TransactionExport } from '../../db/models';
 import { toIso, toIsoOrNull } from '../../db/timestamps';
-import { notFound, workflowServiceUnreachable } from '../../errors';
+import { conflict, notFound, workflowServiceUnreachable } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { startTransactionExport } from '../../temporal/export-transactions/calls';
 import { exportTransactionsId } from '../../temporal/export-transactions/contract';
@@ -13,6 +13,9 @@ import type { ExportDto, ListExportsQuery, RequestExportBody } from './schema';
 /** Where a stored document downloads, absolute when the public address is known. */
 export const documentDownloadUrl = (publicUrl: string | undefined, documentId: string) =>
   `${(publicUrl ?? '').replace(/\/$/, '')}/documents/${documentId}/file`;
+
+/** What an export holds when the request names no formats: DATEV's only when asked for, as it needs the team's numbers. */
+const DEFAULT_FORMATS: readonly ExportFormat[] = ['csv', 'xlsx', 'receipts'];
 
 /** An export row with its filters in their type. */
 export type ExportRow = TransactionExport & { filters: TransactionFilterBody };
@@ -54,13 +57,19 @@ export async function requestTransactionExport(
   body: RequestExportBody,
 ): Promise<ExportDto> {
   const { db, temporal } = deps;
+  const formats = body.formats ?? DEFAULT_FORMATS;
+  if (formats.includes('datev')) {
+    const settings = await DatevSettings.query(db).findOne({ teamId: who.teamId });
+    if (settings?.consultantNumber == null || settings.clientNumber == null)
+      throw conflict('A DATEV export needs the consultant and client numbers: set them with PUT /datev/account-mapping');
+  }
   const row = await TransactionExport.query(db).insert({
     teamId: who.teamId,
     requestedBy: who.userId,
     status: 'pending',
     filters: body.filter ?? {},
     // In the order the ZIP lists them, whatever order they were asked in.
-    formats: EXPORT_FORMATS.filter((f) => !body.formats || body.formats.includes(f)),
+    formats: EXPORT_FORMATS.filter((f) => formats.includes(f)),
     email: body.email ?? null,
   });
   try {

@@ -14,6 +14,7 @@ import { listTransactions } from '../transactions/service';
 import { EXPORT_COLUMNS, receiptPath } from './columns';
 import { csvHeader, csvLine } from './csv';
 import { openZip, type ZipFile } from './zip';
+import { openDatevExport } from '../datev/export-file';
 
 /** Rows per keyset page: what one export holds in memory at a time, whatever its size. */
 export const EXPORT_BATCH_SIZE = 1000;
@@ -105,6 +106,7 @@ async function writeEntries(
   const workbook = wants.has('xlsx')
     ? new (await import('exceljs')).default.stream.xlsx.WorkbookWriter({ filename: xlsxPath, useStyles: true })
     : null;
+  const datev = wants.has('datev') ? await openDatevExport(deps.db, req, dir) : null;
   const sheet = workbook?.addWorksheet('Transactions', { views: [{ state: 'frozen', ySplit: 1 }] });
   if (workbook && sheet) {
     workbook.created = req.createdAt;
@@ -148,6 +150,7 @@ async function writeEntries(
         });
         row.commit();
       }
+      await datev?.add(t);
       rowsWritten++;
     }
     await hooks.page(rowsWritten);
@@ -163,6 +166,7 @@ async function writeEntries(
     await workbook.commit();
     await addEntry(createReadStream(xlsxPath), 'transactions.xlsx');
   }
+  for (const file of (await datev?.finish()) ?? []) await addEntry(createReadStream(file.path), file.name);
   return { rowsWritten, receiptsWritten, receiptsMissing };
 }
 

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/constraint-errors';
 import { TeamMember, User } from '../../db/models';
 import { conflict } from '../../errors';
 import { createTeam } from '../teams/service';
+import { createDefaultCategories } from '../categories/defaults';
 
 /** A new user as the identity provider vouches for them: its subject, its verified email, its name. */
 export interface ProvisionedIdentity {
@@ -21,6 +22,7 @@ export async function provisionUser(db: Db, identity: ProvisionedIdentity): Prom
   try {
     await db.transaction(async (trx) => {
       const team = await createTeam(trx, { name: `${identity.fullName ?? identity.email.split('@')[0]}'s team` });
+      await createDefaultCategories(trx, team.id, team.countryCode);
       await User.query(trx).insert({ id: identity.id, email: identity.email, fullName: identity.fullName ?? null, teamId: team.id });
       await TeamMember.query(trx).insert({ teamId: team.id, userId: identity.id, role: 'owner' });
     });

@@ -1,0 +1,235 @@
+import type { Db } from '../../db/knex';
+import { Team } from '../../db/models';
+import { unitsRounder } from '../currencies/money';
+import { lineAmounts } from '../invoices/totals';
+import type { VatReport, VatReportQuery } from './schema';
+
+// Every figure is summed in ten-thousandths (numeric(19,4)) after each document's or transaction's
+// VAT and net are rounded to the report currency's minor unit, so the totals are the sums of what
+// each row shows, without float drift.
+
+const UNATTRIBUTED_LISTED = 200;
+type Unattributed = VatReport['unattributed']['items'][number];
+
+/** One document's or transaction's share at one rate, in ten-thousandths of the report currency. */
+interface VatPart {
+  rate: number;
+  net: number;
+  vat: number;
+  source: string;
+}
+
+const toUnits = (n: number) => Math.sign(n) * Math.round(Math.abs(n) * 10_000);
+
+/** Into the report currency: `factor` is null when a rate is missing. */
+const factorSql = (dateColumn: string, currencyColumn: string) =>
+  `case when ${currencyColumn} = :base then cast(1 as float8)
+        else cast(eur_rate(:base, ${dateColumn}) / eur_rate(${currencyColumn}, ${dateColumn}) as float8) end`;
+
+// An invoice counts once it is issued: numbered and open, paid or refunded; a canceled one only when it
+// was issued before (its cancellation is a credit note, which counts against it).
+const INVOICE_LINES = `
+  select i.id, to_char(i.issue_date, 'YYYY-MM-DD') as date, i.currency, cast(i.amount as float8) as amount,
+         cast(l.quantity as float8) as quantity, cast(l.price as float8) as price, cast(l.vat_rate as float8) as "vatRate",
+         ${factorSql('i.issue_date', 'i.currency')} as factor
+    from invoices i
+    join invoice_line_items l on l.team_id = i.team_id and l.invoice_id = i.id
+   where i.team_id = :teamId and i.invoice_number is not null and i.issue_date between :from and :to
+     and (i.status in ('unpaid', 'overdue', 'paid', 'refunded')
+          or (i.status = 'canceled' and exists (select 1 from credit_notes c where c.team_id = i.team_id and c.invoice_id = i.id)))
+   order by i.issue_date, i.id, l.position`;
+
+const CREDIT_NOTE_LINES = `
+  select c.id, to_char(c.issue_date, 'YYYY-MM-DD') as date, c.currency, cast(c.amount as float8) as amount,
+         cast(l.vat_rate as float8) as "vatRate", cast(l.net as float8) as net, cast(l.vat_amount as float8) as vat,
+         ${factorSql('c.issue_date', 'c.currency')} as factor
+    from credit_notes c
+    join credit_note_line_items l on l.team_id = c.team_id and l.credit_note_id = c.id
+   where c.team_id = :teamId and c.issue_date between :from and :to
+   order by c.issue_date, c.id, l.position`;
+
+// Expenses as the other reports count them (posted or completed, no internal transfers, no excluded
+// category such as taxes paid to the office).
+const EXPENSES = `
+  select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.currency, cast(t.amount as float8) as amount,
+         cast(t.tax_amount as float8) as "taxAmount", cast(coalesce(t.tax_rate, c.tax_rate) as float8) as rate,
+         c.id is not null as categorised, ${factorSql('t.date', 't.currency')} as factor
+    from transactions t
+    left join transaction_categories c on c.team_id = t.team_id and c.slug = t.category_slug
+   where t.team_id = :teamId and t.date between :from and :to and t.amount < 0
+     and t.status in ('posted', 'completed') and not t.internal and c.excluded is not true
+   order by t.date, t.id`;
+
+type Scope = {
+  teamId: string;
+  base: string;
+  from: string;
+  to: string;
+};
+
+interface Collected {
+  parts: VatPart[];
+  unattributed: Unattributed[];
+}
+
+async function outputParts(db: Db, scope: Scope): Promise<Collected> {
+  const round = unitsRounder(scope.base);
+  const out: Collected = { parts: [], unattributed: [] };
+  const invoices = await db.raw<{
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      amount: number;
+      quantity: number;
+      price: number;
+      vatRate: number | null;
+      factor: number | null;
+    }[];
+  }>(INVOICE_LINES, scope);
+  // Per invoice and rate: the lines as printed, summed in the invoice's currency, then converted once.
+  const byDoc = new Map<string, { row: (typeof invoices.rows)[number]; rates: Map<number, { net: number; vat: number }> }>();
+  for (const r of invoices.rows) {
+    const doc = byDoc.get(r.id) ?? { row: r, rates: new Map<number, { net: number; vat: number }>() };
+    const rate = r.vatRate ?? 0;
+    const l = lineAmounts(r, r.currency);
+    const g = doc.rates.get(rate) ?? { net: 0, vat: 0 };
+    g.net += toUnits(l.net);
+    g.vat += toUnits(l.vat);
+    doc.rates.set(rate, g);
+    byDoc.set(r.id, doc);
+  }
+  for (const { row, rates } of byDoc.values()) {
+    if (row.factor === null) {
+      out.unattributed.push({
+        type: 'invoice',
+        id: row.id,
+        date: row.date,
+        amount: row.amount,
+        currency: row.currency.trim(),
+        reason: 'no_exchange_rate',
+      });
+      continue;
+    }
+    const f = row.factor;
+    for (const [rate, g] of rates) out.parts.push({ rate, net: round(g.net * f), vat: round(g.vat * f), source: row.id });
+  }
+
+  const notes = await db.raw<{
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      amount: number;
+      vatRate: number | null;
+      net: number;
+      vat: number;
+      factor: number | null;
+    }[];
+  }>(CREDIT_NOTE_LINES, scope);
+  const noteRates = new Map<string, { row: (typeof notes.rows)[number]; rates: Map<number, { net: number; vat: number }> }>();
+  for (const r of notes.rows) {
+    const doc = noteRates.get(r.id) ?? { row: r, rates: new Map<number, { net: number; vat: number }>() };
+    const rate = r.vatRate ?? 0;
+    const g = doc.rates.get(rate) ?? { net: 0, vat: 0 };
+    g.net += toUnits(r.net);
+    g.vat += toUnits(r.vat);
+    doc.rates.set(rate, g);
+    noteRates.set(r.id, doc);
+  }
+  for (const { row, rates } of noteRates.values()) {
+    if (row.factor === null) {
+      out.unattributed.push({
+        type: 'credit_note',
+        id: row.id,
+        date: row.date,
+        amount: -row.amount,
+        currency: row.currency.trim(),
+        reason: 'no_exchange_rate',
+      });
+      continue;
+    }
+    const f = row.factor;
+    for (const [rate, g] of rates) out.parts.push({ rate, net: -round(g.net * f), vat: -round(g.vat * f), source: row.id });
+  }
+  return out;
+}
+
+/**
+ * Input VAT. Expenses are its one source today; received e-invoices (their VAT breakdown, exact per
+ * rate) are a second one to add here as another collector of VatParts, taking care that an expense
+ * matched to a received e-invoice is counted from one of the two, not both.
+ */
+async function inputParts(db: Db, scope: Scope): Promise<Collected> {
+  const round = unitsRounder(scope.base);
+  const out: Collected = { parts: [], unattributed: [] };
+  const { rows } = await db.raw<{
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      amount: number;
+      taxAmount: number | null;
+      rate: number | null;
+      categorised: boolean;
+      factor: number | null;
+    }[];
+  }>(EXPENSES, scope);
+  for (const t of rows) {
+    const item = { type: 'transaction' as const, id: t.id, date: t.date, amount: t.amount, currency: t.currency.trim() };
+    if (t.rate === null) {
+      out.unattributed.push({ ...item, reason: t.categorised ? 'no_rate' : 'no_category' });
+      continue;
+    }
+    if (t.factor === null) {
+      out.unattributed.push({ ...item, reason: 'no_exchange_rate' });
+      continue;
+    }
+    const own = unitsRounder(t.currency);
+    const gross = toUnits(-t.amount);
+    // The VAT the transaction states, else what its rate implies in the gross amount, in its own currency's minor unit.
+    const vat = t.taxAmount !== null ? own(toUnits(Math.abs(t.taxAmount))) : own((gross * t.rate) / (100 + t.rate));
+    const grossBase = round(gross * t.factor);
+    const vatBase = round(vat * t.factor);
+    out.parts.push({ rate: t.rate, net: grossBase - vatBase, vat: vatBase, source: t.id });
+  }
+  return out;
+}
+
+function byRate(parts: VatPart[]) {
+  const groups = new Map<number, { net: number; vat: number; sources: Set<string> }>();
+  for (const p of parts) {
+    const g = groups.get(p.rate) ?? { net: 0, vat: 0, sources: new Set<string>() };
+    g.net += p.net;
+    g.vat += p.vat;
+    g.sources.add(p.source);
+    groups.set(p.rate, g);
+  }
+  const rates = [...groups.entries()]
+    .sort(([a], [b]) => b - a)
+    .map(([rate, g]) => ({ rate, net: g.net / 10_000, vat: g.vat / 10_000, documents: g.sources.size }));
+  const sum = (pick: (p: VatPart) => number) => parts.reduce((s, p) => s + pick(p), 0);
+  return { rates, netUnits: sum((p) => p.net), vatUnits: sum((p) => p.vat) };
+}
+
+/** Output and input VAT of the period by rate, in the team's base currency, and what could not be attributed. */
+export async function vatReport(db: Db, teamId: string, q: VatReportQuery): Promise<VatReport> {
+  const team = await Team.query(db).findById(teamId).select('baseCurrency');
+  const base = team?.baseCurrency?.trim() ?? 'EUR';
+  const scope: Scope = { teamId, base, from: q.from, to: q.to };
+  const [output, input] = await Promise.all([outputParts(db, scope), inputParts(db, scope)]);
+  const o = byRate(output.parts);
+  const i = byRate(input.parts);
+  const unattributed = [...output.unattributed, ...input.unattributed].sort(
+    (a, b) => a.date.localeCompare(b.date) || a.id.localeCompare(b.id),
+  );
+  return {
+    currency: base,
+    from: q.from,
+    to: q.to,
+    output: { rates: o.rates, net: o.netUnits / 10_000, vat: o.vatUnits / 10_000 },
+    input: { rates: i.rates, net: i.netUnits / 10_000, vat: i.vatUnits / 10_000 },
+    payable: (o.vatUnits - i.vatUnits) / 10_000,
+    unattributed: { count: unattributed.length, items: unattributed.slice(0, UNATTRIBUTED_LISTED) },
+  };
+}
