@@ -14,16 +14,16 @@ const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors
 /** The invoice at its public link (`/i/:token`), for a customer without an account: HTML, and its PDF. */
 export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'storage'>) {
   const router = new Router<AppState>();
-  const find = async (token: string) => {
+  const find = async (ctx: { state: AppState; ip: string }, token: string) => {
     try {
-      return await invoiceByPublicToken(db, token, storage);
+      return await invoiceByPublicToken(db, token, storage, { requestId: ctx.state.requestId, ip: ctx.ip });
     } catch (err) {
       if (err instanceof AppError && err.status === 404) return null;
       throw err;
     }
   };
   router.get('/i/:token', async (ctx) => {
-    const found = await find(ctx.params.token);
+    const found = await find(ctx, ctx.params.token);
     ctx.set('Content-Security-Policy', PAGE_CSP);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Referrer-Policy', 'no-referrer'); // the token is in the URL: links out must not carry it
@@ -38,7 +38,7 @@ export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'stora
     ctx.body = invoicePageHtml(found, `${base}/pdf`, label ? { href: `${base}/e-invoice`, label } : undefined);
   });
   router.get('/i/:token/pdf', async (ctx) => {
-    const found = await find(ctx.params.token);
+    const found = await find(ctx, ctx.params.token);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
     if (!found) {
@@ -54,7 +54,7 @@ export function publicInvoiceRouter({ db, storage }: Pick<ApiDeps, 'db' | 'stora
   });
   // The e-invoice the customer chose (their eInvoiceFormat); 404 when they chose none, 409 when it cannot be made.
   router.get('/i/:token/e-invoice', async (ctx) => {
-    const found = await find(ctx.params.token);
+    const found = await find(ctx, ctx.params.token);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Referrer-Policy', 'no-referrer');
     const format = found?.customer?.eInvoiceFormat;

@@ -27,6 +27,7 @@ import {
 } from '../../shared/domain/oauth/schema';
 import { registerClient } from '../../shared/domain/oauth/registration';
 import { parseClientRegistration, TOKEN_ENDPOINT_AUTH_METHODS } from '../../shared/domain/oauth/registration-schema';
+import { asActor, type AuditActor } from '../../shared/db/team-wall';
 import { AppError, badRequest } from '../../shared/errors';
 import type { ApiDeps } from '../deps';
 import { readFormBody } from '../http/form-body';
@@ -60,6 +61,16 @@ async function registrationBody(ctx: Context): Promise<unknown> {
 /** The parameters that were given, for hidden form fields. */
 const definedOnly = (params: Record<string, string | undefined>): Record<string, string> =>
   Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+
+/** Who a consent's writes (the grant, its code) are by: the signed-in user, through their session. */
+const consentActor = (ctx: Context, userId: string): AuditActor => ({
+  op: 'oauth.authorize',
+  actor: 'user',
+  actorId: userId,
+  cred: 'session',
+  req: (ctx.state as AppState).requestId,
+  ip: ctx.ip,
+});
 
 const wantsHtml = (ctx: Context) => !ctx.get('authorization') && ctx.accepts('json', 'html') === 'html';
 
@@ -162,7 +173,7 @@ export function oauthRouter(deps: ApiDeps) {
         return;
       }
       if (await hasConsent(db, valid.app.id, session.userId, session.teamId, valid.scopes)) {
-        const code = await issueCode(db, valid, session.userId, session.teamId);
+        const code = await asActor(consentActor(ctx, session.userId), () => issueCode(db, valid, session.userId, session.teamId));
         ctx.redirect(redirectWith(valid.redirectUri, { code, state: valid.state }));
         return;
       }
@@ -224,7 +235,10 @@ export function oauthRouter(deps: ApiDeps) {
       if (!valid) return;
       const target =
         decision === 'allow'
-          ? redirectWith(valid.redirectUri, { code: await issueCode(db, valid, session.userId, session.teamId), state: valid.state })
+          ? redirectWith(valid.redirectUri, {
+              code: await asActor(consentActor(ctx, session.userId), () => issueCode(db, valid, session.userId, session.teamId)),
+              state: valid.state,
+            })
           : redirectWith(valid.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: valid.state });
       if (ctx.request.is('json')) {
         ctx.status = 200;
@@ -265,7 +279,16 @@ export function oauthRouter(deps: ApiDeps) {
       }
       // A public client has no secret: its codes and refresh tokens are what a guesser tries, per client and address.
       if (app.isPublic) await guard.assertAllowed(ctx.ip, clientId, 'client-at-address');
-      ctx.body = await handle(app, params);
+      // What the client's call writes (tokens issued, rotated or revoked) names the client as the credential.
+      const actor: AuditActor = {
+        op: `oauth.${ctx.path.split('/').pop()}`,
+        actor: 'user',
+        cred: 'oauth',
+        credId: app.id,
+        req: (ctx.state as AppState).requestId,
+        ip: ctx.ip,
+      };
+      ctx.body = await asActor(actor, () => handle(app, params));
     } catch (err) {
       if (err instanceof OAuthError) {
         if (counted.includes(err.code) && err.code !== 'invalid_client') await guard.failed(ctx.ip, clientId);

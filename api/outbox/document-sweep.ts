@@ -31,6 +31,6 @@ export function startDocumentSweep(
       }
       return left.length;
     },
-    { intervalMs: opts.intervalMs, log, what: 'document sweep' },
+    { intervalMs: opts.intervalMs, log, what: 'document sweep', audit: 'outbox:document-sweep' },
   );
 }

@@ -31,6 +31,6 @@ export function startNotificationRelay(
       if (failed) log.warn({ err: firstError, failed }, 'could not release some notification claims');
       return due.length;
     },
-    { intervalMs: opts.intervalMs, log, what: 'notification relay' },
+    { intervalMs: opts.intervalMs, log, what: 'notification relay', audit: 'outbox:notification-relay' },
   );
 }

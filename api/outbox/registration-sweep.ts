@@ -22,6 +22,6 @@ export function startRegistrationSweep(deps: Pick<ApiDeps, 'db' | 'logger'>, opt
       if (total > 0) log.info({ deleted: total }, 'deleted OAuth client registrations nobody consented to');
       return total;
     },
-    { intervalMs: opts.intervalMs, log, what: 'registration sweep' },
+    { intervalMs: opts.intervalMs, log, what: 'registration sweep', audit: 'outbox:registration-sweep' },
   );
 }

@@ -1,3 +1,4 @@
+import { asSystem } from '../../shared/db/team-wall';
 import type { Logger } from '../../shared/logger';
 
 export interface RepeatingPass {
@@ -17,7 +18,21 @@ export interface RepeatingPass {
  * test/e2e/webhooks-out.test.ts). Passes of several processes are kept apart by the pass's own
  * skip-locked claims.
  */
-export function repeatingPass(pass: () => Promise<number>, opts: { intervalMs: number; log: Logger; what: string }): RepeatingPass {
+export function repeatingPass(
+  work: () => Promise<number>,
+  opts: {
+    intervalMs: number;
+    log: Logger;
+    what: string;
+    /**
+     * The operation the audit trail names for what a pass writes, as the service itself (`outbox:<pass>`).
+     * Left out by a pass that acts for someone else and says so itself (the webhook relay: the provider).
+     */
+    audit?: string;
+  },
+): RepeatingPass {
+  const { audit } = opts;
+  const pass = audit ? () => asSystem(audit, work) : work;
   let running: Promise<number> | undefined;
   let following: Promise<number> | undefined;
   let stopped = false;

@@ -27,7 +27,7 @@ export function startWebhookDeliveryRelay(
       if (failed) log.warn({ err: firstError, failed }, 'could not record some webhook delivery starts');
       return due.length;
     },
-    { intervalMs: opts.intervalMs, log, what: 'webhook delivery relay' },
+    { intervalMs: opts.intervalMs, log, what: 'webhook delivery relay', audit: 'outbox:webhook-delivery-relay' },
   );
   // Every API process is woken; their skip-locked claims share out the rows.
   const waker = wakeOnNotify(

@@ -71,6 +71,9 @@ const audit = new AsyncLocalStorage<string>();
 export const asActor = <T>(actor: AuditActor, fn: () => T | PromiseLike<T>): Promise<T> =>
   audit.run(JSON.stringify(actor), async () => await fn());
 
+/** Runs `fn` as the service itself (an outbox pass, a sweep), naming what it is doing as the entry's operation. */
+export const asSystem = <T>(op: string, fn: () => T | PromiseLike<T>): Promise<T> => asActor({ op, actor: 'system', cred: 'system' }, fn);
+
 /** The audit context in effect, parsed (tests and the workflow interceptor read it). */
 export const currentActor = (): AuditActor | undefined => {
   const text = audit.getStore();

@@ -7,6 +7,9 @@ import { eventually } from '../support/eventually';
 import { trpcAs } from '../support/trpc';
 import type { TestResponse } from '../support/api';
 import { withTwoTeams } from '../support/two-teams';
+import { oauthAccessToken } from '../support/oauth';
+import { repeatingPass } from '../../api/outbox/repeating-pass';
+import { withinTeam } from '../../shared/db/team-wall';
 
 /**
  * The audit trail as a client and an auditor see it: every mutation of the declarations leaves its
@@ -1162,6 +1165,54 @@ describe('an entry', () => {
     expect(await entriesOf(bad.headers.get('x-request-id')!)).toEqual([]);
     const after = await ctx.tdb.db('audit_events').where({ teamId: acme() }).count<{ n: number }[]>('* as n');
     expect(after[0].n - before[0].n).toBe(1);
+  });
+});
+
+describe('writes no declaration makes', () => {
+  const entries = (where: Record<string, string>) =>
+    ctx.tdb
+      .db('audit_events')
+      .where({ teamId: acme(), ...where })
+      .orderBy('seq')
+      .select<Entry[]>();
+
+  // Tokens (oauth_tokens) and codes are not audited (0088's exclusions); the grant a consent makes is.
+  it('name the user for a consent', async () => {
+    await oauthAccessToken(ctx.api, ctx.acme.sessionToken, ctx.acme.sessionToken, ['transactions.read']);
+    const consent = await entries({ operation: 'oauth.authorize' });
+    expect(consent.length).toBeGreaterThan(0);
+    for (const e of consent) expect(e).toMatchObject({ actorKind: 'user', actorId: ctx.acme.user.id, credentialKind: 'session' });
+    expect(consent.every((e) => e.requestId && e.ip)).toBe(true);
+  });
+
+  it('name the public link a customer opened an invoice through', async () => {
+    const customerId = await make(apiKey, '/customers', { name: 'Viewer GmbH', billingEmail: 'ap@viewer.example' });
+    const invoiceId = await make(apiKey, '/invoices', { currency: 'EUR', customerId, lineItems: [{ name: 'Work', price: 100 }] });
+    expect((await send('POST', `/invoices/${invoiceId}/finalize`, apiKey, {})).status).toBe(200);
+    const linked = await send('POST', `/invoices/${invoiceId}/public-link`, apiKey);
+    const { url } = (await dataOf(linked)) as { url: string };
+    const page = await ctx.api.fetch(new URL(url, 'http://localhost').pathname);
+    expect(page.status).toBe(200);
+    const link = await ctx.tdb.db('invoice_links').where({ invoiceId }).first<{ id: string }>('id');
+    const viewed = await entries({ operation: 'invoices.viewPublic' });
+    // The view itself (invoice_views) is not audited; the invoice's viewedAt it sets is.
+    expect(viewed.map((e) => e.targetType)).toEqual(['invoices']);
+    for (const e of viewed)
+      expect(e).toMatchObject({ actorKind: 'link', actorId: link.id, credentialKind: 'link', requestId: page.headers.get('x-request-id') });
+  });
+
+  it('name the outbox pass that made them', async () => {
+    const pass = repeatingPass(
+      async () => {
+        await withinTeam(acme(), () => ctx.api.deps.db('tags').insert({ teamId: acme(), name: 'Swept in' }));
+        return 1;
+      },
+      { intervalMs: 3_600_000, log: ctx.api.deps.logger, what: 'test pass', audit: 'outbox:test-pass' },
+    );
+    await pass.runOnce();
+    await pass.stop();
+    const [entry] = await entries({ operation: 'outbox:test-pass' });
+    expect(entry).toMatchObject({ actorKind: 'system', credentialKind: 'system', targetType: 'tags', action: 'insert' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex';
+import { asActor, type AuditActor } from '../../db/team-wall';
 import type { Storage } from '../../providers/storage';
 import { Invoice, InvoiceLink } from '../../db/models';
 import { dbNow, toIso } from '../../db/timestamps';
@@ -45,16 +46,29 @@ export async function invoiceByPublicToken(
   db: Db,
   token: string,
   storage?: Pick<Storage, 'get'>,
+  request: { requestId?: string; ip?: string } = {},
 ): Promise<{ invoice: InvoiceDto; teamId: string } & InvoiceParties> {
   const link = await InvoiceLink.query(db)
     .findOne({ tokenHash: sha256Hex(token) })
     .whereNull('revokedAt')
-    .select('teamId', 'invoiceId');
+    .select('id', 'teamId', 'invoiceId');
   if (!link) throw notFound('No invoice at this link: it may have been replaced or revoked');
-  const { rows } = await db.raw<{ rows: unknown[] }>(
-    `insert into invoice_views (team_id, invoice_id, day) values (?, ?, current_date) on conflict do nothing returning 1`,
-    [link.teamId, link.invoiceId],
-  );
-  if (rows.length) await Invoice.query(db).where({ teamId: link.teamId, id: link.invoiceId }).patch({ viewedAt: new Date() });
+  // The view is the customer's, through the link: the trail names the link, as it does an accountant's.
+  const viewer: AuditActor = {
+    op: 'invoices.viewPublic',
+    actor: 'link',
+    actorId: link.id,
+    cred: 'link',
+    credId: link.id,
+    req: request.requestId,
+    ip: request.ip,
+  };
+  await asActor(viewer, async () => {
+    const { rows } = await db.raw<{ rows: unknown[] }>(
+      `insert into invoice_views (team_id, invoice_id, day) values (?, ?, current_date) on conflict do nothing returning 1`,
+      [link.teamId, link.invoiceId],
+    );
+    if (rows.length) await Invoice.query(db).where({ teamId: link.teamId, id: link.invoiceId }).patch({ viewedAt: new Date() });
+  });
   return { ...(await invoiceForPdf(db, link.teamId, link.invoiceId, storage)), teamId: link.teamId };
 }
