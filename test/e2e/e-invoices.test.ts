@@ -2,13 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pdfText } from '../../shared/domain/receipts/pdf-text';
+import { openPdf, pdfText } from '../../shared/domain/receipts/pdf-text';
 import { fatalFindings, warmSchematron, xsdErrors, type Syntax } from '../support/e-invoice-validation';
 import { withTwoTeams } from '../support/two-teams';
-
-// pdf.js reads the Factur-X back as a viewer or an accounting program would: its attachment and its XMP.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded after pdf-text's stand-ins, as there
-const pdfjs = require('pdfjs-dist/legacy/build/pdf.js') as typeof import('pdfjs-dist');
 
 const { ctx, send } = withTwoTeams();
 
@@ -137,7 +133,8 @@ describe('GET /invoices/:id/e-invoice', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toContain(`${invoice.invoiceNumber}.pdf`);
 
-    const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 }).promise;
+    // pdf.js reads the Factur-X back as a viewer or an accounting program would: its attachment and its XMP.
+    const pdf = await openPdf(bytes);
     const attachments = (await pdf.getAttachments()) as Record<string, { filename: string; content: Uint8Array }>;
     expect(Object.keys(attachments)).toEqual(['factur-x.xml']);
     const xml = Buffer.from(attachments['factur-x.xml'].content).toString('utf8');
@@ -205,7 +202,7 @@ describe('GET /invoices/:id/e-invoice', () => {
     }
     const { res, bytes } = await download(`/invoices/credit-notes/${note.id}/e-invoice?format=facturx`);
     expect(res.status).toBe(200);
-    const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 }).promise;
+    const pdf = await openPdf(bytes);
     const attachments = (await pdf.getAttachments()) as Record<string, { content: Uint8Array }>;
     const xml = Buffer.from(attachments['factur-x.xml'].content).toString('utf8');
     await expectValid(xml, 'cii');
