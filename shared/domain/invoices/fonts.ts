@@ -136,8 +136,9 @@ export function useUnicodeFonts(doc: PDFKit.PDFDocument): void {
     }
     return setFont(name);
   };
-  doc.font = ((src: PDFKit.Mixins.PDFFontSource, ...rest: [string?, number?]) => {
-    if (src !== 'regular' && src !== 'bold') return setFont(src, ...rest);
+  const setAnyFont = setFont as (...args: unknown[]) => PDFKit.PDFDocument;
+  doc.font = ((src: PDFKit.Mixins.PDFFontSource, ...rest: unknown[]) => {
+    if (src !== 'regular' && src !== 'bold') return setAnyFont(src, ...rest);
     style = src;
     return chooseFor('');
   }) as typeof doc.font;
