@@ -75,7 +75,7 @@ const parties: InvoiceParties = {
     vatNumber: null,
     buyerReference: null,
     eInvoiceFormat: null,
-  } as InvoiceParties['customer'],
+  },
 };
 
 const render = async () => {

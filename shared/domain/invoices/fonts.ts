@@ -77,7 +77,8 @@ function findFace(family: FamilySource, faces: Face[]): { path: string; face: Fa
 }
 
 function load(source: FamilySource): Family | null {
-  if (loaded.has(source.name)) return loaded.get(source.name)!;
+  const known = loaded.get(source.name);
+  if (known !== undefined) return known;
   const regular = findFace(source, source.regular);
   const bold = findFace(source, source.bold);
   let family: Family | null = null;
@@ -95,7 +96,11 @@ function load(source: FamilySource): Family | null {
 }
 
 /** Code points a font must draw: spaces and control characters need no glyph. */
-const drawn = (text: string) => [...new Set(text.replace(/[\s\p{Cc}]/gu, ''))].map((c) => c.codePointAt(0)!);
+const drawn = (text: string) =>
+  [...new Set(text.replace(/[\s\p{Cc}]/gu, ''))].flatMap((c) => {
+    const codePoint = c.codePointAt(0);
+    return codePoint === undefined ? [] : [codePoint];
+  });
 
 /** The family to write `text` in, or null when no Unicode font is installed. */
 export function familyFor(text: string): Family | null {
@@ -137,16 +142,16 @@ export function useUnicodeFonts(doc: PDFKit.PDFDocument): void {
     return setFont(name);
   };
   const setAnyFont = setFont as (...args: unknown[]) => PDFKit.PDFDocument;
-  doc.font = ((src: PDFKit.Mixins.PDFFontSource, ...rest: unknown[]) => {
+  doc.font = (src: PDFKit.Mixins.PDFFontSource, ...rest: unknown[]) => {
     if (src !== 'regular' && src !== 'bold') return setAnyFont(src, ...rest);
     style = src;
     return chooseFor('');
-  }) as typeof doc.font;
+  };
   const text = doc.text.bind(doc) as (...args: unknown[]) => PDFKit.PDFDocument;
-  doc.text = ((str: unknown, ...rest: unknown[]) => {
+  doc.text = (str: unknown, ...rest: unknown[]) => {
     chooseFor(str);
     return text(str, ...rest);
-  }) as typeof doc.text;
+  };
   const heightOfString = doc.heightOfString.bind(doc);
   doc.heightOfString = (str, options) => {
     chooseFor(str);
