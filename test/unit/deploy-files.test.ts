@@ -78,6 +78,13 @@ describe('Dockerfile and CI', () => {
     expect(dockerfile).not.toMatch(/^(RUN|CMD|ENTRYPOINT).*\btsx\b/m);
   });
 
+  it('names the same Node major for version managers as engines and the image', () => {
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    expect(engines).toBe('>=24');
+    expect(read('.nvmrc').trim()).toBe('24');
+    expect(dockerfile).toMatch(/^FROM node:24-/m);
+  });
+
   it('carries the Unicode fonts the PDF renderer looks for, as CI installs them', () => {
     for (const pkg of ['fonts-dejavu-core', 'fonts-noto-cjk']) {
       expect(dockerfile).toContain(pkg);
