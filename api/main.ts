@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
 import { temporalGatewayOptions } from '../shared/temporal/connection-options';
+import { useFontDir } from '../shared/domain/invoices/fonts';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
@@ -27,6 +28,7 @@ export interface RunningApi {
 export async function startApi(config: Config): Promise<RunningApi> {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the API');
   const logger = createLogger(config, { process: 'api' });
+  useFontDir(config.PDF_FONT_DIR);
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const temporal = createTemporalGateway(temporalGatewayOptions(config));
   const metrics = new ApiMetrics(db, { processMetrics: true });

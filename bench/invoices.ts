@@ -20,8 +20,9 @@ import { loadConfig } from '../shared/config';
 import type { Db } from '../shared/db/knex';
 import { Team } from '../shared/db/models';
 import { scheduleInvoice, sendInvoice } from '../shared/domain/invoices/lifecycle';
-import { INVOICE_FONTS, invoiceForPdf, renderInvoicePdf, type InvoiceParties } from '../shared/domain/invoices/pdf';
+import { invoiceForPdf, renderInvoicePdf, type InvoiceParties } from '../shared/domain/invoices/pdf';
 import type { InvoiceDto } from '../shared/domain/invoices/schema';
+import { useUnicodeFonts } from '../shared/domain/invoices/fonts';
 import { createInvoice } from '../shared/domain/invoices/service';
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { createTemporalGateway } from '../shared/temporal/client';
@@ -80,7 +81,7 @@ function barePdf({ invoice, team, customer }: { invoice: InvoiceDto } & InvoiceP
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
   // The same font as the invoice: embedding it is part of the work either way.
-  doc.font(INVOICE_FONTS.regular);
+  useUnicodeFonts(doc);
   doc.text(`${team.name} Invoice ${invoice.invoiceNumber}`);
   doc.text(customer?.name ?? '');
   for (const l of invoice.lineItems) doc.text(`${l.name} ${l.quantity} ${l.price} ${l.vatRate ?? ''} ${l.quantity * l.price}`);

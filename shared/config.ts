@@ -245,6 +245,8 @@ const schema = z
 
     // Receipts
     STORAGE_DIR: z.string().default('.data/storage'),
+    // Searched before Debian's font directories for the Unicode fonts of invoice PDFs (shared/domain/invoices/fonts.ts).
+    PDF_FONT_DIR: z.string().optional(),
     S3_ENDPOINT: url.optional(),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default('us-east-1'),

@@ -1,5 +1,4 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
 import type { Config } from './config';
 
 export type { Logger };
@@ -31,8 +30,22 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL' | 'LOG_FORMAT'>, b
       censor: '[redacted]',
     },
   };
-  return config.LOG_FORMAT === 'pretty' ? pino(options, prettyStream()) : pino(options);
+  const pretty = config.LOG_FORMAT === 'pretty' ? prettyStream() : null;
+  return pretty ? pino(options, pretty) : pino(options);
 }
 
-// Synchronous and in this thread: a transport's worker thread would outlive Ctrl-C and lose the last lines.
-const prettyStream = (): DestinationStream => pinoPretty({ colorize: true, sync: true, ignore: 'pid,hostname' });
+/**
+ * The pretty printer is a development tool (a devDependency): where it is not installed, as in the
+ * production image, `pretty` falls back to JSON lines rather than failing to start.
+ * Synchronous and in this thread: a transport's worker thread would outlive Ctrl-C and lose the last lines.
+ */
+function prettyStream(): DestinationStream | null {
+  let pinoPretty: typeof import('pino-pretty');
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when asked for, so production needs no copy
+    pinoPretty = require('pino-pretty') as typeof import('pino-pretty');
+  } catch {
+    return null;
+  }
+  return pinoPretty({ colorize: true, sync: true, ignore: 'pid,hostname' });
+}

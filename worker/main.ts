@@ -3,6 +3,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb, type Db } from '../shared/db/knex';
 import { createLogger, type Logger } from '../shared/logger';
+import { useFontDir } from '../shared/domain/invoices/fonts';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule, ensureRetentionSchedule } from '../shared/temporal/schedules';
@@ -33,6 +34,7 @@ export interface RunningWorker {
  */
 export async function startWorker(config: Config, opts: { temporalMetricsUrl?: string } = {}): Promise<RunningWorker> {
   const logger = createLogger(config, { process: 'worker' });
+  useFontDir(config.PDF_FONT_DIR);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const running: { connection?: NativeConnection; worker?: Worker } = {};

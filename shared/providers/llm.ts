@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 
 /**
  * An OpenAI-compatible chat completions API (OpenAI, Azure OpenAI, Ollama, vLLM, LiteLLM, …):
@@ -158,6 +157,8 @@ export function createLlmChatClient(opts: LlmClientOptions) {
       );
       if (!res.ok || !res.body) throw answeredError(res.status, await res.json().catch(() => null));
       const calls: { id: string; name: string; arguments: string }[] = [];
+      // ESM-only: a dynamic import loads it from this CommonJS code.
+      const { EventSourceParserStream } = await import('eventsource-parser/stream');
       const events = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
       for await (const event of events) {
         if (event.data === '[DONE]') break;

@@ -1,5 +1,3 @@
-import pLimit from 'p-limit';
-
 /** What a pass over many items did: how many it called for, how many of those failed, and the first failure. */
 export interface Reconciled {
   checked: number;
@@ -20,6 +18,8 @@ export async function reconcileEach<T>(
   call: (item: T) => Promise<unknown>,
   signal?: AbortSignal,
 ): Promise<Reconciled> {
+  // ESM-only: a dynamic import loads it from this CommonJS code.
+  const { default: pLimit } = await import('p-limit');
   const limit = pLimit(AT_ONCE);
   let skipped = 0;
   const once = async (item: T) => {

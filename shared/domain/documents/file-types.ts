@@ -1,5 +1,3 @@
-import { fromBuffer } from 'file-type';
-
 /**
  * The files the document library keeps, by what their bytes are (never by their name): PDFs, photos
  * and scans, office files, and plain text or CSV. Everything else, executables first of all, is refused.
@@ -47,7 +45,9 @@ function looksLikeText(head: Buffer): boolean {
  * library keeps. The name only tells CSV from other text, which no content can.
  */
 export async function detectDocumentType(head: Buffer, fileName: string): Promise<DocumentMimeType | null> {
-  const found = await fromBuffer(head);
+  // ESM-only: a dynamic import loads it from this CommonJS code (once; Node caches the module).
+  const { fileTypeFromBuffer } = await import('file-type');
+  const found = await fileTypeFromBuffer(head);
   if (found) {
     const mime = found.mime === 'image/heic-sequence' ? 'image/heic' : found.mime;
     return (DOCUMENT_MIME_TYPES as readonly string[]).includes(mime) ? (mime as DocumentMimeType) : null;

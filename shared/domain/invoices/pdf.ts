@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/knex';
 import type { Storage } from '../../providers/storage';
@@ -8,6 +7,7 @@ import type { InvoiceDto } from './schema';
 import { getInvoice } from './service';
 import { numberShown } from './numbering';
 import { lineAmounts } from './totals';
+import { useUnicodeFonts } from './fonts';
 
 /** What an invoice says of the team that sends it, on the PDF and in an e-invoice alike. */
 export type SellerField =
@@ -45,16 +45,6 @@ export interface InvoiceParties {
   };
   customer: Pick<Customer, BuyerField | 'eInvoiceFormat'> | null;
 }
-
-// A Unicode font when the machine has one (Debian's fonts-dejavu-core): PDF's built-in Helvetica
-// knows only Western European letters, and customers are named in every script.
-const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
-const DEJAVU_BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
-// Read once: pdfkit would otherwise read the font files again for every document.
-export const INVOICE_FONTS: { regular: string | Buffer; bold: string | Buffer } =
-  existsSync(DEJAVU) && existsSync(DEJAVU_BOLD)
-    ? { regular: readFileSync(DEJAVU), bold: readFileSync(DEJAVU_BOLD) }
-    : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
 
 const LOCALE_BY_COUNTRY: Record<string, string> = {
   DE: 'de-DE',
@@ -222,8 +212,8 @@ export function renderInvoicePdf(
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('regular', INVOICE_FONTS.regular);
-  doc.registerFont('bold', INVOICE_FONTS.bold);
+  // 'regular' and 'bold' below: each string in a Unicode font that draws it (a customer named 王小明 or Ωμέγα).
+  useUnicodeFonts(doc);
   const width = doc.page.width - 2 * MARGIN;
   const right = doc.page.width - MARGIN;
 

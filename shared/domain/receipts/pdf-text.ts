@@ -1,7 +1,8 @@
 import path from 'node:path';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
 
 /**
- * pdf.js's display layer polyfills DOMMatrix and Path2D from the optional `canvas` package when it
+ * pdf.js's display layer polyfills DOMMatrix and Path2D from the optional `@napi-rs/canvas` package when it
  * loads, and warns (with a require stack) when it is absent. We only read text, which needs neither:
  * these stand-ins silence the warning at its source and fail loudly if anything ever draws.
  */
@@ -16,20 +17,27 @@ function standInsForRendering() {
 }
 standInsForRendering();
 
-// pdfjs-dist 3's legacy build is CommonJS (newer majors are ESM-only) and reads compressed PDFs.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- must load after the stand-ins above, which a hoisted import would not wait for
-const pdfjs = require('pdfjs-dist/legacy/build/pdf.js') as typeof import('pdfjs-dist');
+// pdf.js is ESM-only: loaded once, on first use, after the stand-ins above. Its legacy build is the
+// one for Node (no browser globals) and reads compressed PDFs.
+let pdfjsLoaded: Promise<typeof import('pdfjs-dist')> | undefined;
+const loadPdfjs = () => (pdfjsLoaded ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
 const STANDARD_FONTS = `${path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}${path.sep}`;
 
-/** The text of a PDF, one line per text line, pages in order. No OCR: a scanned PDF yields little. */
-export async function pdfText(bytes: Buffer, maxPages = 5): Promise<string> {
-  const doc = await pdfjs.getDocument({
+/** A PDF opened for reading (text, attachments, metadata); the caller ends it with `loadingTask.destroy()`. */
+export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  const pdfjs = await loadPdfjs();
+  return pdfjs.getDocument({
+    // pdf.js takes ownership of (detaches) the buffer it is given: it gets a copy.
     data: new Uint8Array(bytes),
-    isEvalSupported: false,
     disableFontFace: true,
     standardFontDataUrl: STANDARD_FONTS,
     verbosity: 0,
   }).promise;
+}
+
+/** The text of a PDF, one line per text line, pages in order. No OCR: a scanned PDF yields little. */
+export async function pdfText(bytes: Buffer, maxPages = 5): Promise<string> {
+  const doc = await openPdf(bytes);
   const lines: string[] = [];
   try {
     for (let p = 1; p <= Math.min(doc.numPages, maxPages); p++) {
@@ -46,7 +54,7 @@ export async function pdfText(bytes: Buffer, maxPages = 5): Promise<string> {
       if (line) lines.push(line);
     }
   } finally {
-    await doc.destroy();
+    await doc.loadingTask.destroy();
   }
   return lines.join('\n');
 }
