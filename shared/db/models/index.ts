@@ -48,5 +48,6 @@ export * from './webhook-event';
 export * from './invoice-series';
 export * from './transaction-export';
 export * from './transaction-import';
+export * from './transaction-merge';
 export * from './transaction-rule';
 export * from './agent-action';
