@@ -3,7 +3,8 @@ import type { Db } from '../../db/knex';
 import type { MergeReason } from '../../db/models';
 import { conflict, notFound } from '../../errors';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
-import { deleteAnnounced } from './service';
+import type { TransactionDetailDto, TransactionDto } from './schema';
+import { deleteAnnounced, getTransaction } from './service';
 
 /**
  * Merging two transactions into one, and undoing it. The survivor takes over what people and rules
@@ -270,4 +271,22 @@ export async function unmergeTransaction(db: Db, teamId: string, survivorId: str
     await emitTransactionEvents(trx, teamId, 'transaction.updated', [survivorId]);
     return merge.mergedId;
   });
+}
+
+/** `GET /transactions/{id}`: the transaction and what was merged into it. */
+export async function getTransactionDetail(db: Db, teamId: string, id: string): Promise<TransactionDetailDto> {
+  const [transaction, mergedFrom] = await Promise.all([getTransaction(db, teamId, id), mergesOf(db, teamId, id)]);
+  return { ...transaction, mergedFrom };
+}
+
+/** `POST /transactions/{id}/unmerge`: undoes a merge and answers both transactions as they are now. */
+export async function unmerge(
+  db: Db,
+  teamId: string,
+  id: string,
+  mergedId?: string,
+): Promise<{ transaction: TransactionDetailDto; restored: TransactionDto }> {
+  const restoredId = await unmergeTransaction(db, teamId, id, mergedId);
+  const [transaction, restored] = await Promise.all([getTransactionDetail(db, teamId, id), getTransaction(db, teamId, restoredId)]);
+  return { transaction, restored };
 }
