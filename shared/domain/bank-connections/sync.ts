@@ -76,9 +76,11 @@ async function upsertTransactions(
   // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
   const added = result.filter((r) => r.inserted);
   const modifiedIds = result.filter((r) => !r.inserted).map((r) => r.id);
-  const arrivals = added.map(({ id, providerTransactionId }): Arrival => {
-    const r = byProviderId.get(providerTransactionId)!;
-    return {
+  // The statement returns each row it wrote, keyed by the provider id it was given.
+  const arrivals = added.flatMap(({ id, providerTransactionId }): Arrival[] => {
+    const r = byProviderId.get(providerTransactionId);
+    if (!r) return [];
+    return [{
       id,
       date: r.date,
       amount: r.amount,
@@ -87,7 +89,7 @@ async function upsertTransactions(
       names: [r.name, r.merchantName, r.counterpartyName, r.description],
       status: r.status,
       pendingProviderId: r.pendingProviderId ?? null,
-    };
+    }];
   });
   return { added: added.length, modified: modifiedIds.length, addedIds: added.map((r) => r.id), modifiedIds, arrivals };
 }

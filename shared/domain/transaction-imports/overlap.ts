@@ -26,6 +26,7 @@ export class ImportOverlap {
   async keepNew(trx: Knex.Transaction, rows: readonly StagedRow[]): Promise<StagedRow[]> {
     if (!rows.length) return [];
     const dates = rows.map((r) => r[0]).sort();
+    const [first, last] = [dates[0], dates[dates.length - 1]];
     const amounts = [...new Set(rows.map((r) => r[1]))];
     const { rows: existing } = await trx.raw<{ rows: MatchCandidate[] }>(
       `select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.amount::float8 as amount, t.currency,
@@ -36,8 +37,8 @@ export class ImportOverlap {
       [
         this.teamId,
         this.bankAccountId,
-        shiftDays(dates[0], -IMPORTED_DUPLICATE.daysBefore),
-        shiftDays(dates.at(-1)!, IMPORTED_DUPLICATE.daysAfter),
+        shiftDays(first, -IMPORTED_DUPLICATE.daysBefore),
+        shiftDays(last, IMPORTED_DUPLICATE.daysAfter),
         amounts,
       ],
     );

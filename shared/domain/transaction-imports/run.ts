@@ -99,7 +99,7 @@ async function overlapOf(trx: Knex.Transaction, imp: Pick<TransactionImport, 'te
   const other = await trx('transactions')
     .where({ teamId: imp.teamId, bankAccountId: imp.bankAccountId })
     .whereNull('importHash')
-    .first('id');
+    .first<{ id: string } | undefined>('id');
   return other ? new ImportOverlap(imp.teamId, imp.bankAccountId) : null;
 }
 

@@ -93,7 +93,7 @@ function carriedOver(survivor: StoredRow, merged: StoredRow) {
     if (field !== null) {
       if (byHandThere) manual.add(field);
       if (merged.field_sources[field] !== undefined) sources[field] = merged.field_sources[field];
-      else delete sources[field];
+      else sources[field] = undefined;
     }
   }
   if (merged.manual_fields.includes('tags') && !manual.has('tags')) {
@@ -117,7 +117,7 @@ async function setColumns(trx: Knex.Transaction, teamId: string, id: string, val
   const columns = Object.keys(values);
   if (!columns.length) return;
   await trx.raw(
-    `update transactions t set ${columns.map((c) => `?? = r.??`).join(', ')}, updated_at = now()
+    `update transactions t set ${columns.map(() => '?? = r.??').join(', ')}, updated_at = now()
        from jsonb_populate_record(null::transactions, ?::jsonb) as r
       where t.team_id = ? and t.id = ?`,
     [...columns.flatMap((c) => [c, c]), JSON.stringify(values), teamId, id],
@@ -221,9 +221,9 @@ export async function unmergeTransaction(db: Db, teamId: string, survivorId: str
     if (!survivor) throw notFound(`Transaction ${survivorId} not found`);
     const q = trx('transaction_merges').where({ teamId, survivorId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'mergedId']).first();
     if (mergedId) q.where({ mergedId });
-    const merge = (await q.forUpdate().select('id', 'mergedId', trx.raw('snapshot::text as snapshot'))) as
-      | { id: string; mergedId: string; snapshot: string }
-      | undefined;
+    const merge = await q
+      .forUpdate()
+      .select<{ id: string; mergedId: string; snapshot: string } | undefined>('id', 'mergedId', trx.raw('snapshot::text as snapshot'));
     if (!merge) throw notFound(mergedId ? `Transaction ${survivorId} has no merge of ${mergedId}` : `Transaction ${survivorId} has no merge to undo`);
     const snap = JSON.parse(merge.snapshot) as MergeSnapshot;
     if (await trx('transactions').where({ teamId, id: merge.mergedId }).first('id')) throw conflict(`Transaction ${merge.mergedId} exists again`);
@@ -249,7 +249,7 @@ export async function unmergeTransaction(db: Db, teamId: string, survivorId: str
       );
     }
     for (const link of LINKS) {
-      const ids = snap.moved[link.key] ?? [];
+      const ids = snap.moved[link.key];
       if (ids.length)
         await trx.raw(`update ${link.table} set transaction_id = ? where team_id = ? and transaction_id = ? and id = any(?::uuid[])`, [
           merge.mergedId,

@@ -39,7 +39,7 @@ async function candidates(
     [
       teamId,
       shiftDays(dates[0], -rules.daysAfter),
-      shiftDays(dates.at(-1)!, rules.daysBefore),
+      shiftDays(dates[dates.length - 1], rules.daysBefore),
       [...exclude],
       ...(exact ? [[...new Set(batch.map((b) => b.amount))]] : []),
     ],
@@ -71,18 +71,18 @@ export async function mergeArrivals(
     taken.add(mergedId);
   };
 
-  const linked = arrivals.filter((a) => a.pendingProviderId && a.status !== 'pending');
+  const linked = arrivals.flatMap((a) => (a.pendingProviderId && a.status !== 'pending' ? [{ id: a.id, pendingId: a.pendingProviderId }] : []));
   if (linked.length) {
     const pending = await trx('transactions')
       .where({ teamId })
       .whereIn(
         'providerTransactionId',
-        linked.map((a) => a.pendingProviderId!),
+        linked.map((a) => a.pendingId),
       )
       .select<{ id: string; providerTransactionId: string }[]>('id', 'providerTransactionId');
     const byProviderId = new Map(pending.map((p) => [p.providerTransactionId, p.id]));
     for (const a of linked) {
-      const mergedId = byProviderId.get(a.pendingProviderId!);
+      const mergedId = byProviderId.get(a.pendingId);
       if (mergedId && !taken.has(mergedId) && mergedId !== a.id) pair(a.id, mergedId, 'booked');
     }
   }

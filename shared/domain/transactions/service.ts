@@ -171,13 +171,10 @@ export async function deleteWithdrawnTransactions(db: Knex, teamId: string, prov
     const ids = await trx('transactions as t')
       .where('t.teamId', teamId)
       .whereIn('t.providerTransactionId', providerTransactionIds)
-      .whereNot((kept) =>
-        kept.where('t.status', 'pending').andWhere((given) =>
-          given
-            .whereRaw("t.manual_fields <> '{}'")
-            .orWhereRaw('exists (select 1 from transaction_attachments x where x.transaction_id = t.id)')
-            .orWhereRaw('exists (select 1 from inbox_items i where i.transaction_id = t.id)'),
-        ),
+      .whereRaw(
+        `not (t.status = 'pending' and (t.manual_fields <> '{}'
+           or exists (select 1 from transaction_attachments x where x.transaction_id = t.id)
+           or exists (select 1 from inbox_items i where i.transaction_id = t.id)))`,
       )
       .forUpdate()
       .pluck<string[]>('t.id');
