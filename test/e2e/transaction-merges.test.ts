@@ -96,9 +96,19 @@ describe('pending → booked, duplicates and their undoing', () => {
     expect(synced.map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
 
     const trattoria = synced.find((r) => r.name === 'Trattoria Roma')!;
-    const patched = await call('PATCH', `/transactions/${trattoria.id}`, { categorySlug: coffeeCategory, note: 'team lunch' });
+    const tagId = (await db()('tags').insert({ teamId: teamId(), name: 'Client' }).returning<{ id: string }[]>('id'))[0].id;
+    const patched = await call('PATCH', `/transactions/${trattoria.id}`, { categorySlug: coffeeCategory, note: 'team lunch', tags: [tagId] });
     expect(patched.status).toBe(200);
-    annotated = { id: trattoria.id, before: patched.body.data };
+    await db()('transaction_attachments').insert({
+      teamId: teamId(),
+      transactionId: trattoria.id,
+      name: 'receipt.pdf',
+      mimeType: 'application/pdf',
+      size: 1234,
+      storageKey: 'receipts/receipt.pdf',
+    });
+    annotated = { id: trattoria.id, before: (await call('GET', `/transactions/${trattoria.id}`)).body.data };
+    delete annotated.before.mergedFrom;
 
     // The tip is in the booked amount; both coffees book under new ids.
     booked.push(...bankA.book(item.itemId, pending, (p) => (p.name === 'Trattoria Roma' ? { amount: 46, date: daysAgo(1) } : {})));
@@ -118,6 +128,8 @@ describe('pending → booked, duplicates and their undoing', () => {
       category: { slug: coffeeCategory },
       categorySource: { by: 'user' },
       note: 'team lunch',
+      tags: [{ name: 'Client' }],
+      attachments: [{ name: 'receipt.pdf' }],
       mergedFrom: [{ id: trattoria.id, reason: 'booked', name: 'Trattoria Roma', amount: -40 }],
     });
     // The team's list holds each purchase once.
@@ -197,7 +209,7 @@ describe('pending → booked, duplicates and their undoing', () => {
     const res = await call('POST', `/transactions/${meal.id}/unmerge`, { mergedId: annotated.id });
     expect(res.status).toBe(200);
     expect(res.body.data.restored).toEqual(annotated.before);
-    expect(res.body.data.transaction).toMatchObject({ id: meal.id, category: null, note: null, mergedFrom: [] });
+    expect(res.body.data.transaction).toMatchObject({ id: meal.id, category: null, note: null, tags: [], attachments: [], mergedFrom: [] });
     expect((await call('GET', `/transactions/${annotated.id}`)).body.data).toEqual({ ...annotated.before, mergedFrom: [] });
 
     // Nothing is left to undo (404), and a bad id is a 400.
