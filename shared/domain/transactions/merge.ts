@@ -147,7 +147,9 @@ export async function mergeTransactions(trx: Knex.Transaction, teamId: string, p
     await setColumns(trx, teamId, survivor.id, after);
     Object.assign(survivor, after);
 
-    const tags = await trx('transaction_tags').where({ teamId, transactionId: merged.id }).pluck<string[]>('tagId');
+    const tags = (await trx('transaction_tags').where({ teamId, transactionId: merged.id }).select<{ tagId: string }[]>('tagId')).map(
+      (t) => t.tagId,
+    );
     const addedTags = tags.length
       ? (
           await trx.raw<{ rows: { tagId: string }[] }>(
