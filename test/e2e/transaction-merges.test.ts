@@ -217,6 +217,27 @@ describe('pending → booked, duplicates and their undoing', () => {
     expect((await call('POST', '/transactions/not-a-uuid/unmerge', {})).status).toBe(400);
   }, 60_000);
 
+  it('a pending transaction the user annotated survives its withdrawal until the booked one, in a later sync, takes it over', async () => {
+    const taxi = tx({ name: 'City Taxi', amount: 18, date: daysAgo(2), pending: true });
+    const plain = tx({ name: 'Kiosk', amount: 1.2, date: daysAgo(2), pending: true });
+    bankA.add(item.itemId, [taxi, plain]);
+    await sync();
+    const [row] = await rowsOf([taxi.transaction_id]);
+    expect((await call('PATCH', `/transactions/${row.id}`, { note: 'airport' })).status).toBe(200);
+
+    bankA.remove(item.itemId, taxi);
+    bankA.remove(item.itemId, plain);
+    await sync();
+    // The one without anything of the user's goes at once; the annotated one waits for its booking.
+    expect((await rowsOf([taxi.transaction_id, plain.transaction_id])).map((r) => r.name)).toEqual(['City Taxi']);
+
+    const booked = { ...taxi, transaction_id: `${taxi.transaction_id}_b`, pending: false, pending_transaction_id: taxi.transaction_id };
+    bankA.add(item.itemId, [booked]);
+    await sync();
+    expect(await rowsOf([taxi.transaction_id])).toEqual([]);
+    expect((await rowsOf([booked.transaction_id]))[0]).toMatchObject({ note: 'airport', status: 'posted' });
+  }, 60_000);
+
   it('a pending transaction never booked goes after PENDING_TRANSACTION_MAX_AGE_DAYS, and the team hears of it', async () => {
     const stale = tx({ name: 'Hotel Deposit', amount: 150, date: daysAgo(20), pending: true });
     const fresh = tx({ name: 'Parking', amount: 4, date: daysAgo(2), pending: true });
