@@ -167,6 +167,8 @@ const schema = z
     BANK_SYNC_INTERVAL: duration.default(6 * 3_600_000),
     // How long before a bank consent expires the team hears of it (BankConsentExpiry); it hears again on expiry.
     BANK_CONSENT_NOTICE_LEAD: duration.default(7 * 86_400_000),
+    // A pending bank transaction not booked within this many days of its date is removed (the team hears of it).
+    PENDING_TRANSACTION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(14),
     // Recurring invoices: every series issues on this interval instead of its calendar (demos and tests only).
     INVOICE_SERIES_INTERVAL: duration.optional(),
     TEAM_DELETION_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(5000),

@@ -27,8 +27,12 @@ function describe(p: ImportProgress): string {
       return 'Checking the rows';
     case 'importing':
       return p.rowsRead ? `Checked ${rows(p.rowsRead)}; importing them` : 'Reading, checking and importing the rows';
-    case 'completed':
-      return `Imported ${count(p.created)} of ${rows(p.rowsRead)}${p.skipped ? ` (${count(p.skipped)} imported before)` : ''}`;
+    case 'completed': {
+      const notes = [p.skipped ? `${count(p.skipped)} imported before` : '', p.matched ? `${count(p.matched)} already in the account` : '']
+        .filter(Boolean)
+        .join(', ');
+      return `Imported ${count(p.created)} of ${rows(p.rowsRead)}${notes ? ` (${notes})` : ''}`;
+    }
     case 'failed':
       return `Nothing imported: bad rows among the ${rows(p.rowsRead)} read`;
   }
@@ -43,7 +47,7 @@ function describe(p: ImportProgress): string {
  * file first and insert in a second step: the database then waited for the whole file to be read.
  */
 export const importTransactions: ImportTransactionsWorkflow = async (input) => {
-  const progress: ImportProgress = { stage: 'validating', rowsRead: 0, created: 0, skipped: 0 };
+  const progress: ImportProgress = { stage: 'validating', rowsRead: 0, created: 0, skipped: 0, matched: 0 };
   const setStage = (stage: ImportStage) => {
     progress.stage = stage;
     upsertSearchAttributes([{ key: Stage, value: stage }]);
@@ -62,6 +66,7 @@ export const importTransactions: ImportTransactionsWorkflow = async (input) => {
     }
     progress.created = outcome.created;
     progress.skipped = outcome.skipped;
+    progress.matched = outcome.matched ?? 0;
     setStage('completed');
     return progress;
   }
@@ -77,6 +82,7 @@ export const importTransactions: ImportTransactionsWorkflow = async (input) => {
   const counts = await insertImportedRows(input);
   progress.created = counts.created;
   progress.skipped = counts.skipped;
+  progress.matched = counts.matched ?? 0;
   setStage('completed');
   return progress;
 };

@@ -9,6 +9,7 @@ import { detectAfterArrival } from '../../shared/domain/recurring-payments/servi
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
 import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
 import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
+import { expireStalePending } from '../../shared/domain/bank-connections/pending';
 import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-b';
 import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
@@ -65,6 +66,7 @@ async function syncBankA(
       merchantName: t.merchant_name ?? null,
       counterpartyName: t.merchant_name ?? null,
       providerCategory: t.personal_finance_category?.primary ?? null,
+      pendingProviderId: t.pending_transaction_id ?? null,
     });
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
     const counts = await storeBankAPage(db, conn, {
@@ -170,6 +172,9 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
         throw err;
       }
       await markSynced(db, conn.id);
+      // After the pass: a pending transaction booked in it was merged into its booked one and is gone.
+      const expired = await expireStalePending(db, conn, config.PENDING_TRANSACTION_MAX_AGE_DAYS);
+      if (expired) log.info('pending transactions never booked were removed', { connectionId: conn.id, count: expired });
       if (result.added > 0) {
         await detectAfterArrival(db, conn.teamId, (err) => {
           log.warn('recurring payments not detected after a sync', { connectionId: conn.id, error: String(err) });

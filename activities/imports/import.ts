@@ -110,7 +110,8 @@ export function importActivities({ db, storage }: ActivityDeps) {
     async importRows(input: ImportTransactionsInput): Promise<ImportOutcome> {
       const imp = await find(input);
       if (imp.status === 'failed') return { ok: false, rowsRead: imp.rowsRead, errors: imp.errors };
-      if (imp.status === 'completed') return { ok: true, rowsRead: imp.rowsRead, created: imp.createdCount, skipped: imp.skippedCount };
+      if (imp.status === 'completed')
+        return { ok: true, rowsRead: imp.rowsRead, created: imp.createdCount, skipped: imp.skippedCount, matched: imp.matchedCount };
       const account = await accountOf(imp);
       await updateImport(db, imp.id, { status: 'importing' });
       const outcome = await importInOneTransaction(db, imp, (take, progress) => walkRows(imp, account.currency, take, progress));
@@ -175,7 +176,7 @@ export function importActivities({ db, storage }: ActivityDeps) {
      */
     async insertImportedRows(input: ImportTransactionsInput): Promise<ImportCounts> {
       const imp = await find(input);
-      if (imp.status === 'completed') return { created: imp.createdCount, skipped: imp.skippedCount };
+      if (imp.status === 'completed') return { created: imp.createdCount, skipped: imp.skippedCount, matched: imp.matchedCount };
       if (imp.status !== 'importing')
         throw ApplicationFailure.nonRetryable(`import ${imp.id} is ${imp.status}, not validated`, 'ImportNotValidated');
       const { stream } = await storage.open(stagedKey(imp.storageKey));

@@ -1,6 +1,7 @@
 import * as schema from '../../shared/domain/transactions/schema';
 import * as service from '../../shared/domain/transactions/service';
 import * as bulk from '../../shared/domain/transactions/bulk';
+import * as merges from '../../shared/domain/transactions/merge';
 import { mutation, none, one, page, query } from './declare';
 
 export const transactions = [
@@ -14,9 +15,11 @@ export const transactions = [
   }),
   query('transactions.getById', 'GET /transactions/:id', ['transactions.read'], {
     summary: 'Get a transaction',
+    description:
+      'The transaction, with `categorySource` (why it has its category) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.',
     input: schema.transactionIdParams,
-    output: one(schema.transactionSchema),
-    run: ({ principal, input }, { db }) => service.getTransaction(db, principal.teamId, input.id),
+    output: one(schema.transactionDetailSchema),
+    run: ({ principal, input }, { db }) => merges.getTransactionDetail(db, principal.teamId, input.id),
   }),
   mutation('transactions.create', 'POST /transactions', ['transactions.write'], {
     status: 201,
@@ -42,6 +45,17 @@ export const transactions = [
     input: schema.transactionIdParams,
     output: none,
     run: ({ principal, input }, { db }) => service.deleteTransaction(db, principal.teamId, input.id),
+  }),
+  mutation('transactions.unmerge', 'POST /transactions/:id/unmerge', ['transactions.write'], {
+    summary: 'Undo a merge',
+    description: [
+      'Transactions are merged when one replaces another: a booked bank transaction replaces its pending one (bank-a links them by `pending_transaction_id`; for a bank that does not, the same account, an amount within 20 %, a date up to 7 days later and a similar name), and a synced transaction replaces a row entered by hand or imported that it duplicates (the same account or none, currency and amount, a date a few days apart, a similar name; each row pairs at most once, so two identical purchases on one day stay two).',
+      'The one that stays takes over the other’s category, tags, note, assignee, flags, attachments and receipt and invoice matches (a field its own user set stays), and lists it in `mergedFrom`.',
+      'This restores the merged transaction (`mergedId`, or the latest merge) exactly as it was, with its id, tags and links, and takes back from this one what the merge gave it, unless it was changed since. 404 when there is no such merge.',
+    ].join(' '),
+    input: schema.unmergeParams,
+    output: one(schema.unmergeResultSchema),
+    run: ({ principal, input }, { db }) => merges.unmerge(db, principal.teamId, input.id, input.mergedId),
   }),
   mutation('transactions.bulkUpdate', 'PATCH /transactions/bulk', ['transactions.write'], {
     summary: 'Change many transactions at once',

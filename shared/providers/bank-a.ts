@@ -31,6 +31,8 @@ export interface BankATransaction {
   name: string;
   merchant_name?: string | null;
   pending: boolean;
+  /** On a booked transaction: the id of the pending one it replaces (bank-a withdraws that one in the same sync). */
+  pending_transaction_id?: string | null;
   payment_channel?: string;
   personal_finance_category?: { primary?: string } | null;
 }

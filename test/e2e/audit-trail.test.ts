@@ -2,6 +2,7 @@ import { operations } from '../../api/operations';
 import { AUDIT_EXCLUDED_TABLES } from '../../shared/db/migrations/0088_audit_trail';
 import { auditCheckpointScheduleId } from '../../shared/temporal/audit-checkpoint/contract';
 import { sha256Hex } from '../../shared/domain/crypto/tokens';
+import { mergeTransactions } from '../../shared/domain/transactions/merge';
 import { insertApiKey, insertDocument } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { trpcAs } from '../support/trpc';
@@ -252,6 +253,20 @@ const RECIPES: [string, Recipe][] = [
           manual: true,
         });
         return send('DELETE', '/transactions/bulk', token, { ids: [id] });
+      },
+    },
+  ],
+  [
+    'transactions.unmerge',
+    {
+      as: 'key',
+      target: 'transactions',
+      call: async (token) => {
+        const row = { teamId: acme(), date: '2026-04-03', name: 'Paper shop', amount: -7, currency: 'EUR', manual: true };
+        const survivor = await insert('transactions', row);
+        const merged = await insert('transactions', { ...row, note: 'by hand' });
+        await ctx.tdb.db.transaction((trx) => mergeTransactions(trx, acme(), [{ survivorId: survivor, mergedId: merged, reason: 'duplicate' }]));
+        return send('POST', `/transactions/${survivor}/unmerge`, token, {});
       },
     },
   ],

@@ -124,6 +124,7 @@ const RESOURCE_BY_FIELD: Record<string, string> = {
   projectId: 'project',
   customerId: 'customer',
   transactionId: 'transaction',
+  mergedId: 'transaction',
   bankAccountId: 'account',
   applicationId: 'oauthApplication',
   assignedId: 'user',

@@ -16,7 +16,7 @@ type ImportReply = {
   id: string;
   status: string;
   format: string;
-  progress: { rowsRead: number; created: number; skipped: number };
+  progress: { rowsRead: number; created: number; skipped: number; matched: number };
   errors: { line: number; message: string }[];
   workflowId: string;
 };
@@ -188,7 +188,7 @@ describe('statement imports', () => {
     expect(await countOf(accountId)).toBe(100_000);
     // The run's own progress query says the same.
     const handle = stack.worker.client.workflow.getHandle<ImportTransactionsWorkflow>(again.workflowId);
-    expect(await handle.query(importProgress)).toEqual({ stage: 'completed', rowsRead: 100_000, created: 0, skipped: 100_000 });
+    expect(await handle.query(importProgress)).toEqual({ stage: 'completed', rowsRead: 100_000, created: 0, skipped: 100_000, matched: 0 });
     const described = await handle.describe();
     expect(described.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(
       expect.arrayContaining([
@@ -232,7 +232,7 @@ describe('statement imports', () => {
       ['2026-11-04', -4.9, 'EUR', 'Account fee', 'OFX-0003', 'Account fee', true],
     ]);
     const again = await finished(await startImport(OFX_STATEMENT, 'statement.ofx', { bankAccountId: ofxAccount }));
-    expect(again.progress).toEqual({ rowsRead: 3, created: 0, skipped: 3 });
+    expect(again.progress).toEqual({ rowsRead: 3, created: 0, skipped: 3, matched: 0 });
   });
 
   it('imports the booked entries of a CAMT.053 statement', async () => {

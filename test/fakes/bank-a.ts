@@ -11,6 +11,8 @@ export interface FakeTransaction {
   name: string;
   merchant_name: string | null;
   pending: boolean;
+  /** On a booked transaction: the pending one it replaces. */
+  pending_transaction_id?: string | null;
   payment_channel: string;
   personal_finance_category: { primary: string } | null;
 }
@@ -212,6 +214,32 @@ export async function startBankAFake() {
       });
       for (const tx of txs) item.log.push({ kind: 'added', tx });
       return txs;
+    },
+    /** Transactions as given (pending ones, or booked ones with `pending_transaction_id`), added to the change log. */
+    add(itemId: string, txs: readonly FakeTransaction[]) {
+      for (const tx of txs) items.get(itemId)!.log.push({ kind: 'added', tx });
+    },
+    /**
+     * The bank books pending transactions as bank-a does: under new ids, each naming the pending one
+     * it replaces, which is withdrawn in the same change; `change` alters what the booking says.
+     */
+    book(itemId: string, pending: readonly FakeTransaction[], change: (tx: FakeTransaction) => Partial<FakeTransaction> = () => ({})) {
+      const item = items.get(itemId)!;
+      return pending.map((p) => {
+        const booked: FakeTransaction = {
+          ...p,
+          transaction_id: `${p.transaction_id}_booked`,
+          pending: false,
+          pending_transaction_id: p.transaction_id,
+          ...change(p),
+        };
+        item.log.push({ kind: 'removed', tx: p }, { kind: 'added', tx: booked });
+        return booked;
+      });
+    },
+    /** The account id of an item (its only account). */
+    accountOf(itemId: string) {
+      return items.get(itemId)!.accounts[0].account_id;
     },
     modify(itemId: string, tx: FakeTransaction) {
       items.get(itemId)!.log.push({ kind: 'modified', tx });

@@ -58,7 +58,7 @@ describe('ImportTransactions survives a worker killed mid-run', () => {
         90_000,
         'the insert to be under way',
       );
-      expect(await handle.query(importProgress)).toEqual({ stage: 'importing', rowsRead: 0, created: 0, skipped: 0 });
+      expect(await handle.query(importProgress)).toEqual({ stage: 'importing', rowsRead: 0, created: 0, skipped: 0, matched: 0 });
       await killHard(first);
       expect(isAlive(first.pid!)).toBe(false);
       first = undefined;
@@ -67,7 +67,7 @@ describe('ImportTransactions survives a worker killed mid-run', () => {
       expect(await tdb.db('imports').where({ id }).first('status')).toEqual({ status: 'importing' });
 
       second = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
-      expect(await handle.result()).toEqual({ stage: 'completed', rowsRead: ROWS, created: ROWS, skipped: 0 });
+      expect(await handle.result()).toEqual({ stage: 'completed', rowsRead: ROWS, created: ROWS, skipped: 0, matched: 0 });
       expect(await countIn(account.id)).toBe(ROWS);
       expect(await tdb.db('transactions').where({ bankAccountId: account.id }).countDistinct({ n: 'import_hash' })).toEqual([{ n: ROWS }]);
       const stored = (await (await api.fetch(`/transactions/imports/${id}`, { token: owner.sessionToken })).json()).data as {

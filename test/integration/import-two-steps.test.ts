@@ -51,7 +51,7 @@ describe('ImportTransactions runs started before the single pass', () => {
   it('validate into a staging file, then insert every row once', async () => {
     expect(await importInTwoSteps(generatedCsv(12_000))).toEqual({
       validated: { ok: true, rowsRead: 12_000 },
-      counts: { created: 12_000, skipped: 0 },
+      counts: { created: 12_000, skipped: 0, matched: 0 },
       created: 12_000,
     });
   });

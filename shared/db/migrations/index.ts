@@ -49,6 +49,7 @@ import * as agentActions from './0090_agent_actions';
 import * as eInvoiceParties from './0091_e_invoice_parties';
 import * as retentionIndexes from './0092_retention_indexes';
 import * as auditLaterTables from './0093_audit_later_tables';
+import * as transactionMerges from './0094_transaction_merges';
 import * as accountantHandoff from './0095_accountant_handoff';
 import * as recurringPayments from './0097_recurring_payments';
 
@@ -107,6 +108,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0091_e_invoice_parties': eInvoiceParties,
   '0092_retention_indexes': retentionIndexes,
   '0093_audit_later_tables': auditLaterTables,
+  '0094_transaction_merges': transactionMerges,
   '0095_accountant_handoff': accountantHandoff,
   '0097_recurring_payments': recurringPayments,
 };

@@ -51,5 +51,6 @@ export * from './invoice-series';
 export * from './transaction-export';
 export * from './transaction-import';
 export * from './recurring-payment';
+export * from './transaction-merge';
 export * from './transaction-rule';
 export * from './agent-action';

@@ -6,6 +6,7 @@ export const NOTIFICATION_SOURCES = ['system', 'user'] as const;
 /** Every notification the system writes; shared/domain/notifications/types.ts says what each one's metadata holds. */
 export type NotificationType =
   | 'transactions_created'
+  | 'pending_transactions_expired'
   | 'inbox_needs_review'
   | 'receipt_matched'
   | 'invoice_paid'

@@ -26,6 +26,8 @@ export class TransactionImport extends TeamScopedModel {
   rowsRead!: number;
   createdCount!: number;
   skippedCount!: number;
+  /** Rows that matched a transaction the account already had (synced or entered by hand): not created. */
+  matchedCount!: number;
   errors!: ImportError[];
   createdBy!: string | null;
   updatedAt!: Date;

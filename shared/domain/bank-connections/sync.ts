@@ -4,6 +4,7 @@ import type { Db } from '../../db/knex';
 import { BankConnection, type Transaction } from '../../db/models';
 import { applyRulesToNew } from '../transaction-rules/apply';
 import { deleteWithdrawnTransactions } from '../transactions/service';
+import { mergeArrivals, type Arrival } from '../transactions/reconcile';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /** A provider transaction in our terms: what one sync writes of it (the team is the connection's). */
@@ -20,7 +21,11 @@ export type SyncedTransaction = Pick<
   | 'merchantName'
   | 'counterpartyName'
   | 'providerCategory'
-> & { providerTransactionId: string };
+> & {
+  providerTransactionId: string;
+  /** The provider's id of the pending transaction this booked one replaces, when the provider links them. */
+  pendingProviderId?: string | null;
+};
 
 /**
  * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
@@ -50,24 +55,43 @@ const UPSERT = `insert into transactions (team_id, ${COLUMNS.map(([column]) => c
   select ?, u.*, now() from unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) as u
   on conflict (team_id, provider_transaction_id) do update set
     ${MERGED.map(([column]) => `${column} = excluded.${column}`).join(', ')}, updated_at = excluded.updated_at
-  returning id, (xmax = 0) as inserted`;
+  returning id, provider_transaction_id as "providerTransactionId", (xmax = 0) as inserted`;
 
 /** Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated. */
 async function upsertTransactions(
   db: Db,
   teamId: string,
   all: SyncedTransaction[],
-): Promise<{ added: number; modified: number; addedIds: string[]; modifiedIds: string[] }> {
+): Promise<{ added: number; modified: number; addedIds: string[]; modifiedIds: string[]; arrivals: Arrival[] }> {
   // One statement may touch a row once: when a page both adds and modifies a transaction, the later version wins.
-  const rows = [...new Map(all.map((r) => [r.providerTransactionId, r])).values()];
-  if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [] };
+  const byProviderId = new Map(all.map((r) => [r.providerTransactionId, r]));
+  const rows = [...byProviderId.values()];
+  if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [], arrivals: [] };
   // Arrays holding nulls, which pg sends as NULL elements; Knex's binding type knows no such array.
   const columns = COLUMNS.map(([, , value]) => rows.map(value)) as unknown as Knex.RawBinding[];
-  const { rows: result } = await db.raw<{ rows: { id: string; inserted: boolean }[] }>(UPSERT, [teamId, ...columns]);
+  const { rows: result } = await db.raw<{ rows: { id: string; providerTransactionId: string; inserted: boolean }[] }>(UPSERT, [
+    teamId,
+    ...columns,
+  ]);
   // xmax is 0 on a row this statement inserted, and the updating transaction's id on one it updated.
-  const addedIds = result.filter((r) => r.inserted).map((r) => r.id);
+  const added = result.filter((r) => r.inserted);
   const modifiedIds = result.filter((r) => !r.inserted).map((r) => r.id);
-  return { added: addedIds.length, modified: modifiedIds.length, addedIds, modifiedIds };
+  // The statement returns each row it wrote, keyed by the provider id it was given.
+  const arrivals = added.flatMap(({ id, providerTransactionId }): Arrival[] => {
+    const r = byProviderId.get(providerTransactionId);
+    if (!r) return [];
+    return [{
+      id,
+      date: r.date,
+      amount: r.amount,
+      currency: r.currency,
+      bankAccountId: r.bankAccountId,
+      names: [r.name, r.merchantName, r.counterpartyName, r.description],
+      status: r.status,
+      pendingProviderId: r.pendingProviderId ?? null,
+    }];
+  });
+  return { added: added.length, modified: modifiedIds.length, addedIds: added.map((r) => r.id), modifiedIds, arrivals };
 }
 
 /** The connection a sync pass works on. */
@@ -100,12 +124,15 @@ export async function storeBankAPage(
 ): Promise<{ added: number; modified: number; removed: number }> {
   return db.transaction(async (trx) => {
     const counts = await upsertTransactions(trx, conn.teamId, page.rows);
-    await applyRulesToNew(trx, conn.teamId, counts.addedIds);
-    await emitTransactionEvents(trx, conn.teamId, 'transaction.created', counts.addedIds);
+    // Before the withdrawn rows go: bank-a withdraws a pending transaction in the page that books it.
+    const gone = new Set(await mergeArrivals(trx, conn.teamId, counts.arrivals, { fuzzyPending: false }));
+    const addedIds = counts.addedIds.filter((id) => !gone.has(id));
+    await applyRulesToNew(trx, conn.teamId, addedIds);
+    await emitTransactionEvents(trx, conn.teamId, 'transaction.created', addedIds);
     await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
     const removed = await deleteWithdrawnTransactions(trx, conn.teamId, page.removed);
     await BankConnection.query(trx).findById(conn.id).patch({ syncCursor: page.cursor });
-    return { added: counts.added, modified: counts.modified, removed };
+    return { added: addedIds.length, modified: counts.modified, removed };
   });
 }
 
@@ -116,9 +143,12 @@ export async function storeBankAPage(
 export async function storeBankBPage(db: Db, teamId: string, rows: SyncedTransaction[]): Promise<{ added: number; modified: number }> {
   const counts = await db.transaction(async (trx) => {
     const upserted = await upsertTransactions(trx, teamId, rows);
-    await applyRulesToNew(trx, teamId, upserted.addedIds);
-    await emitTransactionEvents(trx, teamId, 'transaction.created', upserted.addedIds);
-    return upserted;
+    // bank-b links no booked transaction to its pending one: the matcher pairs them.
+    const gone = new Set(await mergeArrivals(trx, teamId, upserted.arrivals, { fuzzyPending: true }));
+    const addedIds = upserted.addedIds.filter((id) => !gone.has(id));
+    await applyRulesToNew(trx, teamId, addedIds);
+    await emitTransactionEvents(trx, teamId, 'transaction.created', addedIds);
+    return { added: addedIds.length, modified: upserted.modified };
   });
   return { added: counts.added, modified: counts.modified };
 }

@@ -17,6 +17,10 @@ const writers: Writers = {
     title: `${plural(m.count, 'new transaction', 'new transactions')} from the bank`,
     body: `A ${m.manualSync ? 'sync you asked for' : 'bank sync'} brought ${plural(m.count, 'new transaction', 'new transactions')}. Categorise them and attach their receipts.`,
   }),
+  pending_transactions_expired: (m) => ({
+    title: `${plural(m.count, 'pending transaction', 'pending transactions')} never booked`,
+    body: `${bank(m.institutionName)} never booked ${plural(m.count, 'pending transaction', 'pending transactions')} within ${m.maxAgeDays} days, so ${m.count === 1 ? 'it was' : 'they were'} removed: ${m.transactions.map((t) => `${t.name} (${t.date}, ${money(t.amount, t.currency)})`).join(', ')}${m.count > m.transactions.length ? ', …' : ''}.`,
+  }),
   inbox_needs_review: () => ({
     title: 'A receipt needs your review',
     body: 'A receipt in the inbox has a suggested transaction. Confirm or decline the match.',

@@ -14,6 +14,14 @@ type InvoicePaymentRef = {
 export interface NotificationMetadata {
   /** A bank sync brought new transactions. */
   transactions_created: { connectionId: string; count: number; manualSync: boolean };
+  /** Pending bank transactions were never booked within PENDING_TRANSACTION_MAX_AGE_DAYS and were removed (the first 20 named). */
+  pending_transactions_expired: {
+    connectionId: string;
+    institutionName: string | null;
+    count: number;
+    maxAgeDays: number;
+    transactions: { name: string; date: string; amount: number; currency: string }[];
+  };
   /** A receipt waiting for its transaction got a match suggestion to review. */
   inbox_needs_review: { inboxItemId: string; transactionId: string };
   /** A receipt was so clearly one transaction's that it was attached without asking (the team's auto-match). */
@@ -72,6 +80,7 @@ type _TypesAreTheColumn = Assert<SameType<NotificationType, NotificationTypeColu
  */
 export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = {
   transactions_created: 'A bank sync brought new transactions (one notice per sync).',
+  pending_transactions_expired: 'Pending bank transactions were never booked and were removed.',
   inbox_needs_review: 'A receipt has a suggested transaction to confirm or decline.',
   receipt_matched: 'A receipt was matched to its transaction and attached automatically.',
   invoice_paid: 'An invoice was paid through the payment provider.',

@@ -7,6 +7,7 @@ import { BankAccount, TransactionImport } from '../../db/models';
 import type { ImportCounts, ImportOutcome } from '../../temporal/import-transactions/contract';
 import { applyRulesToNew, hasEnabledRules } from '../transaction-rules/apply';
 import { emitTransactionEvents, insertTransactionsWithEvents } from '../webhook-endpoints/events';
+import { ImportOverlap } from './overlap';
 import type { StagedRow } from './rows';
 import type { ImportError, ImportMapping } from './schema';
 
@@ -50,7 +51,8 @@ const STAGED_COLUMNS = [0, 1, 2, 3, 4, 5, 6] as const;
 /**
  * Staged text is never empty (cleanText makes it null), so an empty string carries null through the
  * text arrays. Written by the import while the batch before is in the database, so that the database
- * waits for the network between two batches, not for this.
+ * waits for the network between two batches, not for this (unless the account has transactions to
+ * match the rows against: then after the batch's rows were matched).
  */
 const stagedBatch = (rows: StagedRow[]): StagedBatch => ({
   size: rows.length,
@@ -88,6 +90,23 @@ async function insertBatch(
   return ids.length;
 }
 
+/**
+ * The rows of an account that has transactions from a sync or entered by hand are matched against
+ * them first (ImportOverlap): a row the account already has is not created. An account that only
+ * ever had imports skips the look-up.
+ */
+async function overlapOf(trx: Knex.Transaction, imp: Pick<TransactionImport, 'teamId' | 'bankAccountId'>): Promise<ImportOverlap | null> {
+  const other = await trx('transactions')
+    .where({ teamId: imp.teamId, bankAccountId: imp.bankAccountId })
+    .whereNull('importHash')
+    .first<{ id: string } | undefined>('id');
+  return other ? new ImportOverlap(imp.teamId, imp.bankAccountId) : null;
+}
+
+/** The batch as the insert's parameters, without the rows the account already has. */
+const stagedNew = async (trx: Knex.Transaction, overlap: ImportOverlap | null, rows: StagedRow[]): Promise<StagedBatch> =>
+  stagedBatch(overlap ? await overlap.keepNew(trx, rows) : rows);
+
 /** What reading a file came to: rows read, and the bad ones (their errors, the first MAX_REPORTED_ERRORS). */
 export interface RowWalk {
   rowsRead: number;
@@ -119,19 +138,23 @@ export async function importInOneTransaction(
   try {
     return await db.transaction(async (trx) => {
       const withRules = await hasEnabledRules(trx, imp.teamId);
+      const overlap = await overlapOf(trx, imp);
       let created = 0;
       let inserted = 0;
       let batch: StagedRow[] = [];
       let inFlight: Promise<unknown> = Promise.resolve();
       // One batch in the database at a time: the next is read and written out meanwhile, and waits for it.
       const send = async () => {
-        const next = stagedBatch(batch);
+        const rows = batch;
+        const next = overlap ? null : stagedBatch(rows);
         batch = [];
         await inFlight;
-        inFlight = insertBatch(trx, imp.teamId, imp.bankAccountId, next, withRules).then((n) => {
-          created += n;
-          inserted += next.size;
-        });
+        inFlight = (next ? Promise.resolve(next) : stagedNew(trx, overlap, rows))
+          .then((staged) => insertBatch(trx, imp.teamId, imp.bankAccountId, staged, withRules))
+          .then((n) => {
+            created += n;
+            inserted += rows.length;
+          });
         // Its failure is awaited with the next batch; until then it must not count as unhandled.
         inFlight.catch(() => undefined);
       };
@@ -146,12 +169,14 @@ export async function importInOneTransaction(
       if (batch.length) await send();
       await inFlight;
       const { rowsRead } = walk;
-      const outcome = { ok: true as const, rowsRead, created, skipped: rowsRead - created };
+      const matched = overlap?.matched ?? 0;
+      const outcome = { ok: true as const, rowsRead, created, skipped: rowsRead - created - matched, matched };
       await updateImport(trx, imp.id, {
         status: 'completed',
         rowsRead,
         createdCount: outcome.created,
         skippedCount: outcome.skipped,
+        matchedCount: matched,
         completedAt: new Date(),
       });
       return outcome;
@@ -177,11 +202,12 @@ export async function insertStagedRows(
 ): Promise<ImportCounts> {
   return db.transaction(async (trx) => {
     const withRules = await hasEnabledRules(trx, imp.teamId);
+    const overlap = await overlapOf(trx, imp);
     let created = 0;
     let total = 0;
     let batch: StagedRow[] = [];
     const flush = async () => {
-      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, stagedBatch(batch), withRules);
+      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, await stagedNew(trx, overlap, batch), withRules);
       total += batch.length;
       batch = [];
       onBatch(total);
@@ -192,11 +218,13 @@ export async function insertStagedRows(
       if (batch.length >= INSERT_BATCH) await flush();
     }
     if (batch.length) await flush();
-    const result = { created, skipped: total - created };
+    const matched = overlap?.matched ?? 0;
+    const result = { created, skipped: total - created - matched, matched };
     await updateImport(trx, imp.id, {
       status: 'completed',
       createdCount: result.created,
       skippedCount: result.skipped,
+      matchedCount: matched,
       completedAt: new Date(),
     });
     return result;

@@ -103,6 +103,10 @@ export const importSchema = z
       rowsRead: z.number().int(),
       created: z.number().int(),
       skipped: z.number().int().meta({ description: 'Rows imported before (the same row of the same file): not created again.' }),
+      matched: z.number().int().meta({
+        description:
+          'Rows that matched a transaction the account already had (synced from the bank, or entered by hand): the same amount and currency, a date at most a day apart and a similar name, each existing transaction matching one row at most (two identical coffees in the file against two synced: none created; three against two: one). Not created.',
+      }),
     }),
     errors: z.array(importErrorSchema).meta({ description: 'Why the import failed: each bad row by line (the first 1,000).' }),
     workflowId: z.string().meta({ description: 'The ImportTransactions run, `import:<id>`.' }),

@@ -30,7 +30,7 @@ function toDto(row: TransactionImport): ImportDto {
     fileName: row.fileName,
     fileSize: row.fileSize,
     status: row.status,
-    progress: { rowsRead: row.rowsRead, created: row.createdCount, skipped: row.skippedCount },
+    progress: { rowsRead: row.rowsRead, created: row.createdCount, skipped: row.skippedCount, matched: row.matchedCount },
     errors: row.errors,
     workflowId: importTransactionsId(row.id),
     createdAt: toIso(row.createdAt),

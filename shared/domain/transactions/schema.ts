@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../db/models';
+import { MERGE_REASONS, TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../db/models';
 import { isoDate, multi, pageSize, queryBoolean, searchText } from '../common/query';
 import { currencyCode } from '../common/currency';
 import { moneyAmount } from '../common/money';
@@ -56,6 +56,37 @@ export const transactionSchema = z
   .meta({ id: 'Transaction', description: 'A financial transaction of the team.' });
 
 export type TransactionDto = z.infer<typeof transactionSchema>;
+
+export const mergedFromSchema = z
+  .object({
+    id: z.uuid().meta({ description: 'The merged-away transaction’s id; `POST /transactions/{id}/unmerge` with it as `mergedId` restores it.' }),
+    reason: z.enum(MERGE_REASONS).meta({
+      description: '`booked`: the pending transaction this booked one replaced. `duplicate`: a row entered by hand or imported that this one duplicated.',
+    }),
+    mergedAt: z.iso.datetime(),
+    date: isoDate,
+    name: z.string(),
+    amount: money,
+  })
+  .meta({ id: 'MergedTransaction' });
+
+export const transactionDetailSchema = transactionSchema
+  .extend({
+    mergedFrom: z.array(mergedFromSchema).meta({
+      description:
+        'Transactions merged into this one, newest first: it took over their category, tags, note, attachments and matches, and each can be restored by an unmerge.',
+    }),
+  })
+  .meta({ id: 'TransactionDetail', description: 'A transaction of the team, with the transactions merged into it.' });
+
+export type TransactionDetailDto = z.infer<typeof transactionDetailSchema>;
+
+export const unmergeResultSchema = z
+  .object({
+    transaction: transactionDetailSchema.meta({ description: 'The transaction that was merged into, as it is now.' }),
+    restored: transactionSchema.meta({ description: 'The transaction restored, with its id, fields, tags and links as before the merge.' }),
+  })
+  .meta({ id: 'UnmergeResult' });
 
 /** The fields `GET /transactions` sorts by; each has a (team_id, field, id) index (migrations 0001, 0086). */
 export const TRANSACTION_SORT_FIELDS = ['date', 'amount', 'name', 'createdAt'] as const;
@@ -126,6 +157,11 @@ export const transactionFilterBody = z
 export type TransactionFilterBody = z.infer<typeof transactionFilterBody>;
 
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
+
+export const unmergeParams = transactionIdParams.extend({
+  mergedId: z.uuid().optional().meta({ description: 'Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.' }),
+});
+
 
 /** Fields a user may set on any transaction, bank-synced or manual. */
 const annotations = {

@@ -158,15 +158,26 @@ export async function deleteAnnounced(trx: Knex.Transaction, teamId: string, ids
   return trx('transactions').where({ teamId }).whereIn('id', ids).delete();
 }
 
-/** The bank withdrew these (a sync's `removed`, a TRANSACTIONS_REMOVED webhook): the team's rows with those provider ids go. */
+/**
+ * The bank withdrew these (a sync's `removed`, a TRANSACTIONS_REMOVED webhook): the team's rows with
+ * those provider ids go. A pending one that a person gave something (a field set by hand, a receipt,
+ * an inbox match) stays: bank-a withdraws a pending transaction when it books it, and the booked one,
+ * which names it, may come in a later page or sync and takes that over (mergeArrivals); one never
+ * booked goes after PENDING_TRANSACTION_MAX_AGE_DAYS, with a notice (expireStalePending).
+ */
 export async function deleteWithdrawnTransactions(db: Knex, teamId: string, providerTransactionIds: readonly string[]): Promise<number> {
   if (!providerTransactionIds.length) return 0;
   return db.transaction(async (trx) => {
-    const ids = await trx('transactions')
-      .where({ teamId })
-      .whereIn('providerTransactionId', providerTransactionIds)
+    const ids = await trx('transactions as t')
+      .where('t.teamId', teamId)
+      .whereIn('t.providerTransactionId', providerTransactionIds)
+      .whereRaw(
+        `not (t.status = 'pending' and (t.manual_fields <> '{}'
+           or exists (select 1 from transaction_attachments x where x.transaction_id = t.id)
+           or exists (select 1 from inbox_items i where i.transaction_id = t.id)))`,
+      )
       .forUpdate()
-      .pluck<string[]>('id');
+      .pluck<string[]>('t.id');
     return deleteAnnounced(trx, teamId, ids);
   });
 }
