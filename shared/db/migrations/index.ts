@@ -49,6 +49,7 @@ import * as agentActions from './0090_agent_actions';
 import * as eInvoiceParties from './0091_e_invoice_parties';
 import * as retentionIndexes from './0092_retention_indexes';
 import * as auditLaterTables from './0093_audit_later_tables';
+import * as inboxEInvoices from './0096_inbox_e_invoices';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -105,6 +106,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0091_e_invoice_parties': eInvoiceParties,
   '0092_retention_indexes': retentionIndexes,
   '0093_audit_later_tables': auditLaterTables,
+  '0096_inbox_e_invoices': inboxEInvoices,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -50,3 +50,19 @@ export async function pdfText(bytes: Buffer, maxPages = 5): Promise<string> {
   }
   return lines.join('\n');
 }
+
+/**
+ * The files embedded in a PDF (its /EmbeddedFiles), by name: how Factur-X and ZUGFeRD carry their
+ * XML. Read without rendering anything; a PDF pdf.js cannot open throws.
+ */
+export async function pdfEmbeddedFiles(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+  try {
+    const found = ((await doc.getAttachments()) ?? {}) as Record<string, { filename?: string; content?: Uint8Array }>;
+    const files = new Map<string, Buffer>();
+    for (const [key, file] of Object.entries(found)) if (file.content) files.set(file.filename ?? key, Buffer.from(file.content));
+    return files;
+  } finally {
+    await doc.destroy();
+  }
+}
