@@ -33,7 +33,10 @@ describe('reading a received e-invoice', () => {
   });
 
   it('tells Peppol UBL from XRechnung, and reads a bare CII the same', async () => {
-    expect(await readEInvoice(xml(supplierUbl({}, 'ubl')), 'text/xml')).toMatchObject({ kind: 'read', invoice: { format: 'ubl', totals: EXPECTED.totals } });
+    expect(await readEInvoice(xml(supplierUbl({}, 'ubl')), 'text/xml')).toMatchObject({
+      kind: 'read',
+      invoice: { format: 'ubl', totals: EXPECTED.totals },
+    });
     expect(await readEInvoice(xml(supplierCii()), 'application/xml')).toEqual({ kind: 'read', invoice: { format: 'cii', ...EXPECTED } });
   });
 
@@ -50,10 +53,12 @@ describe('reading a received e-invoice', () => {
   });
 
   it('refuses external entities (XXE) before parsing, and never reads the file they point at', async () => {
-    const xxe = supplierUbl().replace(
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
-    ).replace('<cbc:Note>', '<cbc:Note>&xxe;');
+    const xxe = supplierUbl()
+      .replace(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE Invoice [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+      )
+      .replace('<cbc:Note>', '<cbc:Note>&xxe;');
     const read = await readEInvoice(xml(xxe), 'application/xml');
     expect(read).toEqual({ kind: 'refused', format: 'xrechnung', reason: expect.stringMatching(/DOCTYPE/) });
     expect(JSON.stringify(read)).not.toMatch(/root:/);
@@ -74,7 +79,9 @@ describe('reading a received e-invoice', () => {
       kind: 'read',
       invoice: { supplier: { name: 'Schmidt & Söhne <GmbH>' } },
     });
-    expect(await readEInvoice(xml('<?xml version="1.0"?>\n<!ENTITY a "b"><Invoice/>'), 'application/xml')).toMatchObject({ kind: 'refused' });
+    expect(await readEInvoice(xml('<?xml version="1.0"?>\n<!ENTITY a "b"><Invoice/>'), 'application/xml')).toMatchObject({
+      kind: 'refused',
+    });
   });
 
   it('a Factur-X whose totals disagree with its lines is refused, naming the disagreement', async () => {
@@ -96,9 +103,15 @@ describe('reading a received e-invoice', () => {
   });
 
   it('net + tax that is not the gross is refused, naming the sums', async () => {
-    const forged = supplierCii().replace(/<ram:GrandTotalAmount>1275.43<\/ram:GrandTotalAmount><ram:DuePayableAmount>1275.43/, '<ram:GrandTotalAmount>1257.43</ram:GrandTotalAmount><ram:DuePayableAmount>1257.43');
+    const forged = supplierCii().replace(
+      /<ram:GrandTotalAmount>1275.43<\/ram:GrandTotalAmount><ram:DuePayableAmount>1275.43/,
+      '<ram:GrandTotalAmount>1257.43</ram:GrandTotalAmount><ram:DuePayableAmount>1257.43',
+    );
     const read = await readEInvoice(await facturXPdf(forged), 'application/pdf');
-    expect(read).toMatchObject({ kind: 'refused', reason: expect.stringContaining('net 1074.30 + tax 201.13 is not the gross total 1257.43') });
+    expect(read).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('net 1074.30 + tax 201.13 is not the gross total 1257.43'),
+    });
   });
 
   it('malformed XML, another XML document, a missing total and an amount finer than the currency are refused with the reason', async () => {

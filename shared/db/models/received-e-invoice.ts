@@ -52,4 +52,3 @@ export interface ReceivedEInvoice {
   lines: ReceivedLine[];
   payment: { iban: string | null; bic: string | null; reference: string | null };
 }
-

@@ -11,7 +11,11 @@ import { isoDate, multi, pageSize, searchText } from '../common/query';
 import { moneyAmount } from '../common/money';
 import { currencyCode } from '../common/currency';
 
-const minor = (description: string) => z.number().int().meta({ description: `${description}, in the currency's minor unit (cents for EUR).` });
+const minor = (description: string) =>
+  z
+    .number()
+    .int()
+    .meta({ description: `${description}, in the currency's minor unit (cents for EUR).` });
 
 export const receivedEInvoiceSchema = z
   .object({
@@ -101,8 +105,7 @@ export const inboxItemSchema = z
         'For a supplier’s e-invoice: `facturx` (Factur-X/ZUGFeRD PDF), `xrechnung`, `ubl` (Peppol BIS) or `cii`; also set on a refused one. Null for any other file.',
     }),
     eInvoice: receivedEInvoiceSchema.nullable().meta({
-      description:
-        'What the e-invoice says, exactly. `amount` above is its amount due (BT-115) and `taxAmount` its VAT, in major units.',
+      description: 'What the e-invoice says, exactly. `amount` above is its amount due (BT-115) and `taxAmount` its VAT, in major units.',
     }),
     paymentDue: paymentDueSchema.nullable(),
     failureReason: z.string().nullable().meta({

@@ -15,7 +15,10 @@ const dateAt = (node: XmlValue | undefined, ...path: string[]) => isoDateOf(text
 
 /** A party's VAT identifier: the tax registration with scheme VA (FC is the national tax number). */
 const vatIdOf = (party: XmlValue | undefined) =>
-  textAt(all(party, 'SpecifiedTaxRegistration').find((r) => attr(at(r, 'ID'), 'schemeID') === 'VA'), 'ID');
+  textAt(
+    all(party, 'SpecifiedTaxRegistration').find((r) => attr(at(r, 'ID'), 'schemeID') === 'VA'),
+    'ID',
+  );
 
 /** A UN/CEFACT Cross Industry Invoice (D16B): bare, or the XML inside a Factur-X/ZUGFeRD PDF. */
 export function readCii(tree: XmlNode, format: Extract<ReceivedFormat, 'cii' | 'facturx'>): ReceivedEInvoice {
@@ -64,9 +67,10 @@ export function readCii(tree: XmlNode, format: Extract<ReceivedFormat, 'cii' | '
     typeCode: textAt(doc, 'TypeCode') ?? '380',
     number: required(textAt(doc, 'ID'), 'the invoice number (BT-1)'),
     issueDate: required(dateAt(doc, 'IssueDateTime'), 'the issue date (BT-2)'),
-    dueDate: all(settlement, 'SpecifiedTradePaymentTerms')
-      .map((t) => dateAt(t, 'DueDateDateTime'))
-      .find(Boolean) ?? null,
+    dueDate:
+      all(settlement, 'SpecifiedTradePaymentTerms')
+        .map((t) => dateAt(t, 'DueDateDateTime'))
+        .find(Boolean) ?? null,
     currency,
     supplier: { name: required(textAt(seller, 'Name'), "the seller's name (BT-27)"), vatId: vatIdOf(seller) },
     buyer: { name: textAt(buyer, 'Name'), vatId: vatIdOf(buyer) },

@@ -7,9 +7,7 @@ import { readUbl } from './ubl';
 
 /** What a received file turned out to be: no e-invoice (read it as any receipt), one read in full, or one refused with the reason. */
 export type EInvoiceReading =
-  | { kind: 'none' }
-  | { kind: 'read'; invoice: ReceivedEInvoice }
-  | { kind: 'refused'; format: ReceivedFormat | null; reason: string };
+  { kind: 'none' } | { kind: 'read'; invoice: ReceivedEInvoice } | { kind: 'refused'; format: ReceivedFormat | null; reason: string };
 
 /** The XML types a mail client or chat gives an e-invoice file. */
 export const XML_MIME_TYPES: readonly string[] = ['application/xml', 'text/xml'];
@@ -27,7 +25,9 @@ function readXml(xml: string, container: 'facturx' | null): ReceivedEInvoice {
   if (tree.CrossIndustryInvoice !== undefined) return readCii(tree, container ?? 'cii');
   if (tree.Invoice !== undefined || tree.CreditNote !== undefined) return readUbl(tree);
   const root = Object.keys(tree).find((k) => !k.startsWith('?') && !k.startsWith('@_') && k !== '#text');
-  throw new RefusedEInvoiceError(`the XML is no e-invoice: its root element is ${root ?? 'missing'}, not a UBL Invoice or a CII CrossIndustryInvoice`);
+  throw new RefusedEInvoiceError(
+    `the XML is no e-invoice: its root element is ${root ?? 'missing'}, not a UBL Invoice or a CII CrossIndustryInvoice`,
+  );
 }
 
 const guessFormat = (xml: string, container: 'facturx' | null): ReceivedFormat | null => {
@@ -59,8 +59,8 @@ export async function readEInvoice(bytes: Buffer, mimeType: string): Promise<EIn
     } catch {
       return { kind: 'none' };
     }
-    const name = [...files.keys()].find((n) => EMBEDDED_NAMES.includes(n.toLowerCase()));
-    return name ? attempt(files.get(name)!.toString('utf8'), 'facturx') : { kind: 'none' };
+    const embedded = [...files].find(([name]) => EMBEDDED_NAMES.includes(name.toLowerCase()));
+    return embedded ? attempt(embedded[1].toString('utf8'), 'facturx') : { kind: 'none' };
   }
   if (XML_MIME_TYPES.includes(mimeType)) return attempt(bytes.toString('utf8'), null);
   return { kind: 'none' };

@@ -10,7 +10,7 @@ export function minorUnits(value: string | null, currency: string, what: string)
   const m = /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(value.trim());
   if (!m) throw new RefusedEInvoiceError(`${what} is not an amount: "${value.slice(0, 40)}"`);
   const digits = minorUnitsOf(currency);
-  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  const fraction = (m[3] || '').replace(/0+$/, '');
   if (fraction.length > digits) throw new RefusedEInvoiceError(`${what} ${value} has more decimals than ${currency} has`);
   const units = Number(m[2] + fraction.padEnd(digits, '0'));
   if (!Number.isSafeInteger(units)) throw new RefusedEInvoiceError(`${what} ${value} is too large`);
@@ -53,8 +53,7 @@ export function checkTotals(inv: ReceivedEInvoice): void {
   const t = inv.totals;
   const problems: string[] = [];
   const lineSum = inv.lines.reduce((s, l) => s + l.net, 0);
-  if (lineSum !== t.lines)
-    problems.push(`the sum of line nets ${money(lineSum, c)} is not the net total ${money(t.lines, c)} (BR-CO-10)`);
+  if (lineSum !== t.lines) problems.push(`the sum of line nets ${money(lineSum, c)} is not the net total ${money(t.lines, c)} (BR-CO-10)`);
   if (t.lines - t.allowances + t.charges !== t.net)
     problems.push(
       `the net total ${money(t.lines, c)} less allowances ${money(t.allowances, c)} plus charges ${money(t.charges, c)} is not the tax-exclusive amount ${money(t.net, c)} (BR-CO-13)`,

@@ -30,22 +30,20 @@ export async function recordEInvoice(
     taxRate: rates.length === 1 ? rates[0] : null,
   };
   await db.transaction(async (trx) => {
-    await InboxItem.query(trx)
-      .findById(item.id)
-      .patch({
-        status: 'analyzing',
-        displayName: fields.merchant,
-        amount: fields.amount,
-        currency: fields.currency,
-        date: fields.date,
-        taxAmount: fields.taxAmount,
-        taxRate: fields.taxRate,
-        extractionMethod: 'e_invoice',
-        eInvoiceFormat: inv.format,
-        eInvoice: inv,
-        failureReason: null,
-        updatedAt: new Date(),
-      });
+    await InboxItem.query(trx).findById(item.id).patch({
+      status: 'analyzing',
+      displayName: fields.merchant,
+      amount: fields.amount,
+      currency: fields.currency,
+      date: fields.date,
+      taxAmount: fields.taxAmount,
+      taxRate: fields.taxRate,
+      extractionMethod: 'e_invoice',
+      eInvoiceFormat: inv.format,
+      eInvoice: inv,
+      failureReason: null,
+      updatedAt: new Date(),
+    });
     await Document.query(trx)
       .findOne({ teamId: item.teamId, id: documentId })
       .patch({ processingStatus: 'completed', title: fields.merchant, content: storableContent(eInvoiceText(inv)), updatedAt: new Date() });

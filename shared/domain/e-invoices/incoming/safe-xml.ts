@@ -9,7 +9,7 @@ export class RefusedEInvoiceError extends Error {
 }
 
 /** A parsed element: its children by local name, attributes as `@_name`, its text as `#text`. */
-export type XmlNode = { [name: string]: XmlValue };
+export type XmlNode = { [name: string]: XmlValue | undefined };
 export type XmlValue = string | XmlNode | XmlValue[];
 
 // No invoice schema declares a DTD, so any declaration is refused before the parser sees it: that is
@@ -50,7 +50,8 @@ const parser = new XMLParser({
 /** The XML as a tree of local names; a DTD, or text that is not XML, is refused. */
 export function parseXml(xml: string): XmlNode {
   const head = xml.replace(/^\uFEFF/, '');
-  if (DECLARATION.test(head)) throw new RefusedEInvoiceError('the XML declares a DTD or entities (DOCTYPE/ENTITY), which no e-invoice does');
+  if (DECLARATION.test(head))
+    throw new RefusedEInvoiceError('the XML declares a DTD or entities (DOCTYPE/ENTITY), which no e-invoice does');
   if (!head.trimStart().startsWith('<')) throw new RefusedEInvoiceError('the file is not XML');
   let tree: unknown;
   try {

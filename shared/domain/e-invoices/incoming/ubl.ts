@@ -57,7 +57,10 @@ export function readUbl(tree: XmlNode): ReceivedEInvoice {
     dueDate: isoDateOf(textAt(root, 'DueDate')) ?? isoDateOf(means.map((m) => textAt(m, 'PaymentDueDate')).find(Boolean) ?? null),
     currency,
     supplier: {
-      name: required(textAt(supplier, 'PartyLegalEntity', 'RegistrationName') ?? textAt(supplier, 'PartyName', 'Name'), "the seller's name (BT-27)"),
+      name: required(
+        textAt(supplier, 'PartyLegalEntity', 'RegistrationName') ?? textAt(supplier, 'PartyName', 'Name'),
+        "the seller's name (BT-27)",
+      ),
       vatId: textAt(vatScheme(supplier), 'CompanyID'),
     },
     buyer: {
