@@ -37,7 +37,18 @@ interface Frame {
   children: boolean;
 }
 
-const OPEN_TAG = /<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+/** Where the start tag at `lt` ends: its `>`, past any `>` inside a quoted attribute value; -1 if none. */
+function tagEnd(xml: string, lt: number): number {
+  let end = xml.indexOf('>', lt);
+  for (;;) {
+    if (end === -1) return -1;
+    const tag = xml.slice(lt, end);
+    if (!tag.includes('"') && !tag.includes("'")) return end;
+    const open = tag.replace(/"[^"]*"|'[^']*'/g, '');
+    if (!open.includes('"') && !open.includes("'")) return end;
+    end = xml.indexOf('>', end + 1);
+  }
+}
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 /** Names without their namespace prefix: the syntaxes are told apart by their root's local name. */
 const local = (name: string) => name.slice(name.indexOf(':') + 1);
@@ -106,19 +117,23 @@ function readTree(xml: string): XmlNode {
       top = parent;
       i = end + 1;
     } else {
-      OPEN_TAG.lastIndex = lt;
-      const m = OPEN_TAG.exec(xml);
-      if (!m) throw malformed('a broken start tag', lt);
-      const frame: Frame = { name: local(m[1]), node: {}, text: '', attributes: false, children: false };
-      if (m[2]) {
-        for (const a of m[2].matchAll(ATTRIBUTE)) {
+      const end = tagEnd(xml, lt);
+      if (end === -1) throw malformed('an unterminated start tag', lt);
+      const selfClosing = xml.charCodeAt(end - 1) === 47; /* / */
+      const inner = xml.slice(lt + 1, selfClosing ? end - 1 : end);
+      const space = inner.search(/\s/);
+      const rawName = space === -1 ? inner : inner.slice(0, space);
+      if (!rawName || /[<>"'=]/.test(rawName)) throw malformed('a broken start tag', lt);
+      const frame: Frame = { name: local(rawName), node: {}, text: '', attributes: false, children: false };
+      if (space !== -1 && inner.includes('=')) {
+        for (const a of inner.slice(space).matchAll(ATTRIBUTE)) {
           if (a[1] === 'xmlns' || a[1].startsWith('xmlns:')) continue;
           frame.node[`@_${local(a[1])}`] = decodeReferences(a[2] ?? a[3] ?? '');
           frame.attributes = true;
         }
       }
-      i = OPEN_TAG.lastIndex;
-      if (m[3]) attach(top, frame);
+      i = end + 1;
+      if (selfClosing) attach(top, frame);
       else {
         stack.push(frame);
         top = frame;
