@@ -128,7 +128,7 @@ function readTree(xml: string): XmlNode {
       if (space !== -1 && inner.includes('=')) {
         for (const a of inner.slice(space).matchAll(ATTRIBUTE)) {
           if (a[1] === 'xmlns' || a[1].startsWith('xmlns:')) continue;
-          frame.node[`@_${local(a[1])}`] = decodeReferences(a[2] ?? a[3] ?? '');
+          frame.node[`@_${local(a[1])}`] = decodeReferences(a.at(2) ?? a.at(3) ?? '');
           frame.attributes = true;
         }
       }
