@@ -1,6 +1,7 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { classifyDocument } from '../../shared/domain/documents/classify';
 import { issuedByTeam } from '../../shared/domain/documents/own-invoice';
+import { eInvoiceText, looksLikeEInvoiceXml, readEInvoice } from '../../shared/domain/e-invoices/incoming/read';
 import type { DocumentKind } from '../../shared/domain/documents/kinds';
 import {
   completeDocumentProcessing,
@@ -35,9 +36,25 @@ export function documentActivities({ db, storage, receipts }: ActivityDeps) {
     return doc;
   };
 
+  /**
+   * A supplier's e-invoice, found before any OCR: its words (a refused one's reason), which classify
+   * it as an invoice so it goes on to the inbox, where it is read again and recorded or failed.
+   * Null for any other file.
+   */
+  async function eInvoiceIn(doc: { storageKey: string; mimeType: string }): Promise<string | null> {
+    if (doc.mimeType !== 'application/pdf' && doc.mimeType !== 'application/xml') return null;
+    const bytes = await storage.get(doc.storageKey);
+    if (doc.mimeType === 'application/xml' && !looksLikeEInvoiceXml(bytes.subarray(0, 4096).toString('utf8'))) return null;
+    const read = await readEInvoice(bytes, doc.mimeType);
+    if (read.kind === 'read') return eInvoiceText(read.invoice);
+    if (read.kind === 'refused') return `E-invoice refused: ${read.reason}`;
+    return null;
+  }
+
   return {
     /**
-     * Reads the document's text (PDF text layer, OCR of images, the file itself for text) and keeps
+     * Reads the document's text (a supplier's e-invoice structurally, before any OCR; else the PDF
+     * text layer, OCR of images, the file itself for text) and keeps
      * it for search. A file that cannot be read is marked failed and the team told, once: a retry
      * after the notice finds the document failed already and says nothing again.
      */
@@ -47,10 +64,13 @@ export function documentActivities({ db, storage, receipts }: ActivityDeps) {
       await markDocumentProcessing(db, ref);
       let text = '';
       try {
-        if (isReceiptFile(doc.mimeType) || doc.mimeType === 'image/tiff') {
-          text = (await receipts.extract(await storage.get(doc.storageKey), doc.mimeType)).text;
+        const eInvoice = await eInvoiceIn(doc);
+        if (eInvoice !== null) {
+          text = eInvoice;
         } else if (TEXT_TYPES.has(doc.mimeType)) {
           text = (await storage.get(doc.storageKey)).toString('utf8');
+        } else if (isReceiptFile(doc.mimeType) || doc.mimeType === 'image/tiff') {
+          text = (await receipts.extract(await storage.get(doc.storageKey), doc.mimeType)).text;
         }
         // Office files and GIFs keep no text here: they are stored, named and tagged, and classified by name.
       } catch (err) {

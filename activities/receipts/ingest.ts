@@ -1,5 +1,7 @@
 import { ApplicationFailure, log } from '@temporalio/activity';
 import { formatAmountWithCode } from '../../shared/domain/currencies/money';
+import { readEInvoice } from '../../shared/domain/e-invoices/incoming/read';
+import { recordEInvoice, refuseEInvoice } from '../../shared/domain/e-invoices/incoming/record';
 import type { ReceiptFields } from '../../shared/domain/receipts/extract';
 import { UnreadableDocumentError, type Extraction } from '../../shared/domain/receipts/extractor';
 import { decideSuggestion } from '../../shared/domain/receipts/decide';
@@ -30,10 +32,21 @@ export function receiptActivities({ db, messaging, storage, receipts }: Activity
       return recordReceipt({ db, storage }, input, await download(input));
     },
 
-    /** PDF text, OCR for images, or the LLM when configured; what cannot be read with confidence stays empty. */
+    /**
+     * A supplier's e-invoice (Factur-X/ZUGFeRD PDF, XRechnung, UBL or CII) read structurally, before
+     * any OCR; otherwise PDF text, OCR for images, or the LLM when configured. What cannot be read with
+     * confidence stays empty; an e-invoice that is malformed or whose totals disagree fails the item.
+     */
     async extractReceipt(input: { inboxItemId: string }): Promise<ReceiptFields> {
       const { item, doc } = await itemWithDocument(input.inboxItemId);
       const bytes = await storage.get(doc.storageKey);
+      const eInvoice = await readEInvoice(bytes, doc.mimeType);
+      if (eInvoice.kind === 'read') return recordEInvoice(db, item, doc.id, eInvoice.invoice);
+      if (eInvoice.kind === 'refused') {
+        log.warn('e-invoice refused', { inboxItemId: item.id, reason: eInvoice.reason });
+        await refuseEInvoice(db, item, doc.id, eInvoice.format, eInvoice.reason);
+        return { amount: null, currency: null, date: null, merchant: null, taxAmount: null, taxRate: null };
+      }
       let extraction: Extraction;
       try {
         extraction = await receipts.extract(bytes, doc.mimeType);

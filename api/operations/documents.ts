@@ -60,7 +60,7 @@ export const documents = [
     summary: 'Upload documents',
     description: [
       'One or more files as `multipart/form-data` (any part name), with optional `tags` (tag ids, repeated or comma-separated). Each file is streamed to storage, never held in memory.',
-      'The type is detected from the content, not the name: PDFs, images (JPEG, PNG, WebP, HEIC, GIF, TIFF), office files (DOCX, XLSX, PPTX, ODT, ODS), XML, plain text and CSV. Anything else, executables first, is 415 and nothing of the request is stored. A file over `DOCUMENT_MAX_BYTES` (25 MB unless configured) is 413, as is more than `DOCUMENT_MAX_FILES` files.',
+      'The type is detected from the content, not the name: PDFs, images (JPEG, PNG, WebP, HEIC, GIF, TIFF), office files (DOCX, XLSX, PPTX, ODT, ODS), XML, plain text and CSV. Anything else, executables first, is 415 and nothing of the request is stored. A supplier’s e-invoice (a Factur-X/ZUGFeRD PDF, or XRechnung, Peppol UBL or CII XML) is read structurally, without OCR, and goes to the inbox with its exact figures (`InboxItem.eInvoice`); a malformed or forged one becomes a `failed` inbox item with its `failureReason`. A file over `DOCUMENT_MAX_BYTES` (25 MB unless configured) is 413, as is more than `DOCUMENT_MAX_FILES` files.',
       'The same bytes again are the document the team already has (`duplicate: true`), as for receipts. Each new document is processed in the background (`processingStatus`): its text is read, it is classified, and receipts and supplier invoices go to the inbox to be matched.',
       `Without a bearer token, a signed upload URL from the tRPC procedure \`documents.uploadUrl\` authenticates the request through its \`${UPLOAD_TOKEN_PARAM}\` query parameter.`,
     ].join('\n\n'),

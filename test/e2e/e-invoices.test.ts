@@ -2,22 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { openPdf, pdfText } from '../../shared/domain/receipts/pdf-text';
+import { openPdf, pdfEmbeddedFiles, pdfText } from '../../shared/domain/receipts/pdf-text';
 import { fatalFindings, warmSchematron, xsdErrors, type Syntax } from '../support/e-invoice-validation';
 import { withTwoTeams } from '../support/two-teams';
 
 const { ctx, send } = withTwoTeams();
-
-/** The files embedded in a PDF by name, as text, as a viewer lists them (pdf.js may fetch a content on demand). */
-async function attachmentsOf(pdf: PDFDocumentProxy): Promise<Map<string, string>> {
-  const texts = new Map<string, string>();
-  for (const [id, attachment] of (await pdf.getAttachments()) ?? []) {
-    const content = attachment.content ?? (await pdf.getAttachmentContent(id));
-    texts.set(attachment.filename, Buffer.from(content ?? []).toString('utf8'));
-  }
-  return texts;
-}
 
 /** The document is valid: the UBL or CII schema, and no fatal EN 16931 rule broken. */
 async function expectValid(xml: string, syntax: Syntax) {
@@ -145,16 +134,16 @@ describe('GET /invoices/:id/e-invoice', () => {
     expect(res.headers.get('content-disposition')).toContain(`${invoice.invoiceNumber}.pdf`);
 
     // pdf.js reads the Factur-X back as a viewer or an accounting program would: its attachment and its XMP.
-    const pdf = await openPdf(bytes);
-    const attachments = await attachmentsOf(pdf);
+    const attachments = await pdfEmbeddedFiles(bytes);
     expect([...attachments.keys()]).toEqual(['factur-x.xml']);
-    const xml = attachments.get('factur-x.xml')!;
+    const xml = attachments.get('factur-x.xml')!.toString('utf8');
     await expectValid(xml, 'cii');
     expect(xml).toContain(`<ram:GrandTotalAmount>${invoice.amount.toFixed(2)}</ram:GrandTotalAmount>`);
     // The same figures as the plain XML download.
     const cii = (await download(`/invoices/${invoice.id}/e-invoice?format=cii`)).bytes.toString('utf8');
     expect(xml).toBe(cii);
 
+    const pdf = await openPdf(bytes);
     const { metadata } = (await pdf.getMetadata()) as { metadata: { getRaw(): string } };
     const xmp = metadata.getRaw();
     expect(xmp).toMatch(/<pdfaid:part>3<\/pdfaid:part>/);
@@ -213,8 +202,7 @@ describe('GET /invoices/:id/e-invoice', () => {
     }
     const { res, bytes } = await download(`/invoices/credit-notes/${note.id}/e-invoice?format=facturx`);
     expect(res.status).toBe(200);
-    const pdf = await openPdf(bytes);
-    const xml = (await attachmentsOf(pdf)).get('factur-x.xml')!;
+    const xml = (await pdfEmbeddedFiles(bytes)).get('factur-x.xml')!.toString('utf8');
     await expectValid(xml, 'cii');
     expect(xml).toContain('<ram:TypeCode>381</ram:TypeCode>');
   }, 180_000);

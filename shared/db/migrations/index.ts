@@ -51,6 +51,7 @@ import * as retentionIndexes from './0092_retention_indexes';
 import * as auditLaterTables from './0093_audit_later_tables';
 import * as transactionMerges from './0094_transaction_merges';
 import * as accountantHandoff from './0095_accountant_handoff';
+import * as inboxEInvoices from './0096_inbox_e_invoices';
 import * as recurringPayments from './0097_recurring_payments';
 
 /**
@@ -110,6 +111,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0093_audit_later_tables': auditLaterTables,
   '0094_transaction_merges': transactionMerges,
   '0095_accountant_handoff': accountantHandoff,
+  '0096_inbox_e_invoices': inboxEInvoices,
   '0097_recurring_payments': recurringPayments,
 };
 

@@ -17,6 +17,7 @@ export * from './document';
 export * from './exchange-rate';
 export * from './idempotency-key';
 export * from './inbox-item';
+export * from './received-e-invoice';
 export * from './insight';
 export * from './invoice-delivery';
 export * from './invoice-line-item';

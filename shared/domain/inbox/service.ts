@@ -32,6 +32,23 @@ function selectItems(db: Db, teamId: string) {
     );
 }
 
+/**
+ * A received e-invoice is a payment to make until a bank transaction is matched to it: the amount
+ * due, the supplier's IBAN and the reference to quote. A credit note asks for none.
+ */
+function paymentDueOf(row: Pick<InboxRow, 'eInvoice' | 'transactionId' | 'status'>): InboxItemDto['paymentDue'] {
+  const inv = row.eInvoice;
+  if (!inv || inv.typeCode === '381' || inv.totals.payable <= 0) return null;
+  if (row.transactionId || row.status === 'done' || row.status === 'failed') return null;
+  return {
+    amount: inv.totals.payable,
+    currency: inv.currency,
+    iban: inv.payment.iban,
+    reference: inv.payment.reference ?? inv.number,
+    dueDate: inv.dueDate,
+  };
+}
+
 function toDto({
   teamId: _team,
   documentId: _document,
@@ -43,7 +60,7 @@ function toDto({
   createdAt,
   ...fields
 }: InboxRow): InboxItemDto {
-  return { ...fields, createdAt: toIso(createdAt) };
+  return { ...fields, paymentDue: paymentDueOf(fields), createdAt: toIso(createdAt) };
 }
 
 export async function listInbox(db: Db, teamId: string, query: z.infer<typeof listInboxQuery>): Promise<Page<InboxItemDto>> {

@@ -30,7 +30,7 @@ const HOW_TO = 'Send a photo or PDF of a receipt and it will be matched to its t
 const WELCOME =
   'Hi! To send receipts here, connect this number to your team: reply with "Connect inbox <your inbox id>" (you find the inbox id in the app).';
 const TAKEN = 'This number is already connected to another team. Disconnect it there first.';
-const UNSUPPORTED = 'That file type is not supported. Send a JPEG, PNG, WebP or HEIC photo, or a PDF.';
+const UNSUPPORTED = 'That file type is not supported. Send a JPEG, PNG, WebP or HEIC photo, a PDF, or an e-invoice as XML.';
 
 /**
  * A message to our chat number: a text connects the number to a team (by inbox id), a file

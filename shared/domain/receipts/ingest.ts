@@ -14,6 +14,8 @@ const EXT: Record<string, string> = {
   'image/png': 'png',
   'image/webp': 'webp',
   'image/heic': 'heic',
+  'application/xml': 'xml',
+  'text/xml': 'xml',
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import { InboxItem, MatchSuggestion, Team, TransactionAttachment } from '../../db/models';
 import { AUTO_THRESHOLD, type ReceiptForMatch } from '../matching/score';
+import { findExactPayment } from '../matching/exact';
 import { findBestMatch } from '../matching/service';
 import { notify } from '../notifications/service';
 import { emitEvent } from '../webhook-endpoints/events';
@@ -20,6 +21,10 @@ const receiptOf = (item: InboxItem): ReceiptForMatch => ({
 });
 
 type BestMatch = NonNullable<Awaited<ReturnType<typeof findBestMatch>>>;
+
+/** An e-invoice's exact payment first (certain), else the best scored candidate. */
+const bestFor = async (db: Db, teamId: string, item: InboxItem): Promise<BestMatch | null> =>
+  (item.eInvoice ? await findExactPayment(db, teamId, item.eInvoice) : null) ?? findBestMatch(db, teamId, receiptOf(item));
 
 /** The match as a suggestion of the item; the same pair scored again keeps one row with the new scores. */
 const recordSuggestion = (db: Db, teamId: string, inboxItemId: string, best: BestMatch, matchType: 'suggested' | 'auto_matched') =>
@@ -50,6 +55,8 @@ async function suggestForReview(db: Db, teamId: string, inboxItemId: string, bes
 export async function matchReceipt(db: Db, input: { teamId: string; inboxItemId: string }): Promise<MatchOutcome | undefined> {
   const item = await InboxItem.query(db).findOne({ teamId: input.teamId, id: input.inboxItemId });
   if (!item) return undefined;
+  // A refused e-invoice stays failed with its reason: nothing it claims is matched.
+  if (item.status === 'failed') return { outcome: 'no_match' };
   const setStatus = (status: InboxItem['status']) => InboxItem.query(db).findById(item.id).patch({ status, updatedAt: new Date() });
   // The same file sent again, already attached: it belongs where the first copy went, not to another transaction.
   const attached = item.documentId
@@ -70,7 +77,7 @@ export async function matchReceipt(db: Db, input: { teamId: string; inboxItemId:
     });
     return { outcome: 'auto_matched', transactionId: attached.transactionId, confidence: 1 };
   }
-  const best = await findBestMatch(db, input.teamId, receiptOf(item));
+  const best = await bestFor(db, input.teamId, item);
   if (!best) {
     await setStatus('no_match');
     return { outcome: 'no_match' };
@@ -124,7 +131,7 @@ export async function rematchOpenInboxItems(db: Db, teamId: string): Promise<{ c
   const wasDeclined = new Set(declined.map((s) => `${s.inboxItemId}/${s.transactionId}`));
   let suggested = 0;
   for (const item of open) {
-    const best = await findBestMatch(db, teamId, receiptOf(item));
+    const best = await bestFor(db, teamId, item);
     if (!best || wasDeclined.has(`${item.id}/${best.transaction.id}`)) continue;
     await suggestForReview(db, teamId, item.id, best);
     suggested++;

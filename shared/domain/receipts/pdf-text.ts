@@ -29,6 +29,8 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   return pdfjs.getDocument({
     // pdf.js takes ownership of (detaches) the buffer it is given: it gets a copy.
     data: new Uint8Array(bytes),
+    // PDFs come from outside (inboxes, uploads): nothing in one is ever compiled as code.
+    isEvalSupported: false,
     disableFontFace: true,
     standardFontDataUrl: STANDARD_FONTS,
     verbosity: 0,
@@ -57,4 +59,23 @@ export async function pdfText(bytes: Buffer, maxPages = 5): Promise<string> {
     await doc.loadingTask.destroy();
   }
   return lines.join('\n');
+}
+
+/**
+ * The files embedded in a PDF (its /EmbeddedFiles), by name: how Factur-X and ZUGFeRD carry their
+ * XML. Read without rendering anything; a PDF pdf.js cannot open throws.
+ */
+export async function pdfEmbeddedFiles(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const doc = await openPdf(bytes);
+  try {
+    const files = new Map<string, Buffer>();
+    // pdf.js may leave an attachment's content to be fetched on demand.
+    for (const [id, attachment] of (await doc.getAttachments()) ?? []) {
+      const content = attachment.content ?? (await doc.getAttachmentContent(id));
+      if (content) files.set(attachment.filename ?? id, Buffer.from(content));
+    }
+    return files;
+  } finally {
+    await doc.loadingTask.destroy();
+  }
 }
