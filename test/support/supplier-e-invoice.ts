@@ -3,7 +3,7 @@ import { ciiXml } from '../../shared/domain/e-invoices/cii';
 import { buildEDocument, type Source } from '../../shared/domain/e-invoices/document';
 import { facturX } from '../../shared/domain/e-invoices/facturx';
 import { ublXml } from '../../shared/domain/e-invoices/ubl';
-import { INVOICE_FONTS } from '../../shared/domain/invoices/pdf';
+import { useUnicodeFonts } from '../../shared/domain/invoices/fonts';
 import { invoiceTotals, lineAmounts } from '../../shared/domain/invoices/totals';
 
 /**
@@ -89,7 +89,8 @@ export function facturXPdf(cii: string, text = 'Invoice LS-2026-0417'): Promise<
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    doc.font(INVOICE_FONTS.regular).text(text);
+    useUnicodeFonts(doc);
+    doc.font('regular').text(text);
     facturX(cii).finish(doc);
     doc.end();
   });

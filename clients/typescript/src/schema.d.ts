@@ -804,7 +804,7 @@ export interface paths {
          * Upload documents
          * @description One or more files as `multipart/form-data` (any part name), with optional `tags` (tag ids, repeated or comma-separated). Each file is streamed to storage, never held in memory.
          *
-         *     The type is detected from the content, not the name: PDFs, images (JPEG, PNG, WebP, HEIC, GIF, TIFF), office files (DOCX, XLSX, PPTX, ODT, ODS), XML, plain text and CSV. Anything else, executables first, is 415 and nothing of the request is stored. A file over `DOCUMENT_MAX_BYTES` (25 MB unless configured) is 413, as is more than `DOCUMENT_MAX_FILES` files.
+         *     The type is detected from the content, not the name: PDFs, images (JPEG, PNG, WebP, HEIC, GIF, TIFF), office files (DOCX, XLSX, PPTX, ODT, ODS), XML, plain text and CSV. Anything else, executables first, is 415 and nothing of the request is stored. A supplier’s e-invoice (a Factur-X/ZUGFeRD PDF, or XRechnung, Peppol UBL or CII XML) is read structurally, without OCR, and goes to the inbox with its exact figures (`InboxItem.eInvoice`); a malformed or forged one becomes a `failed` inbox item with its `failureReason`. A file over `DOCUMENT_MAX_BYTES` (25 MB unless configured) is 413, as is more than `DOCUMENT_MAX_FILES` files.
          *
          *     The same bytes again are the document the team already has (`duplicate: true`), as for receipts. Each new document is processed in the background (`processingStatus`): its text is read, it is classified, and receipts and supplier invoices go to the inbox to be matched.
          *
@@ -2917,7 +2917,9 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description Required scopes: `transactions.read`.
+         * @description The transaction, with `categorySource` (why it has its category) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
+         *
+         *     Required scopes: `transactions.read`.
          */
         get: operations["transactions.getById"];
         put?: never;
@@ -2938,6 +2940,28 @@ export interface paths {
          *     Required scopes: `transactions.write`.
          */
         patch: operations["transactions.update"];
+        trace?: never;
+    };
+    "/transactions/{id}/unmerge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a merge
+         * @description Transactions are merged when one replaces another: a booked bank transaction replaces its pending one (bank-a links them by `pending_transaction_id`; for a bank that does not, the same account, an amount within 20 %, a date up to 7 days later and a similar name), and a synced transaction replaces a row entered by hand or imported that it duplicates (the same account or none, currency and amount, a date a few days apart, a similar name; each row pairs at most once, so two identical purchases on one day stay two). The one that stays takes over the other’s category, tags, note, assignee, flags, attachments and receipt and invoice matches (a field its own user set stays), and lists it in `mergedFrom`. This restores the merged transaction (`mergedId`, or the latest merge) exactly as it was, with its id, tags and links, and takes back from this one what the merge gave it, unless it was changed since. 404 when there is no such merge.
+         *
+         *     Required scopes: `transactions.write`.
+         */
+        post: operations["transactions.unmerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/transactions/bulk": {
@@ -4718,8 +4742,11 @@ export interface components {
         InboxItem: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            status: "new" | "processing" | "analyzing" | "pending" | "suggested_match" | "no_match" | "done" | "archived" | "deleted";
+            /**
+             * @description `failed`: the file was refused (see `failureReason`).
+             * @enum {string}
+             */
+            status: "new" | "processing" | "analyzing" | "pending" | "suggested_match" | "no_match" | "done" | "archived" | "failed" | "deleted";
             /** @enum {string} */
             source: "messaging" | "email" | "upload";
             sender: string | null;
@@ -4736,10 +4763,84 @@ export interface components {
             taxAmount: number | null;
             taxRate: number | null;
             /**
-             * @description How the fields were read: the PDF's text, OCR of the image, or the configured LLM; null until read, or when the file could not be read.
+             * @description How the fields were read: `e_invoice` from a supplier's e-invoice XML (exact, see `eInvoice`), the PDF's text, OCR of the image, or the configured LLM; null until read, or when the file could not be read.
              * @enum {string|null}
              */
-            extractionMethod: "pdf_text" | "ocr" | "llm" | null;
+            extractionMethod: "pdf_text" | "ocr" | "llm" | "e_invoice" | null;
+            /**
+             * @description For a supplier’s e-invoice: `facturx` (Factur-X/ZUGFeRD PDF), `xrechnung`, `ubl` (Peppol BIS) or `cii`; also set on a refused one. Null for any other file.
+             * @enum {string|null}
+             */
+            eInvoiceFormat: "facturx" | "xrechnung" | "ubl" | "cii" | null;
+            /** @description What the e-invoice says, exactly. `amount` above is its amount due (BT-115) and `taxAmount` its VAT, in major units. */
+            eInvoice: {
+                /** @enum {string} */
+                format: "facturx" | "xrechnung" | "ubl" | "cii";
+                /** @description UNTDID 1001 document type: 380 invoice, 381 credit note. */
+                typeCode: string;
+                /** @description The supplier’s invoice number (BT-1). */
+                number: string;
+                issueDate: string;
+                dueDate: string | null;
+                currency: string;
+                supplier: {
+                    name: string;
+                    vatId: string | null;
+                };
+                buyer: {
+                    name: string | null;
+                    vatId: string | null;
+                };
+                totals: {
+                    /** @description Sum of the line nets (BT-106), in the currency's minor unit (cents for EUR). */
+                    lines: number;
+                    /** @description Document allowances (BT-107), in the currency's minor unit (cents for EUR). */
+                    allowances: number;
+                    /** @description Document charges (BT-108), in the currency's minor unit (cents for EUR). */
+                    charges: number;
+                    /** @description Total without VAT (BT-109), in the currency's minor unit (cents for EUR). */
+                    net: number;
+                    /** @description VAT total (BT-110), in the currency's minor unit (cents for EUR). */
+                    tax: number;
+                    /** @description Total with VAT (BT-112), in the currency's minor unit (cents for EUR). */
+                    gross: number;
+                    /** @description Paid in advance (BT-113), in the currency's minor unit (cents for EUR). */
+                    prepaid: number;
+                    /** @description Rounding (BT-114), in the currency's minor unit (cents for EUR). */
+                    rounding: number;
+                    /** @description Amount due (BT-115), in the currency's minor unit (cents for EUR). */
+                    payable: number;
+                };
+                vatBreakdown: {
+                    category: string | null;
+                    rate: number | null;
+                    /** @description Taxable amount of this category and rate, in the currency's minor unit (cents for EUR). */
+                    base: number;
+                    /** @description VAT of this category and rate, in the currency's minor unit (cents for EUR). */
+                    vat: number;
+                }[];
+                lines: {
+                    id: string | null;
+                    name: string | null;
+                    /** @description As written in the XML. */
+                    quantity: string | null;
+                    unitCode: string | null;
+                    /** @description Net unit price as written in the XML (up to four decimals). */
+                    price: string | null;
+                    /** @description Line net, in the currency's minor unit (cents for EUR). */
+                    net: number;
+                    category: string | null;
+                    rate: number | null;
+                }[];
+                payment: {
+                    iban: string | null;
+                    bic: string | null;
+                    reference: string | null;
+                };
+            } | null;
+            paymentDue: components["schemas"]["PaymentDue"];
+            /** @description Why the item is `failed`: an e-invoice that is malformed, declares a DTD or entities, or whose totals disagree with its lines or each other. Such an item keeps no amounts and is never matched. */
+            failureReason: string | null;
             /**
              * @description Reading the file: `failed` means it could not be read at all; fill in the fields by hand (PATCH).
              * @enum {string|null}
@@ -4760,6 +4861,17 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description A payment to make: present while a received e-invoice (not a credit note) with an amount due is not matched to a bank transaction. */
+        PaymentDue: {
+            /** @description What to pay (the e-invoice’s amount due), in the currency's minor unit (cents for EUR). */
+            amount: number;
+            currency: string;
+            /** @description The supplier’s account to pay to. */
+            iban: string | null;
+            /** @description What to quote with the transfer: the payment reference, else the invoice number. */
+            reference: string;
+            dueDate: string | null;
+        } | null;
         UpdateInboxItem: {
             displayName?: string | null;
             note?: string | null;
@@ -5445,7 +5557,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
+            type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
             /** @description One line for a person, in English. */
             title: string;
             /** @description 1 is the most urgent; 1–3 are shown to people. */
@@ -5470,7 +5582,7 @@ export interface components {
         /** @description The caller's choice for one type, in this team. */
         NotificationSetting: {
             /** @enum {string} */
-            type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
+            type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
             description: string;
             /** @description Shown in the list and counted as unread. */
             inApp: boolean;
@@ -6375,6 +6487,8 @@ export interface components {
                 created: number;
                 /** @description Rows imported before (the same row of the same file): not created again. */
                 skipped: number;
+                /** @description Rows that matched a transaction the account already had (synced from the bank, or entered by hand): the same amount and currency, a date at most a day apart and a similar name, each existing transaction matching one row at most (two identical coffees in the file against two synced: none created; three against two: one). Not created. */
+                matched: number;
             };
             /** @description Why the import failed: each bad row by line (the first 1,000). */
             errors: {
@@ -6701,6 +6815,110 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description A transaction of the team, with the transactions merged into it. */
+        TransactionDetail: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date
+             * @description Booking date, YYYY-MM-DD.
+             * @example 2026-11-02
+             */
+            date: string;
+            /** @description Display name, usually the counterparty as the bank shows it. */
+            name: string;
+            description: string | null;
+            /**
+             * @description Signed amount: negative is an expense, positive is income.
+             * @example -42.5
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 code, upper case.
+             * @example EUR
+             */
+            currency: string;
+            /** @enum {string} */
+            status: "posted" | "pending" | "excluded" | "completed" | "archived";
+            /** @enum {string} */
+            method: "payment" | "card_purchase" | "card_atm" | "transfer" | "ach" | "wire" | "deposit" | "interest" | "fee" | "other" | "unknown";
+            /** @description The category, when one is set. */
+            category: {
+                slug: string;
+                name: string;
+                color: string | null;
+            } | null;
+            /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+            categorySource: {
+                /** @enum {string} */
+                by: "rule" | "user";
+                /** Format: uuid */
+                ruleId: string | null;
+                ruleName: string | null;
+                /** @example Rule 'SaaS' matched: name contains 'github' */
+                explanation: string;
+            } | null;
+            counterpartyName: string | null;
+            merchantName: string | null;
+            note: string | null;
+            /** @description Created through the API rather than a bank feed. */
+            manual: boolean;
+            /** @description A transfer between the team's own accounts. */
+            internal: boolean;
+            recurring: boolean;
+            frequency: string | null;
+            taxAmount: number | null;
+            /** @description Percent, e.g. 20 for 20 %. */
+            taxRate: number | null;
+            taxType: string | null;
+            /** @description The bank account it was booked on; null for manual transactions without one. */
+            account: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                currency: string;
+            } | null;
+            tags: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            attachments: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                mimeType: string;
+                size: number;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Transactions merged into this one, newest first: it took over their category, tags, note, attachments and matches, and each can be restored by an unmerge. */
+            mergedFrom: components["schemas"]["MergedTransaction"][];
+        };
+        MergedTransaction: {
+            /**
+             * Format: uuid
+             * @description The merged-away transaction’s id; `POST /transactions/{id}/unmerge` with it as `mergedId` restores it.
+             */
+            id: string;
+            /**
+             * @description `booked`: the pending transaction this booked one replaced. `duplicate`: a row entered by hand or imported that this one duplicated.
+             * @enum {string}
+             */
+            reason: "booked" | "duplicate";
+            /** Format: date-time */
+            mergedAt: string;
+            /** Format: date */
+            date: string;
+            name: string;
+            /**
+             * @description Signed amount: negative is an expense, positive is income.
+             * @example -42.5
+             */
+            amount: number;
+        };
         /** @description A manual transaction (not from a bank feed). */
         CreateTransaction: {
             /** Format: date */
@@ -6801,6 +7019,170 @@ export interface components {
             taxAmount?: number | null;
             taxRate?: number | null;
             taxType?: string | null;
+        };
+        UnmergeResult: {
+            /** @description The transaction that was merged into, as it is now. */
+            transaction: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: date
+                 * @description Booking date, YYYY-MM-DD.
+                 * @example 2026-11-02
+                 */
+                date: string;
+                /** @description Display name, usually the counterparty as the bank shows it. */
+                name: string;
+                description: string | null;
+                /**
+                 * @description Signed amount: negative is an expense, positive is income.
+                 * @example -42.5
+                 */
+                amount: number;
+                /**
+                 * @description ISO 4217 code, upper case.
+                 * @example EUR
+                 */
+                currency: string;
+                /** @enum {string} */
+                status: "posted" | "pending" | "excluded" | "completed" | "archived";
+                /** @enum {string} */
+                method: "payment" | "card_purchase" | "card_atm" | "transfer" | "ach" | "wire" | "deposit" | "interest" | "fee" | "other" | "unknown";
+                /** @description The category, when one is set. */
+                category: {
+                    slug: string;
+                    name: string;
+                    color: string | null;
+                } | null;
+                /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+                categorySource: {
+                    /** @enum {string} */
+                    by: "rule" | "user";
+                    /** Format: uuid */
+                    ruleId: string | null;
+                    ruleName: string | null;
+                    /** @example Rule 'SaaS' matched: name contains 'github' */
+                    explanation: string;
+                } | null;
+                counterpartyName: string | null;
+                merchantName: string | null;
+                note: string | null;
+                /** @description Created through the API rather than a bank feed. */
+                manual: boolean;
+                /** @description A transfer between the team's own accounts. */
+                internal: boolean;
+                recurring: boolean;
+                frequency: string | null;
+                taxAmount: number | null;
+                /** @description Percent, e.g. 20 for 20 %. */
+                taxRate: number | null;
+                taxType: string | null;
+                /** @description The bank account it was booked on; null for manual transactions without one. */
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    currency: string;
+                } | null;
+                tags: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                }[];
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    mimeType: string;
+                    size: number;
+                }[];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** @description Transactions merged into this one, newest first: it took over their category, tags, note, attachments and matches, and each can be restored by an unmerge. */
+                mergedFrom: components["schemas"]["MergedTransaction"][];
+            };
+            /** @description The transaction restored, with its id, fields, tags and links as before the merge. */
+            restored: {
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: date
+                 * @description Booking date, YYYY-MM-DD.
+                 * @example 2026-11-02
+                 */
+                date: string;
+                /** @description Display name, usually the counterparty as the bank shows it. */
+                name: string;
+                description: string | null;
+                /**
+                 * @description Signed amount: negative is an expense, positive is income.
+                 * @example -42.5
+                 */
+                amount: number;
+                /**
+                 * @description ISO 4217 code, upper case.
+                 * @example EUR
+                 */
+                currency: string;
+                /** @enum {string} */
+                status: "posted" | "pending" | "excluded" | "completed" | "archived";
+                /** @enum {string} */
+                method: "payment" | "card_purchase" | "card_atm" | "transfer" | "ach" | "wire" | "deposit" | "interest" | "fee" | "other" | "unknown";
+                /** @description The category, when one is set. */
+                category: {
+                    slug: string;
+                    name: string;
+                    color: string | null;
+                } | null;
+                /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+                categorySource: {
+                    /** @enum {string} */
+                    by: "rule" | "user";
+                    /** Format: uuid */
+                    ruleId: string | null;
+                    ruleName: string | null;
+                    /** @example Rule 'SaaS' matched: name contains 'github' */
+                    explanation: string;
+                } | null;
+                counterpartyName: string | null;
+                merchantName: string | null;
+                note: string | null;
+                /** @description Created through the API rather than a bank feed. */
+                manual: boolean;
+                /** @description A transfer between the team's own accounts. */
+                internal: boolean;
+                recurring: boolean;
+                frequency: string | null;
+                taxAmount: number | null;
+                /** @description Percent, e.g. 20 for 20 %. */
+                taxRate: number | null;
+                taxType: string | null;
+                /** @description The bank account it was booked on; null for manual transactions without one. */
+                account: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    currency: string;
+                } | null;
+                tags: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                }[];
+                attachments: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    mimeType: string;
+                    size: number;
+                }[];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+            };
         };
         BulkResult: {
             /** @description Transactions the ids or filter selected. */
@@ -14658,7 +15040,7 @@ export interface operations {
                 cursor?: string;
                 pageSize?: number;
                 /** @description Default: everything except deleted. */
-                statuses?: ("new" | "processing" | "analyzing" | "pending" | "suggested_match" | "no_match" | "done" | "archived")[] | null;
+                statuses?: ("new" | "processing" | "analyzing" | "pending" | "suggested_match" | "no_match" | "done" | "archived" | "failed")[] | null;
                 /** @description Search in merchant, note, file name and the text of the document (what the receipt says). */
                 q?: string;
                 /** @description Document date from, inclusive. */
@@ -21517,7 +21899,7 @@ export interface operations {
                 /** @description One or more statuses; by default `unread` and `read` (archived ones are left out). */
                 status?: ("unread" | "read" | "archived")[] | null;
                 /** @description One or more types. */
-                type?: ("transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed")[] | null;
+                type?: ("transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed")[] | null;
                 /** @description Only this urgent or more (3: what people see). */
                 maxPriority?: number;
             };
@@ -22288,7 +22670,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                type: "transactions_created" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
+                type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
             };
             cookie?: never;
         };
@@ -31078,7 +31460,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Transaction"];
+                        data: components["schemas"]["TransactionDetail"];
                     };
                 };
             };
@@ -31355,6 +31737,180 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.unmerge": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Transaction id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.
+                     */
+                    mergedId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UnmergeResult"];
                     };
                 };
             };

@@ -29,8 +29,6 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   return pdfjs.getDocument({
     // pdf.js takes ownership of (detaches) the buffer it is given: it gets a copy.
     data: new Uint8Array(bytes),
-    // PDFs come from outside (inboxes, uploads): nothing in one is ever compiled as code.
-    isEvalSupported: false,
     disableFontFace: true,
     standardFontDataUrl: STANDARD_FONTS,
     verbosity: 0,
