@@ -3,6 +3,8 @@ import { loadConfig, type Config } from '../shared/config';
 import { createDb } from '../shared/db/knex';
 import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
+import { startTracing } from '../shared/tracing/start';
+import { tracedTemporalClient } from '../shared/tracing/temporal-client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
 import { startWebhookRelay } from './webhooks/relay';
@@ -26,11 +28,15 @@ export interface RunningApi {
 export async function startApi(config: Config): Promise<RunningApi> {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the API');
   const logger = createLogger(config, { process: 'api' });
+  // Before the pool and the server open, so their first query and request are seen.
+  const tracing = await startTracing(config, 'api');
+  if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing on');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const temporal = createTemporalGateway({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    ...(tracing ? { interceptors: await tracedTemporalClient() } : {}),
   });
   const metrics = new ApiMetrics(db, { processMetrics: true });
   const deps = createApiDeps({ config, db, temporal, logger }, { metrics });
@@ -41,6 +47,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   }).catch(async (err: unknown) => {
     await temporal.close();
     await db.destroy();
+    await tracing?.shutdown();
     throw new Error(`/metrics cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (METRICS_PORT): ${(err as Error).message}`, {
       cause: err,
     });
@@ -83,6 +90,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
       await deps.credentials.close();
       await temporal.close();
       await db.destroy();
+      await tracing?.shutdown();
       logger.info('api stopped');
     },
   };

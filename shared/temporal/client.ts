@@ -1,5 +1,5 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ClientInterceptors } from '@temporalio/client';
 
 /** How long close() waits for calls in flight; the channel itself is shut only once they end. */
 const CLOSE_PATIENCE_MS = 5_000;
@@ -49,6 +49,8 @@ export interface TemporalOptions {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** The client's interceptors: with tracing on, a workflow start or signal carries the caller's trace. */
+  interceptors?: ClientInterceptors;
 }
 
 /**
@@ -78,7 +80,10 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
       // recorded and started later (the webhook relay), and REST callers get a prompt error.
       interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, maxIntervalMs: () => 500 }))],
     })
-      .then((connection) => ({ connection, client: new Client({ connection, namespace: options.namespace }) }))
+      .then((connection) => ({
+        connection,
+        client: new Client({ connection, namespace: options.namespace, interceptors: options.interceptors }),
+      }))
       .catch((err: unknown) => {
         connecting = undefined; // try again on the next call
         throw err;

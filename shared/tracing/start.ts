@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Config } from '../config';
+
+/** What a process traces with, once tracing is on: the Temporal worker hands its workflows' spans to the same processor. */
+export interface Tracing {
+  readonly processor: SpanProcessor;
+  readonly resource: Resource;
+  /** Sends what is still buffered, then stops tracing. */
+  shutdown(): Promise<void>;
+}
+
+// Probes and scrapes come every few seconds and say nothing about what a caller asked for.
+const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/health', '/metrics']);
+
+/**
+ * Turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (or a test passes its own exporter), and does
+ * nothing otherwise: the SDK's modules are imported here and only here, so a process without tracing never
+ * loads them. Call it before the process opens its database pool or server, so the first query and request
+ * are seen.
+ */
+export async function startTracing(
+  config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>,
+  service: 'api' | 'worker',
+  opts: { exporter?: SpanExporter } = {},
+): Promise<Tracing | undefined> {
+  const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!endpoint && !opts.exporter) return undefined;
+  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { Resource }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-pg'),
+  ]);
+  const exporter =
+    opts.exporter ??
+    new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: `${endpoint!.replace(/\/+$/, '')}/v1/traces` });
+  const resource = new Resource({ 'service.name': config.OTEL_SERVICE_NAME ?? `finops-${service}` });
+  const processor = new BatchSpanProcessor(exporter);
+  const provider = new NodeTracerProvider({ resource });
+  provider.addSpanProcessor(processor);
+  // The global provider, AsyncLocalStorage context and W3C traceparent propagation: a caller's traceparent is continued.
+  provider.register();
+  const instrumentations = [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(pathOf(req.url)),
+      // A query string may carry a token or a code: spans keep the path only.
+      requestHook: (span, req) => {
+        if (!('headers' in req) || !('url' in req)) return;
+        const path = pathOf((req as IncomingMessage).url);
+        span.setAttribute('http.target', path);
+        span.setAttribute('http.url', path);
+      },
+    }),
+    // No parameter values on the spans: they are customers' data.
+    new PgInstrumentation({ enhancedDatabaseReporting: false }),
+  ];
+  for (const i of instrumentations) i.setTracerProvider(provider);
+  // The HTTP instrumentation patches `http` when it is next required; this process loaded it long before.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('node:http');
+  const untraceFetch = (await import('./fetch-spans')).traceFetch();
+  return {
+    processor,
+    resource,
+    async shutdown() {
+      untraceFetch();
+      for (const i of instrumentations) i.disable();
+      await provider.shutdown();
+    },
+  };
+}
+
+const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0];
