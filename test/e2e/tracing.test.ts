@@ -126,7 +126,8 @@ describe('traces', () => {
     );
     const one = (match: (s: ReceivedSpan) => boolean, what: string) => {
       const found = trace.filter(match);
-      expect({ what, count: found.length }).toEqual({ what, count: 1 });
+      // On a failure, the trace's spans are in the message.
+      if (found.length !== 1) expect({ what, found: found.length, trace: trace.map((s) => `${s.service} ${s.name}`) }).toBeUndefined();
       return found[0];
     };
     const request = one((s) => s.service === 'finops-api' && s.kind === 2 && s.attributes['http.method'] === 'POST', 'the request');
