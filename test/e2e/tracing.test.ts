@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { freePort, tcpAnswers } from '../../scripts/lib/ports';
 import { buildWorkflowBundle } from '../../scripts/build-workflow-bundle';
 import { tracedBundlePath } from '../../worker/create-worker';
+import { invoiceLifecycleContract } from '../../shared/temporal/invoice-lifecycle/contract';
 import { startOtlpSink, type OtlpSink, type ReceivedSpan } from '../fakes/otlp-sink';
 import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { testConfig } from '../support/api';
@@ -74,7 +75,7 @@ describe('traces', () => {
     startProcess('worker/main.ts', env);
     const apiProcess = startProcess('api/main.ts', env);
     for (let i = 0; !(await tcpAnswers(`127.0.0.1:${port}`)); i++) {
-      if (i > 600 || apiProcess.exitCode !== null) throw new Error(`the API did not start:\n${output}`);
+      if (i > 1800 || apiProcess.exitCode !== null) throw new Error(`the API did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const url = `http://127.0.0.1:${port}`;
@@ -132,8 +133,14 @@ describe('traces', () => {
     };
     const request = one((s) => s.service === 'finops-api' && s.kind === 2 && s.attributes['http.method'] === 'POST', 'the request');
     expect(request.parentSpanId).toBe(callerSpanId);
-    const start = one((s) => s.service === 'finops-api' && s.name === 'SignalWithStartWorkflow:InvoiceLifecycle', 'the workflow start');
-    const run = one((s) => s.service === 'finops-worker' && s.name === 'RunWorkflow:InvoiceLifecycle', 'the workflow run');
+    const start = one(
+      (s) => s.service === 'finops-api' && s.name === `SignalWithStartWorkflow:${invoiceLifecycleContract.workflowType}`,
+      'the workflow start',
+    );
+    const run = one(
+      (s) => s.service === 'finops-worker' && s.name === `RunWorkflow:${invoiceLifecycleContract.workflowType}`,
+      'the workflow run',
+    );
     const activity = one((s) => s.name === 'RunActivity:performInvoiceStep', 'the sending activity');
     const mail = one((s) => s.name === 'smtp send', 'the SMTP send');
     const sql = trace.filter((s) => s.attributes['db.system'] === 'postgresql' && descendsFrom(trace, s, activity));
@@ -162,5 +169,5 @@ describe('traces', () => {
       'the access log line of the send',
     );
     expect(line.requestId).toBe(traceId);
-  }, 240_000);
+  }, 480_000);
 });
