@@ -35,10 +35,10 @@ export interface RunningWorker {
  */
 export async function startWorker(config: Config, opts: { temporalMetricsUrl?: string } = {}): Promise<RunningWorker> {
   const logger = createLogger(config, { process: 'worker' });
+  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
   // Before the pool opens, so its queries are seen.
   const tracing = await startTracing(config, 'worker');
   if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing on');
-  if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
   const traced = tracing && { tracing, worker: await workerTracing(tracing), client: await tracedTemporalClient() };
   const running: { connection?: NativeConnection; worker?: Worker } = {};

@@ -54,8 +54,9 @@ export async function startTracing(
         span.setAttribute('http.url', path);
       },
     }),
-    // No parameter values on the spans: they are customers' data.
-    new PgInstrumentation({ enhancedDatabaseReporting: false }),
+    // No parameter values on the spans: they are customers' data. A query outside any trace (a relay's
+    // poll, a scrape's backlog count, every few seconds) would be a trace of one span each: none.
+    new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
   ];
   for (const i of instrumentations) i.setTracerProvider(provider);
   // The HTTP instrumentation patches `http` when it is next required; this process loaded it long before.
