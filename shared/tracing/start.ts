@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config';
+import { traceFetch } from './fetch-spans';
 
 /** What a process traces with, once tracing is on: the Temporal worker hands its workflows' spans to the same processor. */
 export interface Tracing {
@@ -62,7 +63,7 @@ export async function startTracing(
   // The HTTP instrumentation patches `http` when it is next required; this process loaded it long before.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('node:http');
-  const untraceFetch = (await import('./fetch-spans')).traceFetch();
+  const untraceFetch = traceFetch();
   return {
     processor,
     resource,

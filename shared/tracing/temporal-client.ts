@@ -5,6 +5,6 @@ import type { ClientInterceptors } from '@temporalio/client';
  * trace, and its context travels in the workflow's headers to the worker. Imported only when tracing is on.
  */
 export async function tracedTemporalClient(): Promise<ClientInterceptors> {
-  const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry/lib/client');
+  const { OpenTelemetryWorkflowClientInterceptor } = await import('@temporalio/interceptors-opentelemetry');
   return { workflow: [new OpenTelemetryWorkflowClientInterceptor()] };
 }
