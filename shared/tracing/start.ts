@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Resource } from '@opentelemetry/resources';
-import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config';
 import { traceFetch } from './fetch-spans';
 
@@ -16,29 +16,42 @@ export interface Tracing {
 const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/health', '/metrics']);
 
 /**
- * Turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (or a test passes its own exporter), and does
- * nothing otherwise: the SDK's modules are imported here and only here, so a process without tracing never
- * loads them. Call it before the process opens its database pool or server, so the first query and request
- * are seen.
+ * Turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set, and does nothing otherwise: the SDK's modules
+ * are imported here and only here, so a process without tracing never loads them. Call it before the
+ * process opens its database pool or server, so the first query and request are seen.
  */
-export async function startTracing(
+export function startTracing(
   config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_SERVICE_NAME'>,
   service: 'api' | 'worker',
-  opts: { exporter?: SpanExporter } = {},
 ): Promise<Tracing | undefined> {
   const endpoint = config.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (!endpoint && !opts.exporter) return undefined;
-  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { Resource }, { HttpInstrumentation }, { PgInstrumentation }] = await Promise.all([
+  if (!endpoint) return Promise.resolve(undefined);
+  // The tracer provider and the instrumentations' patches are the process's, not an app's: a process that
+  // runs the API and a worker together (`npm start`) starts tracing once, under the first one's name.
+  processTracing ??= start(endpoint, config.OTEL_SERVICE_NAME ?? `finops-${service}`);
+  return processTracing;
+}
+
+let processTracing: Promise<Tracing> | undefined;
+
+async function start(endpoint: string, serviceName: string): Promise<Tracing> {
+  const [
+    { NodeTracerProvider },
+    { BatchSpanProcessor },
+    { Resource },
+    { OTLPTraceExporter },
+    { HttpInstrumentation },
+    { PgInstrumentation },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/resources'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-pg'),
   ]);
-  const exporter =
-    opts.exporter ??
-    new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url: `${endpoint!.replace(/\/+$/, '')}/v1/traces` });
-  const resource = new Resource({ 'service.name': config.OTEL_SERVICE_NAME ?? `finops-${service}` });
+  const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` });
+  const resource = new Resource({ 'service.name': serviceName });
   const processor = new BatchSpanProcessor(exporter);
   const provider = new NodeTracerProvider({ resource });
   provider.addSpanProcessor(processor);
