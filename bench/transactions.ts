@@ -175,7 +175,10 @@ async function main() {
   } finally {
     api.kill('SIGTERM');
     bare.kill('SIGTERM');
+    // The traced API sends what it still holds as it stops: the collector waits for it.
+    const stopped = traced.exitCode === null ? new Promise((resolve) => traced.once('exit', resolve)) : Promise.resolve();
     traced.kill('SIGTERM');
+    await stopped;
     await collector.close();
     await db('api_keys')
       .where({ keyHash: sha256Hex(key) })

@@ -8,7 +8,7 @@ import { traceFetch } from './fetch-spans';
 export interface Tracing {
   readonly processor: SpanProcessor;
   readonly resource: Resource;
-  /** Sends what is still buffered, then stops tracing. */
+  /** Sends what is still buffered, then stops tracing; never rejects (a collector away at shutdown costs those spans only). */
   shutdown(): Promise<void>;
 }
 
@@ -83,7 +83,7 @@ async function start(endpoint: string, serviceName: string): Promise<Tracing> {
     async shutdown() {
       untraceFetch();
       for (const i of instrumentations) i.disable();
-      await provider.shutdown();
+      await provider.shutdown().catch(() => undefined);
     },
   };
 }
