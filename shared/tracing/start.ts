@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Resource } from '@opentelemetry/resources';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config';
@@ -53,8 +52,7 @@ async function start(endpoint: string, serviceName: string): Promise<Tracing> {
   const exporter = new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` });
   const resource = new Resource({ 'service.name': serviceName });
   const processor = new BatchSpanProcessor(exporter);
-  const provider = new NodeTracerProvider({ resource });
-  provider.addSpanProcessor(processor);
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   // The global provider, AsyncLocalStorage context and W3C traceparent propagation: a caller's traceparent is continued.
   provider.register();
   const instrumentations = [
@@ -63,7 +61,7 @@ async function start(endpoint: string, serviceName: string): Promise<Tracing> {
       // A query string may carry a token or a code: spans keep the path only.
       requestHook: (span, req) => {
         if (!('headers' in req) || !('url' in req)) return;
-        const path = pathOf((req as IncomingMessage).url);
+        const path = pathOf(req.url);
         span.setAttribute('http.target', path);
         span.setAttribute('http.url', path);
       },

@@ -121,9 +121,9 @@ describe('traces', () => {
     // The whole chain has reached the collector once the run's span (the last to end) is there.
     const runName = `RunWorkflow:${invoiceLifecycleContract.workflowType}`;
     const trace = await eventuallyValue(
-      async () => {
+      () => {
         const spans = otlp.spans.filter((s) => s.traceId === traceId);
-        return spans.some((s) => s.name === runName) ? spans : undefined;
+        return Promise.resolve(spans.some((s) => s.name === runName) ? spans : undefined);
       },
       60_000,
       'the run span in the trace',
@@ -164,12 +164,14 @@ describe('traces', () => {
 
     // The access log line of the send carries the trace id as its request id.
     const line = await eventuallyValue(
-      async () =>
-        output
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as { msg?: string; path?: string; requestId?: string })
-          .find((l) => l.msg === 'request' && l.path === `/invoices/${invoice.body.data.id}/send`),
+      () =>
+        Promise.resolve(
+          output
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => JSON.parse(l) as { msg?: string; path?: string; requestId?: string })
+            .find((l) => l.msg === 'request' && l.path === `/invoices/${invoice.body.data.id}/send`),
+        ),
       10_000,
       'the access log line of the send',
     );

@@ -7,8 +7,7 @@ import { traceFetch } from '../../shared/tracing/fetch-spans';
 
 // A provider's calls are fetches: each inside a trace is a client span of it, and the provider gets the traceparent.
 const exporter = new InMemorySpanExporter();
-const provider = new NodeTracerProvider();
-provider.addSpanProcessor(new SimpleSpanProcessor(exporter));
+const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 provider.register();
 let untrace: () => void;
 let server: http.Server;
