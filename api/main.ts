@@ -5,6 +5,8 @@ import { createLogger } from '../shared/logger';
 import { temporalGatewayOptions } from '../shared/temporal/connection-options';
 import { useFontDir } from '../shared/domain/invoices/fonts';
 import { createTemporalGateway } from '../shared/temporal/client';
+import { startTracing } from '../shared/tracing/start';
+import { tracedTemporalClient } from '../shared/tracing/temporal-client';
 import { createApp } from './app';
 import { createApiDeps } from './deps';
 import { startWebhookRelay } from './webhooks/relay';
@@ -29,8 +31,14 @@ export async function startApi(config: Config): Promise<RunningApi> {
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the API');
   const logger = createLogger(config, { process: 'api' });
   useFontDir(config.PDF_FONT_DIR);
+  // Before the pool and the server open, so their first query and request are seen.
+  const tracing = await startTracing(config, 'api');
+  if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing on');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
-  const temporal = createTemporalGateway(temporalGatewayOptions(config));
+  const temporal = createTemporalGateway({
+    ...temporalGatewayOptions(config),
+    ...(tracing ? { interceptors: await tracedTemporalClient() } : {}),
+  });
   const metrics = new ApiMetrics(db, { processMetrics: true });
   const deps = createApiDeps({ config, db, temporal, logger }, { metrics });
   const metricsServer = await serveMetrics({
@@ -40,6 +48,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   }).catch(async (err: unknown) => {
     await temporal.close();
     await db.destroy();
+    await tracing?.shutdown();
     throw new Error(`/metrics cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (METRICS_PORT): ${(err as Error).message}`, {
       cause: err,
     });
@@ -82,6 +91,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
       await deps.credentials.close();
       await temporal.close();
       await db.destroy();
+      await tracing?.shutdown();
       logger.info('api stopped');
     },
   };

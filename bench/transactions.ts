@@ -2,7 +2,9 @@
  * GET /transactions under load: a team with 1,000,000 transactions, pages of 50,
  * authenticated with an API key. Prints p50/p99 latency at a steady 200 requests/s (open loop,
  * bench/lib/paced-load.ts) and the maximum throughput and the CPU per request, next to a bare `pg` +
- * `http` program doing the same work (the same key lookup, the same list SQL).
+ * `http` program doing the same work (the same key lookup, the same list SQL). Then the API with tracing
+ * on (OTLP/HTTP to a stand-in collector the bench starts) against the same API with it off, in
+ * alternating rounds: what tracing costs in throughput and CPU per request.
  *
  *   npx tsx bench/transactions.ts            (DATABASE_URL or an embedded PostgreSQL)
  *   ROWS=200000 DURATION=10 npx tsx bench/transactions.ts
@@ -25,6 +27,7 @@ import { maxLoadSideBySide } from './lib/side-by-side';
 import { load as run, requireEveryAnswerOk, waitForPort as waitFor } from './lib/load';
 import { pacedLoad } from './lib/paced-load';
 import { runMain } from './lib/run-main';
+import { startOtlpSink } from '../test/fakes/otlp-sink';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const DURATION = Number(process.env.DURATION ?? 15);
@@ -62,7 +65,15 @@ async function main() {
 
   const apiPort = await freePort();
   const barePort = await freePort();
+  const tracedPort = await freePort();
+  // Counts what arrives without parsing it: the collector's work is not the API's.
+  const collector = await startOtlpSink({ keep: false });
   const api = spawnApi({ databaseUrl: bench.url, port: apiPort });
+  const traced = spawnApi({
+    databaseUrl: bench.url,
+    port: tracedPort,
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, METRICS_PORT: '0' },
+  });
   const bare = spawnBare(path.join(__dirname, 'bare-transactions-server.ts'), [
     String(barePort),
     bench.url,
@@ -71,12 +82,15 @@ async function main() {
   try {
     await waitFor(`127.0.0.1:${apiPort}`);
     await waitFor(`127.0.0.1:${barePort}`);
+    await waitFor(`127.0.0.1:${tracedPort}`);
     const headers = { authorization: `Bearer ${key}` };
     const apiUrl = `http://127.0.0.1:${apiPort}/transactions?pageSize=50`;
     const bareUrl = `http://127.0.0.1:${barePort}/`;
+    const tracedUrl = `http://127.0.0.1:${tracedPort}/transactions?pageSize=50`;
 
     await run({ url: apiUrl, headers, duration: 3, connections: 10 }); // warm-up: JIT, pools, caches
     await run({ url: bareUrl, headers, duration: 3, connections: 10 });
+    await run({ url: tracedUrl, headers, duration: 3, connections: 10 });
 
     const fixed = await pacedLoad({
       url: apiUrl,
@@ -96,7 +110,22 @@ async function main() {
       { process: bare, options: { url: bareUrl, headers, connections: 20 } },
       { rounds: ROUNDS, roundS: DURATION / ROUNDS },
     );
-    requireEveryAnswerOk({ 'API at 200 req/s': fixed, 'bare at 200 req/s': bareFixed, API: apiMax, bare: bareMax });
+    const batchesBefore = collector.batches;
+    const { ours: tracedMax, bare: untracedMax } = await maxLoadSideBySide(
+      { process: traced, options: { url: tracedUrl, headers, connections: 20 } },
+      { process: api, options: { url: apiUrl, headers, connections: 20 } },
+      { rounds: ROUNDS, roundS: DURATION / ROUNDS },
+    );
+    requireEveryAnswerOk({
+      'API at 200 req/s': fixed,
+      'bare at 200 req/s': bareFixed,
+      API: apiMax,
+      bare: bareMax,
+      'API, tracing on': tracedMax,
+      'API, tracing off': untracedMax,
+    });
+    if (collector.batches === batchesBefore)
+      throw new Error('the traced API exported no spans: the comparison would be of two untraced APIs');
     const apiCpuPerRequest = apiMax.cpuPerRequestMs;
     const bareCpuPerRequest = bareMax.cpuPerRequestMs;
 
@@ -111,6 +140,9 @@ async function main() {
     console.log(`  ratio to bare: ${(apiMax.perSecond / bareMax.perSecond).toFixed(2)}  (target ≥ 0.85)`);
     console.log(
       `  CPU per request: ${apiCpuPerRequest.toFixed(3)} ms, bare ${bareCpuPerRequest.toFixed(3)} ms, ratio ${(apiCpuPerRequest / bareCpuPerRequest).toFixed(2)}  (target ≤ 1.15; steadier than req/s on a busy machine)`,
+    );
+    console.log(
+      `  tracing on (OTLP/HTTP, ${collector.batches - batchesBefore} batches exported) vs off, ${ROUNDS} alternating rounds each: ${tracedMax.perSecond.toFixed(0)} vs ${untracedMax.perSecond.toFixed(0)} req/s, ratio ${(tracedMax.perSecond / untracedMax.perSecond).toFixed(3)}  (target ≥ 0.95); CPU per request ${tracedMax.cpuPerRequestMs.toFixed(3)} vs ${untracedMax.cpuPerRequestMs.toFixed(3)} ms`,
     );
     reportFigure({
       name: `GET /transactions p99 at ${RATE} req/s`,
@@ -133,9 +165,21 @@ async function main() {
       comparator: { name: 'bare pg+http', value: bareCpuPerRequest },
       budget: { on: 'ratio', atMost: 1.15 },
     });
+    reportFigure({
+      name: 'GET /transactions max throughput, tracing on',
+      value: tracedMax.perSecond,
+      unit: 'req/s',
+      comparator: { name: 'tracing off', value: untracedMax.perSecond },
+      budget: { on: 'ratio', atLeast: 0.95 },
+    });
   } finally {
     api.kill('SIGTERM');
     bare.kill('SIGTERM');
+    // The traced API sends what it still holds as it stops: the collector waits for it.
+    const stopped = traced.exitCode === null ? new Promise((resolve) => traced.once('exit', resolve)) : Promise.resolve();
+    traced.kill('SIGTERM');
+    await stopped;
+    await collector.close();
     await db('api_keys')
       .where({ keyHash: sha256Hex(key) })
       .delete();

@@ -151,6 +151,11 @@ const schema = z
     // The API's Prometheus /metrics, on a listener of its own (never the public PORT): loopback by default. 0: any free port.
     METRICS_HOST: z.string().default('127.0.0.1'),
     METRICS_PORT: port.default(9464),
+    // Traces: OTLP over HTTP to this collector (e.g. http://collector:4318; spans go to its /v1/traces). Unset: no tracing,
+    // and the OpenTelemetry SDK is never loaded.
+    OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+    // The service name on this process's spans; unset: finops-api or finops-worker.
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
 
     // Identity provider session tokens
     AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

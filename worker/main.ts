@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ClientInterceptors } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../shared/config';
 import { createDb, type Db } from '../shared/db/knex';
@@ -7,14 +7,17 @@ import { useFontDir } from '../shared/domain/invoices/fonts';
 import { closeActivityDeps, createActivityDeps } from '../activities';
 import { ensureSearchAttributes } from '../shared/temporal/search-attributes';
 import { ensureExchangeRateSchedule, ensureRetentionSchedule } from '../shared/temporal/schedules';
-import { createTemporalGateway } from '../shared/temporal/client';
+import { createTemporalGateway, type TemporalOptions } from '../shared/temporal/client';
 import { describeTemporalConnection, temporalConnectionOptions, temporalGatewayOptions } from '../shared/temporal/connection-options';
+import { startTracing, type Tracing } from '../shared/tracing/start';
+import { tracedTemporalClient } from '../shared/tracing/temporal-client';
 import type { Reconciled } from '../shared/temporal/reconcile';
 import { scheduleEveryTeam } from '../shared/domain/insights/schedule';
 import { scheduleEveryTeamCheckpoint } from '../shared/domain/audit-events/schedule';
 import { scheduleEveryConnection } from '../shared/domain/bank-connections/scheduled-sync';
 import { reEncryptUnderCurrentKey } from '../shared/domain/crypto/re-encrypt';
 import { createWorker } from './create-worker';
+import { workerTracing, type WorkerTracing } from './tracing';
 import { installTemporalRuntime } from './temporal-logging';
 import { startHealthServer, type HealthServer, type WorkerReadiness } from './health-server';
 import { freeLoopbackPort, WorkerMetrics } from './metrics';
@@ -36,7 +39,11 @@ export async function startWorker(config: Config, opts: { temporalMetricsUrl?: s
   const logger = createLogger(config, { process: 'worker' });
   useFontDir(config.PDF_FONT_DIR);
   if (!config.DATABASE_URL) throw new Error('DATABASE_URL is required by the worker');
+  // Before the pool opens, so its queries are seen.
+  const tracing = await startTracing(config, 'worker');
+  if (tracing) logger.info({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT }, 'tracing on');
   const db = createDb({ url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, logger });
+  const traced = tracing && { tracing, worker: await workerTracing(tracing), client: await tracedTemporalClient() };
   const running: { connection?: NativeConnection; worker?: Worker } = {};
   const metrics = new WorkerMetrics(db, { processMetrics: true });
   const health = await startHealthServer({
@@ -46,6 +53,7 @@ export async function startWorker(config: Config, opts: { temporalMetricsUrl?: s
     scrape: metrics.scrape(opts.temporalMetricsUrl),
   }).catch(async (err: unknown) => {
     await db.destroy();
+    await tracing?.shutdown();
     throw new Error(
       `the worker's probes cannot listen on ${config.WORKER_HEALTH_HOST}:${config.WORKER_HEALTH_PORT} (WORKER_HEALTH_PORT): ${(err as Error).message}`,
       { cause: err },
@@ -53,9 +61,10 @@ export async function startWorker(config: Config, opts: { temporalMetricsUrl?: s
   });
   logger.info({ url: health.url }, 'worker probes listening');
   try {
-    return await pollUntilStopped(config, db, logger, running, health, metrics);
+    return await pollUntilStopped(config, db, logger, running, health, metrics, traced);
   } catch (err) {
     await health.close();
+    await tracing?.shutdown();
     throw err;
   }
 }
@@ -67,8 +76,10 @@ async function pollUntilStopped(
   running: { connection?: NativeConnection; worker?: Worker },
   health: HealthServer,
   metrics: WorkerMetrics,
+  traced: TracedWorker | undefined,
 ): Promise<RunningWorker> {
-  const deps = createActivityDeps(config, db, { metrics });
+  const temporalOptions: TemporalOptions = { ...temporalGatewayOptions(config), ...(traced ? { interceptors: traced.client } : {}) };
+  const deps = createActivityDeps(config, db, { metrics, temporal: createTemporalGateway(temporalOptions) });
 
   const connectionOptions = temporalConnectionOptions(config);
   const admin = await Connection.connect(connectionOptions);
@@ -98,12 +109,13 @@ async function pollUntilStopped(
     deps,
     bundlePath: config.WORKFLOW_BUNDLE_PATH,
     shutdownGraceMs: config.WORKER_SHUTDOWN_GRACE,
+    tracing: traced?.worker,
   });
   Object.assign(running, { connection, worker });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, ...describeTemporalConnection(connectionOptions) }, 'worker started');
   const stopping = new AbortController();
   const polling = worker.run();
-  const inLine = bringSchedulesInLine(db, config, logger, stopping.signal);
+  const inLine = bringSchedulesInLine(db, temporalOptions, config, logger, stopping.signal);
   const done = (async () => {
     // Rejected when activities outlast WORKER_SHUTDOWN_GRACE and the margin after it: they are left to
     // Temporal, which retries them elsewhere once their timeout passes.
@@ -120,6 +132,7 @@ async function pollUntilStopped(
     if (failure === undefined) await connection.close();
     await closeActivityDeps(deps);
     await db.destroy();
+    await traced?.tracing.shutdown();
     if (failure !== undefined) throw failure;
     logger.info('worker stopped');
   })();
@@ -131,6 +144,13 @@ async function pollUntilStopped(
       await done;
     },
   };
+}
+
+/** A worker's tracing: spans of its own, its activities' interceptor, and its Temporal client's. */
+interface TracedWorker {
+  tracing: Tracing;
+  worker: WorkerTracing;
+  client: ClientInterceptors;
 }
 
 /** Ready while it polls: PostgreSQL and Temporal answer, and the worker runs (not starting, not draining). */
@@ -157,8 +177,14 @@ async function workerReadiness(db: Db, running: { connection?: NativeConnection;
  * a schedule call is three round trips, and ten thousand teams' calls one after another kept a new
  * worker from its task queue for as long as they took.
  */
-async function bringSchedulesInLine(db: Db, config: Config, logger: Logger, signal: AbortSignal): Promise<void> {
-  const temporal = createTemporalGateway(temporalGatewayOptions(config));
+async function bringSchedulesInLine(
+  db: Db,
+  temporalOptions: TemporalOptions,
+  config: Config,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<void> {
+  const temporal = createTemporalGateway(temporalOptions);
   const report = async (what: string, pass: () => Promise<Reconciled>) => {
     const started = Date.now();
     try {

@@ -1,5 +1,5 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ClientInterceptors } from '@temporalio/client';
 import type { TemporalConnectionOptions } from './connection-options';
 
 /** How long close() waits for calls in flight; the channel itself is shut only once they end. */
@@ -51,6 +51,8 @@ export interface TemporalTarget {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** The client's interceptors: with tracing on, a workflow start or signal carries the caller's trace. */
+  interceptors?: ClientInterceptors;
 }
 
 /** The target plus how to reach it (TLS, an API key): see temporalGatewayOptions(). */
@@ -86,7 +88,10 @@ export function createTemporalGateway(options: TemporalOptions): TemporalGateway
       // recorded and started later (the webhook relay), and REST callers get a prompt error.
       interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3, maxIntervalMs: () => 500 }))],
     })
-      .then((connection) => ({ connection, client: new Client({ connection, namespace: options.namespace }) }))
+      .then((connection) => ({
+        connection,
+        client: new Client({ connection, namespace: options.namespace, interceptors: options.interceptors }),
+      }))
       .catch((err: unknown) => {
         connecting = undefined; // try again on the next call
         throw err;
