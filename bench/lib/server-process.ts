@@ -61,10 +61,11 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
 /**
  * Starts a bench's bare comparator (a TypeScript program beside the bench) as its own process; with
  * BENCH_CPU_PROF=<dir> it writes `bare.<time>.cpuprofile` there, so the two profiles of one run can
- * be read side by side.
+ * be read side by side. BENCH_BARE_NODE_ARGS adds node flags to it alone, as BENCH_API_NODE_ARGS does to the API.
  */
 export function spawnBare(program: string, args: string[]): ChildProcess {
-  return fork(program, args, { execArgv: [...profileArgs('bare'), '--import', 'tsx'], stdio: 'inherit' });
+  const extra = process.env.BENCH_BARE_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  return fork(program, args, { execArgv: [...profileArgs('bare'), ...extra, '--import', 'tsx'], stdio: 'inherit' });
 }
 
 function profileArgs(who: 'api' | 'bare'): string[] {
