@@ -15,7 +15,7 @@ import { createUserWithTeam } from '../shared/domain/teams/service';
 import { createLogger } from '../shared/logger';
 import { createTemporalGateway } from '../shared/temporal/client';
 import { issueBenchKey } from './lib/api-key';
-import { benchDatabase, settleSeed } from './lib/database';
+import { benchDatabase, seedSpendingYear, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
 import { runMain } from './lib/run-main';
@@ -33,19 +33,7 @@ async function main() {
   const [{ n }] = await db('transactions').where({ teamId: team.id }).count<{ n: number }[]>('* as n');
   if (n !== ROWS) {
     console.log(`seeding ${ROWS.toLocaleString()} transactions over a year (once; kept on DATABASE_URL's server)…`);
-    await db('transactions').where({ teamId: team.id }).delete();
-    await db('transaction_categories').where({ teamId: team.id }).delete();
-    await db('transaction_categories').insert(
-      ['Software', 'Travel', 'Office', 'Marketing'].map((name) => ({ teamId: team.id, name, slug: name.toLowerCase() })),
-    );
-    await db.raw(
-      `insert into transactions (team_id, date, name, amount, currency, category_slug, provider_transaction_id, method)
-       select ?, current_date - (g % 365), 'Merchant ' || (g % 500), case when g % 10 = 0 then (g % 5000) else -((g % 100000) / 100.0) end,
-              'EUR', (array['software','travel','office','marketing'])[1 + g % 4], 'bench-chat-' || g, 'card_purchase'
-       from generate_series(1, ?) g`,
-      [team.id, ROWS],
-    );
-    await db('teams').where({ id: team.id }).update({ baseCurrency: 'EUR' });
+    await seedSpendingYear(db, team.id, ROWS, 'bench-chat-');
     await settleSeed(db);
   }
   const key = await issueBenchKey(db, {

@@ -35,7 +35,7 @@ import { freePort } from '../scripts/lib/ports';
 import { createWorker } from '../worker/create-worker';
 import { startBankAFake, type BankAFake } from '../test/fakes/bank-a';
 import { issueBenchKey } from './lib/api-key';
-import { benchDatabase, forgetTeam, settleSeed } from './lib/database';
+import { benchDatabase, forgetTeam, seedSpendingYear, settleSeed } from './lib/database';
 import { reportFigure } from './lib/figures';
 import { ms, percentile } from './lib/latency';
 import { waitForPort } from './lib/load';
@@ -93,19 +93,7 @@ async function seededTeam(db: Db) {
   }
   if ((await count('transactions')) !== TRANSACTIONS) {
     console.log(`seeding ${TRANSACTIONS.toLocaleString()} transactions over a year (once)…`);
-    await db('transactions').where({ teamId: team.id }).delete();
-    await db('transaction_categories').where({ teamId: team.id }).delete();
-    await db('transaction_categories').insert(
-      ['Software', 'Travel', 'Office', 'Marketing'].map((name) => ({ teamId: team.id, name, slug: name.toLowerCase() })),
-    );
-    await db.raw(
-      `insert into transactions (team_id, date, name, amount, currency, category_slug, provider_transaction_id, method)
-       select ?, current_date - (g % 365), 'Merchant ' || (g % 500), case when g % 10 = 0 then (g % 5000) else -((g % 100000) / 100.0) end,
-              'EUR', (array['software','travel','office','marketing'])[1 + g % 4], 'bench-clients-' || g, 'card_purchase'
-       from generate_series(1, ?) g`,
-      [team.id, TRANSACTIONS],
-    );
-    await db('teams').where({ id: team.id }).update({ baseCurrency: 'EUR' });
+    await seedSpendingYear(db, team.id, TRANSACTIONS, 'bench-clients-');
     seeded = true;
   }
   if (seeded) await settleSeed(db, ['transactions', 'events']);

@@ -68,3 +68,24 @@ export async function forgetTeam(db: Db, teamId: string): Promise<void> {
   await db('teams').where({ id: teamId }).delete();
   await db.raw('vacuum analyze transactions');
 }
+
+/**
+ * A year of a team's spending for the read tools (chat, MCP): `rows` transactions over the last 365
+ * days, in four categories, one in ten money in. Replaces what the team had; `prefix` keeps the
+ * provider ids of one bench apart from another's.
+ */
+export async function seedSpendingYear(db: Db, teamId: string, rows: number, prefix: string): Promise<void> {
+  await db('transactions').where({ teamId }).delete();
+  await db('transaction_categories').where({ teamId }).delete();
+  await db('transaction_categories').insert(
+    ['Software', 'Travel', 'Office', 'Marketing'].map((name) => ({ teamId, name, slug: name.toLowerCase() })),
+  );
+  await db.raw(
+    `insert into transactions (team_id, date, name, amount, currency, category_slug, provider_transaction_id, method)
+     select ?, current_date - (g % 365), 'Merchant ' || (g % 500), case when g % 10 = 0 then (g % 5000) else -((g % 100000) / 100.0) end,
+            'EUR', (array['software','travel','office','marketing'])[1 + g % 4], ? || g, 'card_purchase'
+     from generate_series(1, ?) g`,
+    [teamId, prefix, rows],
+  );
+  await db('teams').where({ id: teamId }).update({ baseCurrency: 'EUR' });
+}

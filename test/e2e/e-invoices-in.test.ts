@@ -52,12 +52,7 @@ async function bankWith(payments: { amount: number; name: string }[]) {
   const book = async (list: { amount: number; name: string }[]) => {
     const txs = bankA.addTransactions(item.itemId, list.length, Math.floor(Math.random() * 1e6));
     txs.forEach((tx, i) => bankA.modify(item.itemId, { ...tx, ...list[i], date: today, merchant_name: null }));
-    const signed = await bankA.sign({
-      webhook_type: 'TRANSACTIONS',
-      webhook_code: 'SYNC_UPDATES_AVAILABLE',
-      item_id: item.itemId,
-      environment: 'sandbox',
-    });
+    const signed = await bankA.signUpdatesAvailable(item.itemId);
     await stack.api.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw });
     await sync();
     return Promise.all(

@@ -52,12 +52,7 @@ describe('incoming bank transactions as invoice payments', () => {
     txs.forEach((tx, i) =>
       bankA.modify(item.itemId, { ...tx, amount: -incoming[i].amount, date: today, name: incoming[i].name, merchant_name: null }),
     );
-    const signed = await bankA.sign({
-      webhook_type: 'TRANSACTIONS',
-      webhook_code: 'SYNC_UPDATES_AVAILABLE',
-      item_id: item.itemId,
-      environment: 'sandbox',
-    });
+    const signed = await bankA.signUpdatesAvailable(item.itemId);
     await stack.api.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw });
     await sync();
 

@@ -54,12 +54,7 @@ describe('a receipt waiting for its transaction', () => {
     // The bank books it three days later; the sync re-runs matching for open receipts.
     const [tx] = bankA.addTransactions(item.itemId, 1, 9000);
     bankA.modify(item.itemId, { ...tx, amount: 310, date: '2026-06-14', name: 'HOTEL ADLON KEMPINSKI', merchant_name: 'Hotel Adlon' });
-    const signed = await bankA.sign({
-      webhook_type: 'TRANSACTIONS',
-      webhook_code: 'SYNC_UPDATES_AVAILABLE',
-      item_id: item.itemId,
-      environment: 'sandbox',
-    });
+    const signed = await bankA.signUpdatesAvailable(item.itemId);
     await stack.api.fetch('/webhook/bank-a', { method: 'POST', headers: signed.headers, body: signed.raw });
     await stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
 

@@ -3,7 +3,7 @@ import { addDays } from '../../shared/domain/reports/period';
 import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { sendJson, statusAndBody } from '../support/api';
 import { createTeamAndOwner, insertApiKey, transactionRowFor } from '../support/fixtures';
-import { withStack } from '../support/stack';
+import { importStatement, withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
 
 /**
@@ -46,7 +46,8 @@ type Listed = {
   occurrences: number;
   detectedOn: string;
 };
-const list = async (token = stack.acme.sessionToken): Promise<Listed[]> => (await call('GET', '/recurring-payments', undefined, token)).body.data;
+const list = async (token = stack.acme.sessionToken): Promise<Listed[]> =>
+  (await call('GET', '/recurring-payments', undefined, token)).body.data;
 const byName = (rows: { counterparty: string }[]) => rows.map((r) => r.counterparty);
 
 beforeAll(async () => {
@@ -106,7 +107,12 @@ describe('recurring payments', () => {
     const { body } = await call('POST', '/insights', { weekStart: week });
     const said = body.data.summary.recurringPayments;
     expect(said.missing).toEqual([
-      expect.objectContaining({ counterparty: 'Dropbox Inc', frequency: 'monthly', nextExpectedDate: expected, lastPaymentDate: DROPBOX_LAST }),
+      expect.objectContaining({
+        counterparty: 'Dropbox Inc',
+        frequency: 'monthly',
+        nextExpectedDate: expected,
+        lastPaymentDate: DROPBOX_LAST,
+      }),
     ]);
     expect(said.new).toEqual([]);
     // The week before the grace ran out, it was not yet missing.
@@ -130,30 +136,36 @@ describe('recurring payments', () => {
     const [account] = await db()('bank_accounts')
       .insert({ teamId: stack.acme.team.id, name: 'Giro', currency: 'EUR', balance: 0, manual: true })
       .returning<{ id: string }[]>('id');
-    const csv = ['Date,Description,Amount', ...monthly(addDays(TODAY, -2), 4).map((d) => `${d},FIGMA MONTHLY,-45.00`)].join('\n');
-    const form = new FormData();
-    form.append('bankAccountId', account.id);
-    form.append(
-      'mapping',
-      JSON.stringify({ date: 'Date', description: 'Description', amount: 'Amount', dateFormat: 'YYYY-MM-DD', decimalSeparator: '.' }),
+    await importStatement(
+      stack,
+      account.id,
+      monthly(addDays(TODAY, -2), 4).map((d) => `${d},FIGMA MONTHLY,-45.00`),
     );
-    form.append('file', new Blob([csv]), 'statement.csv');
-    const started = await stack.api.fetch('/transactions/import', { method: 'POST', token: stack.acme.sessionToken, body: form });
-    expect(started.status).toBe(202);
-    await stack.worker.client.workflow.getHandle((await started.json()).data.workflowId).result();
     const figma = (await list()).find((r) => r.counterparty.key === 'figma monthly');
-    expect(figma).toMatchObject({ frequency: 'monthly', occurrences: 4, expectedAmount: -45, nextExpectedDate: addMonths(addDays(TODAY, -2), 1) });
+    expect(figma).toMatchObject({
+      frequency: 'monthly',
+      occurrences: 4,
+      expectedAmount: -45,
+      nextExpectedDate: addMonths(addDays(TODAY, -2), 1),
+    });
   });
 
   it('detects the payments a bank sync brings', async () => {
     const item = bankA.addItem();
     // bank-a's amounts are positive for money out; its names carry a reference per payment.
     const txs = bankA.addTransactions(item.itemId, 4, 1000);
-    monthly(addDays(TODAY, -9), 4).forEach((date, i) => Object.assign(txs[i], { date, amount: 9.99, name: `SPOTIFY P${4200 + i}A`, merchant_name: null }));
+    monthly(addDays(TODAY, -9), 4).forEach((date, i) =>
+      Object.assign(txs[i], { date, amount: 9.99, name: `SPOTIFY P${4200 + i}A`, merchant_name: null }),
+    );
     const connection = (await call('POST', '/bank-connections', { provider: 'bank-a', publicToken: item.publicToken })).body.data;
     await stack.worker.client.workflow.getHandle(`sync-connection:${connection.id}`).result();
     const spotify = (await list()).find((r) => r.counterparty.key === 'spotify');
-    expect(spotify).toMatchObject({ frequency: 'monthly', occurrences: 4, expectedAmount: -9.99, nextExpectedDate: addMonths(addDays(TODAY, -9), 1) });
+    expect(spotify).toMatchObject({
+      frequency: 'monthly',
+      occurrences: 4,
+      expectedAmount: -9.99,
+      nextExpectedDate: addMonths(addDays(TODAY, -9), 1),
+    });
   });
 
   it('pages by next expected date through both doors, refuses bad input and a missing scope, and shows another team nothing', async () => {

@@ -1,6 +1,6 @@
 import { startBankAFake, type BankAFake, type FakeTransaction } from '../fakes/bank-a';
 import { sendJson, statusAndBody } from '../support/api';
-import { withStack } from '../support/stack';
+import { importStatement, withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
 
 /**
@@ -52,20 +52,7 @@ const sync = async () => {
 const rowsOf = (providerIds: string[]) =>
   db()('transactions').where({ teamId: teamId() }).whereIn('providerTransactionId', providerIds).orderBy('providerTransactionId');
 
-const importCsv = async (lines: string[]) => {
-  const form = new FormData();
-  form.append('bankAccountId', accountId);
-  form.append(
-    'mapping',
-    JSON.stringify({ date: 'Date', description: 'Description', amount: 'Amount', dateFormat: 'YYYY-MM-DD', decimalSeparator: '.' }),
-  );
-  form.append('file', new Blob([['Date,Description,Amount', ...lines].join('\n')]), 'statement.csv');
-  const started = await stack.api.fetch('/transactions/import', { method: 'POST', token: stack.acme.sessionToken, body: form });
-  expect(started.status).toBe(202);
-  const imp = (await started.json()).data;
-  await stack.worker.client.workflow.getHandle(imp.workflowId).result();
-  return (await call('GET', `/transactions/imports/${imp.id}`)).body.data;
-};
+const importCsv = (lines: string[]) => importStatement(stack, accountId, lines);
 
 beforeAll(async () => {
   coffeeCategory = (
@@ -97,7 +84,11 @@ describe('pending → booked, duplicates and their undoing', () => {
 
     const trattoria = synced.find((r) => r.name === 'Trattoria Roma')!;
     const tagId = (await db()('tags').insert({ teamId: teamId(), name: 'Client' }).returning<{ id: string }[]>('id'))[0].id;
-    const patched = await call('PATCH', `/transactions/${trattoria.id}`, { categorySlug: coffeeCategory, note: 'team lunch', tags: [tagId] });
+    const patched = await call('PATCH', `/transactions/${trattoria.id}`, {
+      categorySlug: coffeeCategory,
+      note: 'team lunch',
+      tags: [tagId],
+    });
     expect(patched.status).toBe(200);
     await db()('transaction_attachments').insert({
       teamId: teamId(),
@@ -138,7 +129,10 @@ describe('pending → booked, duplicates and their undoing', () => {
   }, 90_000);
 
   it('two identical coffees the bank books on one day without a pending version stay two', async () => {
-    const twins = [tx({ name: 'Espresso Stand', amount: 2.2, date: daysAgo(1) }), tx({ name: 'Espresso Stand', amount: 2.2, date: daysAgo(1) })];
+    const twins = [
+      tx({ name: 'Espresso Stand', amount: 2.2, date: daysAgo(1) }),
+      tx({ name: 'Espresso Stand', amount: 2.2, date: daysAgo(1) }),
+    ];
     bankA.add(item.itemId, twins);
     await sync();
     expect(await rowsOf(twins.map((t) => t.transaction_id))).toHaveLength(2);

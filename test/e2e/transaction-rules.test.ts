@@ -5,7 +5,7 @@ import { startBankAFake, type BankAFake } from '../fakes/bank-a';
 import { sendJson, statusAndBody } from '../support/api';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner, insertApiKey, insertTransactions } from '../support/fixtures';
-import { withStack } from '../support/stack';
+import { importStatement, withStack } from '../support/stack';
 import { trpcAs, trpcError } from '../support/trpc';
 
 /**
@@ -268,23 +268,11 @@ describe('transaction rules on new transactions', () => {
       actions: { categorySlug: ids.software, addTags: [ids.tag] },
     });
 
-    const csv = [
-      'Date,Description,Amount',
+    await importStatement(stack, ids.account, [
       '2026-11-03,REWE Markt Berlin,-12.30',
       '2026-11-04,Miete,-950.00',
       '2026-11-05,rewe city,-3.10',
-    ].join('\n');
-    const form = new FormData();
-    form.append('bankAccountId', ids.account);
-    form.append(
-      'mapping',
-      JSON.stringify({ date: 'Date', description: 'Description', amount: 'Amount', dateFormat: 'YYYY-MM-DD', decimalSeparator: '.' }),
-    );
-    form.append('file', new Blob([csv]), 'statement.csv');
-    const started = await stack.api.fetch('/transactions/import', { method: 'POST', token: stack.acme.sessionToken, body: form });
-    expect(started.status).toBe(202);
-    const imp = (await started.json()).data;
-    await stack.worker.client.workflow.getHandle(imp.workflowId).result();
+    ]);
     const imported = await db()('transactions')
       .where({ bankAccountId: ids.account })
       .orderBy('date')

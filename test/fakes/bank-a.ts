@@ -293,6 +293,10 @@ export async function startBankAFake() {
       keys.set(current.kid, current);
       return { kid: old.kid, key: old.privateKey };
     },
+    /** The webhook bank-a sends when an item has transactions to fetch, signed. */
+    signUpdatesAvailable(itemId: string) {
+      return this.sign({ webhook_type: 'TRANSACTIONS', webhook_code: 'SYNC_UPDATES_AVAILABLE', item_id: itemId, environment: 'sandbox' });
+    },
     /** Signs a webhook body as bank-a does: pretty-printed JSON, ES256 JWT over its SHA-256. */
     async sign(payload: unknown, opts: { iatOffsetS?: number; key?: KeyLike; kid?: string; bodyOverride?: string } = {}) {
       const raw = JSON.stringify(payload, null, 2);

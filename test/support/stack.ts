@@ -1,12 +1,13 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../shared/paths';
+import type { ImportDto } from '../../shared/domain/transaction-imports/schema';
 import { startTestApi, testConfig, type TestApi } from './api';
 import { withTestDatabase, type FileDatabase } from './database';
 import { createTeamAndOwner } from './fixtures';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from './worker';
 
-interface Stack {
+export interface Stack {
   env: Record<string, string>;
   tdb: FileDatabase;
   api: TestApi;
@@ -38,4 +39,24 @@ export function withStack(label: string, env: () => Record<string, string> = () 
     },
   });
   return stack;
+}
+
+/**
+ * Imports a bank statement CSV (`Date,Description,Amount` lines, ISO dates) into an account through
+ * the API, as a person would, and waits for its run to end. Returns the import as `GET` shows it.
+ */
+export async function importStatement(stack: Stack, bankAccountId: string, lines: string[]): Promise<ImportDto> {
+  const form = new FormData();
+  form.append('bankAccountId', bankAccountId);
+  form.append(
+    'mapping',
+    JSON.stringify({ date: 'Date', description: 'Description', amount: 'Amount', dateFormat: 'YYYY-MM-DD', decimalSeparator: '.' }),
+  );
+  form.append('file', new Blob([['Date,Description,Amount', ...lines].join('\n')]), 'statement.csv');
+  const started = await stack.api.fetch('/transactions/import', { method: 'POST', token: stack.acme.sessionToken, body: form });
+  if (started.status !== 202) throw new Error(`the import was refused: ${started.status} ${await started.text()}`);
+  const { data } = (await started.json()) as { data: { id: string; workflowId: string } };
+  await stack.worker.client.workflow.getHandle(data.workflowId).result();
+  const read = await stack.api.fetch(`/transactions/imports/${data.id}`, { token: stack.acme.sessionToken });
+  return ((await read.json()) as { data: ImportDto }).data;
 }
