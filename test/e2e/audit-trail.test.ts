@@ -265,7 +265,9 @@ const RECIPES: [string, Recipe][] = [
         const row = { teamId: acme(), date: '2026-04-03', name: 'Paper shop', amount: -7, currency: 'EUR', manual: true };
         const survivor = await insert('transactions', row);
         const merged = await insert('transactions', { ...row, note: 'by hand' });
-        await ctx.tdb.db.transaction((trx) => mergeTransactions(trx, acme(), [{ survivorId: survivor, mergedId: merged, reason: 'duplicate' }]));
+        await ctx.tdb.db.transaction((trx) =>
+          mergeTransactions(trx, acme(), [{ survivorId: survivor, mergedId: merged, reason: 'duplicate' }]),
+        );
         return send('POST', `/transactions/${survivor}/unmerge`, token, {});
       },
     },

@@ -166,7 +166,7 @@ describe('pending → booked, duplicates and their undoing', () => {
       `${daysAgo(1)},Stationery Shop,-12.00`,
     ]);
     expect(again.progress).toMatchObject({ created: 0 });
-    expect(Number(again.progress.skipped) + Number(again.progress.matched)).toBe(7);
+    expect(again.progress.skipped + again.progress.matched).toBe(7);
     expect(await db()('transactions').where({ teamId: teamId(), bankAccountId: accountId })).toHaveLength(7);
   }, 90_000);
 

@@ -27,7 +27,12 @@ describe('counterparty keys', () => {
 
 describe('detecting a series', () => {
   it('finds a weekly payment and the date of the next one', () => {
-    const s = detectSeries(series(every('2026-09-01', 6, (d) => addDays(d, 7)), -12.5));
+    const s = detectSeries(
+      series(
+        every('2026-09-01', 6, (d) => addDays(d, 7)),
+        -12.5,
+      ),
+    );
     expect(s).toMatchObject({ frequency: 'weekly', expectedAmount: -12.5, nextExpectedDate: '2026-10-13' });
     expect(s?.payments).toHaveLength(6);
   });
@@ -56,7 +61,12 @@ describe('detecting a series', () => {
   });
 
   it('finds a biweekly payment', () => {
-    const s = detectSeries(series(every('2026-06-05', 5, (d) => addDays(d, 14)), -800));
+    const s = detectSeries(
+      series(
+        every('2026-06-05', 5, (d) => addDays(d, 14)),
+        -800,
+      ),
+    );
     expect(s?.frequency).toBe('biweekly');
   });
 

@@ -80,16 +80,18 @@ async function upsertTransactions(
   const arrivals = added.flatMap(({ id, providerTransactionId }): Arrival[] => {
     const r = byProviderId.get(providerTransactionId);
     if (!r) return [];
-    return [{
-      id,
-      date: r.date,
-      amount: r.amount,
-      currency: r.currency,
-      bankAccountId: r.bankAccountId,
-      names: [r.name, r.merchantName, r.counterpartyName, r.description],
-      status: r.status,
-      pendingProviderId: r.pendingProviderId ?? null,
-    }];
+    return [
+      {
+        id,
+        date: r.date,
+        amount: r.amount,
+        currency: r.currency,
+        bankAccountId: r.bankAccountId,
+        names: [r.name, r.merchantName, r.counterpartyName, r.description],
+        status: r.status,
+        pendingProviderId: r.pendingProviderId ?? null,
+      },
+    ];
   });
   return { added: added.length, modified: modifiedIds.length, addedIds: added.map((r) => r.id), modifiedIds, arrivals };
 }

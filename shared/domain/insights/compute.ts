@@ -37,12 +37,7 @@ const WAITING_INBOX = ['pending', 'suggested_match', 'no_match'];
  * A week of the team's money, from the same services the reports use (so in the base currency, with
  * the same conversion and exclusions), beside the week before and the four weeks before.
  */
-export async function computeWeeklySummary(
-  db: Db,
-  teamId: string,
-  weekStart: string,
-  options: InsightOptions,
-): Promise<InsightSummary> {
+export async function computeWeeklySummary(db: Db, teamId: string, weekStart: string, options: InsightOptions): Promise<InsightSummary> {
   const week = { from: weekStart, to: weekEnd(weekStart) };
   const fourWeeks = { from: addDays(weekStart, -28), to: addDays(weekStart, -1) };
   const monthStart = `${weekStart.slice(0, 7)}-01`;

@@ -48,7 +48,10 @@ export const insightSummarySchema = z
         }),
       })
       .optional()
-      .meta({ description: 'Recurring payments (`GET /recurring-payments`) worth a word. Absent from summaries computed before they were detected.' }),
+      .meta({
+        description:
+          'Recurring payments (`GET /recurring-payments`) worth a word. Absent from summaries computed before they were detected.',
+      }),
   })
   .meta({ id: 'InsightSummary' });
 export type InsightSummary = z.infer<typeof insightSummarySchema>;

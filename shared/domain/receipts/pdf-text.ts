@@ -70,7 +70,7 @@ export async function pdfEmbeddedFiles(bytes: Buffer): Promise<Map<string, Buffe
     // pdf.js may leave an attachment's content to be fetched on demand.
     for (const [id, attachment] of (await doc.getAttachments()) ?? []) {
       const content = attachment.content ?? (await doc.getAttachmentContent(id));
-      if (content) files.set(attachment.filename ?? id, Buffer.from(content));
+      if (content) files.set(attachment.filename, Buffer.from(content));
     }
     return files;
   } finally {

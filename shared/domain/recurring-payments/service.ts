@@ -227,7 +227,12 @@ export interface RecurringOfWeek {
  * `changeShare` of the usual one, and those missing at the week's end (expected date and grace
  * passed, not yet ended).
  */
-export async function recurringOfWeek(db: Db, teamId: string, week: { from: string; to: string }, changeShare: number): Promise<RecurringOfWeek> {
+export async function recurringOfWeek(
+  db: Db,
+  teamId: string,
+  week: { from: string; to: string },
+  changeShare: number,
+): Promise<RecurringOfWeek> {
   const rows = await RecurringPayment.query(db).where({ teamId }).orderBy(['counterpartyName', 'id']);
   const mention = (r: RecurringPayment): RecurringMention => ({
     id: r.id,
@@ -244,9 +249,7 @@ export async function recurringOfWeek(db: Db, teamId: string, week: { from: stri
   const isNew = (r: RecurringPayment) => inWeek(r.detectedOn);
   return {
     new: rows.filter(isNew).map(mention),
-    changed: rows
-      .filter((r) => !isNew(r) && inWeek(r.lastDate) && amountChanged(r.previousAmount, r.lastAmount, changeShare))
-      .map(mention),
+    changed: rows.filter((r) => !isNew(r) && inWeek(r.lastDate) && amountChanged(r.previousAmount, r.lastAmount, changeShare)).map(mention),
     missing: rows.filter((r) => statusOn(r.frequency, r.nextExpectedDate, week.to) === 'missing').map(mention),
   };
 }

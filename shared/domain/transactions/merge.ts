@@ -176,13 +176,7 @@ export async function mergeTransactions(trx: Knex.Transaction, teamId: string, p
 }
 
 /** Points one table's rows at the survivor instead of the merged row; returns the ids moved. */
-async function moveLinks(
-  trx: Knex.Transaction,
-  teamId: string,
-  link: (typeof LINKS)[number],
-  from: string,
-  to: string,
-): Promise<string[]> {
+async function moveLinks(trx: Knex.Transaction, teamId: string, link: (typeof LINKS)[number], from: string, to: string): Promise<string[]> {
   const clash =
     'onePerTransaction' in link
       ? `and not exists (select 1 from ${link.table} o where o.transaction_id = ?)`
@@ -202,7 +196,9 @@ export async function mergesOf(
   teamId: string,
   survivorId: string,
 ): Promise<{ id: string; reason: MergeReason; mergedAt: string; date: string; name: string; amount: number }[]> {
-  const { rows } = await db.raw<{ rows: { id: string; reason: MergeReason; mergedAt: string; date: string; name: string; amount: string }[] }>(
+  const { rows } = await db.raw<{
+    rows: { id: string; reason: MergeReason; mergedAt: string; date: string; name: string; amount: string }[];
+  }>(
     `select m.merged_id as id, m.reason, to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "mergedAt",
             m.snapshot -> 'row' ->> 'date' as date, m.snapshot -> 'row' ->> 'name' as name, m.snapshot -> 'row' ->> 'amount' as amount
        from transaction_merges m where m.team_id = ? and m.survivor_id = ? order by m.created_at desc, m.merged_id`,
@@ -221,14 +217,19 @@ export async function unmergeTransaction(db: Db, teamId: string, survivorId: str
   return db.transaction(async (trx) => {
     const survivor = (await storedRows(trx, teamId, [survivorId])).get(survivorId);
     if (!survivor) throw notFound(`Transaction ${survivorId} not found`);
-    const q = trx('transaction_merges').where({ teamId, survivorId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'mergedId']).first();
+    const q = trx('transaction_merges')
+      .where({ teamId, survivorId })
+      .orderBy([{ column: 'createdAt', order: 'desc' }, 'mergedId'])
+      .first();
     if (mergedId) q.where({ mergedId });
     const merge = await q
       .forUpdate()
       .select<{ id: string; mergedId: string; snapshot: string } | undefined>('id', 'mergedId', trx.raw('snapshot::text as snapshot'));
-    if (!merge) throw notFound(mergedId ? `Transaction ${survivorId} has no merge of ${mergedId}` : `Transaction ${survivorId} has no merge to undo`);
+    if (!merge)
+      throw notFound(mergedId ? `Transaction ${survivorId} has no merge of ${mergedId}` : `Transaction ${survivorId} has no merge to undo`);
     const snap = JSON.parse(merge.snapshot) as MergeSnapshot;
-    if (await trx('transactions').where({ teamId, id: merge.mergedId }).first('id')) throw conflict(`Transaction ${merge.mergedId} exists again`);
+    if (await trx('transactions').where({ teamId, id: merge.mergedId }).first('id'))
+      throw conflict(`Transaction ${merge.mergedId} exists again`);
 
     const columns = (
       await trx.raw<{ rows: { name: string }[] }>(

@@ -71,7 +71,9 @@ export async function mergeArrivals(
     taken.add(mergedId);
   };
 
-  const linked = arrivals.flatMap((a) => (a.pendingProviderId && a.status !== 'pending' ? [{ id: a.id, pendingId: a.pendingProviderId }] : []));
+  const linked = arrivals.flatMap((a) =>
+    a.pendingProviderId && a.status !== 'pending' ? [{ id: a.id, pendingId: a.pendingProviderId }] : [],
+  );
   if (linked.length) {
     const pending = await trx('transactions')
       .where({ teamId })
@@ -90,7 +92,14 @@ export async function mergeArrivals(
   const booked = () => arrivals.filter((a) => a.status !== 'pending' && !taken.has(a.id));
   if (opts.fuzzyPending && booked().length) {
     const batch = booked().filter((a) => a.bankAccountId);
-    const pending = await candidates(trx, teamId, "t.status = 'pending' and t.provider_transaction_id is not null", batch, PENDING_TO_BOOKED, newIds);
+    const pending = await candidates(
+      trx,
+      teamId,
+      "t.status = 'pending' and t.provider_transaction_id is not null",
+      batch,
+      PENDING_TO_BOOKED,
+      newIds,
+    );
     for (const p of pairDuplicates(batch, pending, PENDING_TO_BOOKED)) pair(p.incoming, p.existing, 'booked');
   }
 

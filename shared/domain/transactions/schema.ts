@@ -59,9 +59,12 @@ export type TransactionDto = z.infer<typeof transactionSchema>;
 
 export const mergedFromSchema = z
   .object({
-    id: z.uuid().meta({ description: 'The merged-away transaction’s id; `POST /transactions/{id}/unmerge` with it as `mergedId` restores it.' }),
+    id: z
+      .uuid()
+      .meta({ description: 'The merged-away transaction’s id; `POST /transactions/{id}/unmerge` with it as `mergedId` restores it.' }),
     reason: z.enum(MERGE_REASONS).meta({
-      description: '`booked`: the pending transaction this booked one replaced. `duplicate`: a row entered by hand or imported that this one duplicated.',
+      description:
+        '`booked`: the pending transaction this booked one replaced. `duplicate`: a row entered by hand or imported that this one duplicated.',
     }),
     mergedAt: z.iso.datetime(),
     date: isoDate,
@@ -159,9 +162,11 @@ export type TransactionFilterBody = z.infer<typeof transactionFilterBody>;
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
 
 export const unmergeParams = transactionIdParams.extend({
-  mergedId: z.uuid().optional().meta({ description: 'Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.' }),
+  mergedId: z
+    .uuid()
+    .optional()
+    .meta({ description: 'Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.' }),
 });
-
 
 /** Fields a user may set on any transaction, bank-synced or manual. */
 const annotations = {

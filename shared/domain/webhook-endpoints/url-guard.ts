@@ -43,7 +43,7 @@ export async function refusedWebhookUrl(raw: string, allowPrivate: boolean): Pro
   if (isIP(host)) return isPublicAddress(host) ? null : { field: 'url', message: `${host} is not a public address` };
   let addresses: LookupAddress[];
   try {
-    addresses = await lookupAll(host, { all: true, verbatim: true });
+    addresses = await lookupAll(host, { all: true, order: 'verbatim' });
   } catch {
     return null;
   }
@@ -67,7 +67,7 @@ export class RefusedAddressError extends Error {
  * refused. Node does not call it for an IP literal, which `assertPublicHost` checks first.
  */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { family: options.family, all: true, verbatim: true }, (err, addresses) => {
+  lookup(hostname, { family: options.family, all: true, order: 'verbatim' }, (err, addresses) => {
     if (err) return callback(err, []);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused) return callback(Object.assign(new RefusedAddressError(hostname, refused.address), { code: 'EREFUSEDADDRESS' }), []);
