@@ -145,13 +145,17 @@ describe('traces', () => {
       (s) => s.service === 'finops-api' && s.name === `SignalWithStartWorkflow:${invoiceLifecycleContract.workflowType}`,
       'the workflow start',
     );
-    const run = one((s) => s.service === 'finops-worker' && s.name === runName, 'the workflow run');
+    // A worker that replays the run (its cache evicted it, as a busy machine does) opens the run's span
+    // again: each is the start's child, and the activity hangs under one of them.
+    const runs = trace.filter((s) => s.service === 'finops-worker' && s.name === runName);
+    expect(runs.length).toBeGreaterThan(0);
     const activity = one((s) => s.name === 'RunActivity:performInvoiceStep', 'the sending activity');
+    const run = runs.find((r) => descendsFrom(trace, activity, r)) ?? runs[0];
     const mail = one((s) => s.name === 'smtp send', 'the SMTP send');
     const sql = trace.filter((s) => s.attributes['db.system'] === 'postgresql' && descendsFrom(trace, s, activity));
 
     expect(descendsFrom(trace, start, request)).toBe(true);
-    expect(descendsFrom(trace, run, start)).toBe(true);
+    for (const r of runs) expect(descendsFrom(trace, r, start)).toBe(true);
     expect(descendsFrom(trace, activity, run)).toBe(true);
     expect(descendsFrom(trace, activity, request)).toBe(true);
     expect(descendsFrom(trace, mail, activity)).toBe(true);

@@ -161,12 +161,15 @@ export type TransactionFilterBody = z.infer<typeof transactionFilterBody>;
 
 export const transactionIdParams = z.object({ id: z.uuid().meta({ description: 'Transaction id.' }) });
 
-export const unmergeParams = transactionIdParams.extend({
-  mergedId: z
-    .uuid()
-    .optional()
-    .meta({ description: 'Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.' }),
-});
+// Strict, as every body is: a misspelt `mergedId` must be a 400, not "the latest merge".
+export const unmergeParams = transactionIdParams
+  .extend({
+    mergedId: z
+      .uuid()
+      .optional()
+      .meta({ description: 'Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.' }),
+  })
+  .strict();
 
 /** Fields a user may set on any transaction, bank-synced or manual. */
 const annotations = {
