@@ -77,6 +77,9 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const freshCache = () => mkdtempSync(path.join(work, 'cache-'));
+/** An install as on a linux x64 machine, from `baseUrl`, building with `builder` and logging into `log`. */
+const installOnLinux = (baseUrl: string, cacheDir: string, builder: ReturnType<typeof fakeBuilder>, log: string[]) =>
+  installTemporalCli({ baseUrl, cacheDir, platform: 'linux', arch: 'x64', build: builder.build, log: (m) => log.push(m) });
 const run = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
 
 describe('installing the Temporal CLI', () => {
@@ -86,14 +89,7 @@ describe('installing the Temporal CLI', () => {
       const cacheDir = freshCache();
       const builder = fakeBuilder();
       const log: string[] = [];
-      const installed = await installTemporalCli({
-        baseUrl: release.baseUrl,
-        cacheDir,
-        platform: 'linux',
-        arch: 'x64',
-        build: builder.build,
-        log: (m) => log.push(m),
-      });
+      const installed = await installOnLinux(release.baseUrl, cacheDir, builder, log);
       expect(installed).toBe(path.join(cacheDir, 'temporal'));
       expect(statSync(installed).mode & 0o111).not.toBe(0);
       expect(run(installed)).toBe(`temporal version ${VERSION} (fake release)`);
@@ -120,14 +116,7 @@ describe('installing the Temporal CLI', () => {
       const cacheDir = freshCache();
       const builder = fakeBuilder();
       const log: string[] = [];
-      const installed = await installTemporalCli({
-        baseUrl: release.baseUrl,
-        cacheDir,
-        platform: 'linux',
-        arch: 'x64',
-        build: builder.build,
-        log: (m) => log.push(m),
-      });
+      const installed = await installOnLinux(release.baseUrl, cacheDir, builder, log);
       expect(log.join('\n')).toContain(`${ARCHIVE} has SHA-256 ${sha256(tampered)}, the release lists ${sha256(tarball)}: refused`);
       expect(builder.calls).toEqual([cacheDir]);
       expect(run(installed)).toBe('temporal version built from source');
