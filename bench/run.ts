@@ -1,6 +1,6 @@
 /**
  * Every benchmark, one table: `npm run bench` runs them all, `npm run bench -- transactions webhooks`
- * the named ones. Each bench runs in a process of its own, BENCH_RUNS times (default 3, once for those
+ * the named ones (a group such as `books` names several). Each bench runs in a process of its own, BENCH_RUNS times (default 3, once for those
  * that count rather than time); a figure is the median of its runs, printed with their spread.
  * Benches seed once and keep their data (keyed by size), so a second run starts in seconds.
  */
@@ -38,7 +38,23 @@ const BENCHES: Record<string, Bench> = {
   clients: { script: 'clients.ts' },
 };
 
+/** Names an issue's speed section uses for the benches that measure it: `npm run bench -- books`. */
+const GROUPS: Record<string, string[]> = {
+  books: ['audit', 'e-invoices'],
+};
+
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+/** The benches the arguments name, groups opened up, each once, in the order asked. */
+function benchesNamed(asked: string[]): string[] {
+  const names = asked.flatMap((n) => GROUPS[n] ?? [n]);
+  const unknown = names.filter((n) => !(n in BENCHES));
+  if (unknown.length) {
+    const known = [...Object.keys(BENCHES), ...Object.keys(GROUPS)].join(', ');
+    throw new Error(`no bench named ${unknown.join(', ')}; there are ${known}`);
+  }
+  return [...new Set(names.length ? names : Object.keys(BENCHES))];
+}
 
 interface Row {
   bench: string;
@@ -65,10 +81,7 @@ async function runOnce(name: string, bench: Bench): Promise<{ figures: Figure[];
 const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 async function main() {
-  const asked = process.argv.slice(2);
-  const unknown = asked.filter((n) => !(n in BENCHES));
-  if (unknown.length) throw new Error(`no bench named ${unknown.join(', ')}; there are ${Object.keys(BENCHES).join(', ')}`);
-  const names = asked.length ? asked : Object.keys(BENCHES);
+  const names = benchesNamed(process.argv.slice(2));
   // Once for every bench that serves the API; the children find the build current (environment).
   console.log('compiling the API (tsc, incremental)');
   compiledApiEntry();
