@@ -62,7 +62,11 @@ async function main() {
   reportFigure({ name: 'precision at 70% coverage', value: precision, unit: 'share', budget: { on: 'value', atLeast: 0.9 } });
   const atDefault = judged.filter((j) => j.confidence >= DEFAULT_LEARNED_THRESHOLD);
   reportFigure({ name: 'coverage at the default threshold', value: atDefault.length / judged.length, unit: 'share' });
-  reportFigure({ name: 'precision at the default threshold', value: atDefault.filter((j) => j.right).length / (atDefault.length || 1), unit: 'share' });
+  reportFigure({
+    name: 'precision at the default threshold',
+    value: atDefault.filter((j) => j.right).length / (atDefault.length || 1),
+    unit: 'share',
+  });
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

@@ -169,7 +169,10 @@ export function labelledLedger(size: number, opts: { seed?: number; labelNoise?:
   for (const m of MERCHANTS) {
     const n = Math.ceil(m.rate * (MONTHS - (m.from ?? 0)) * scale);
     // Each merchant's branches: a store number and a city it keeps.
-    const branches = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => ({ store: Math.floor(rnd() * 9000) + 100, city: pick(CITIES) }));
+    const branches = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => ({
+      store: Math.floor(rnd() * 9000) + 100,
+      city: pick(CITIES),
+    }));
     for (let i = 0; i < n; i++) {
       const day = Math.floor((m.from ?? 0) * 30.4 + rnd() * (MONTHS - (m.from ?? 0)) * 30.4);
       const [slug, min, max] = pick(m.kinds);

@@ -22,7 +22,14 @@ describe('merchant normalisation', () => {
   });
 });
 
-const example = (text: string, categorySlug: string, amount: number, accountId: string | null = 'a', count = 1, id = text): LearnedExample => ({
+const example = (
+  text: string,
+  categorySlug: string,
+  amount: number,
+  accountId: string | null = 'a',
+  count = 1,
+  id = text,
+): LearnedExample => ({
   text,
   categorySlug,
   amount,
@@ -84,7 +91,11 @@ describe('nearest neighbours', () => {
   });
 
   it('groups alike examples and bands amounts by half octaves', () => {
-    const model = new LearnedModel([example('GitHub', 'software', -21), example('GITHUB', 'software', -20), example('GitHub', 'software', -21, 'b')]);
+    const model = new LearnedModel([
+      example('GitHub', 'software', -21),
+      example('GITHUB', 'software', -20),
+      example('GitHub', 'software', -21, 'b'),
+    ]);
     expect(model.size).toBe(2);
     expect(amountBand(-16)).toBe(amountBand(18));
     expect(amountBand(10)).toBeLessThan(amountBand(40) - 2);

@@ -47,10 +47,16 @@ export async function learnCategories(trx: Knex.Transaction, teamId: string, ids
     [teamId, [...ids]],
   );
   if (!rows.length) return 0;
-  const [model, threshold, categories] = await Promise.all([loadModel(trx, teamId), teamThreshold(trx, teamId), categoryNames(trx, teamId)]);
+  const [model, threshold, categories] = await Promise.all([
+    loadModel(trx, teamId),
+    teamThreshold(trx, teamId),
+    categoryNames(trx, teamId),
+  ]);
   const changes: { id: string; slug: string | null; source: FieldSource | null; suggested: SuggestedCategory | null }[] = [];
   for (const row of rows) {
-    const learned = model.size ? model.suggest({ text: merchantText(row), accountId: row.bankAccountId, amount: Number(row.amount) }) : null;
+    const learned = model.size
+      ? model.suggest({ text: merchantText(row), accountId: row.bankAccountId, amount: Number(row.amount) })
+      : null;
     const name = learned && categories.get(learned.categorySlug);
     if (learned && name && learned.confidence >= threshold) {
       changes.push({ id: row.id, slug: learned.categorySlug, source: learnedSource(learned), suggested: null });
@@ -135,6 +141,8 @@ function providerSource(providerCategory: string, categoryName: string): FieldSo
 
 /** Whether the team has categorised anything to learn from (an import then goes through categoriseNew). */
 export async function hasCategoryHistory(db: Db, teamId: string): Promise<boolean> {
-  const { rows } = await db.raw<{ rows: unknown[] }>(`select 1 from transactions where team_id = ? and category_slug is not null limit 1`, [teamId]);
+  const { rows } = await db.raw<{ rows: unknown[] }>(`select 1 from transactions where team_id = ? and category_slug is not null limit 1`, [
+    teamId,
+  ]);
   return rows.length > 0;
 }

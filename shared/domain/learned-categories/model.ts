@@ -62,7 +62,7 @@ const SAMPLES_KEPT = 3;
 export const amountBand = (amount: number) => Math.floor(2 * Math.log2(Math.abs(amount) + 1));
 
 /** The first word names the merchant; the words after it (a branch, a city, a product) matter less. */
-const positionWeight = (i: number) => 1 / (1 + i);
+const positionWeight = (i: number) => 1 / (1 + i) ** 2;
 
 /**
  * Nearest neighbours over the team's past category choices: similar merchant words first (a
@@ -90,7 +90,16 @@ export class LearnedModel {
         continue;
       }
       const weight = tokens.reduce((s, _t, i) => s + positionWeight(i), 0);
-      const entry: Entry = { tokens, weight, accountId: ex.accountId, band, sign, categorySlug: ex.categorySlug, count: ex.count, samples: ex.samples.slice(0, SAMPLES_KEPT) };
+      const entry: Entry = {
+        tokens,
+        weight,
+        accountId: ex.accountId,
+        band,
+        sign,
+        categorySlug: ex.categorySlug,
+        count: ex.count,
+        samples: ex.samples.slice(0, SAMPLES_KEPT),
+      };
       byKey.set(key, entry);
       const index = this.entries.push(entry) - 1;
       for (const t of new Set(tokens)) {

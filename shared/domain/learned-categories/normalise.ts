@@ -3,10 +3,10 @@ import { counterpartyKey } from '../recurring-payments/counterparty-key';
 /**
  * The words that name a merchant, however the bank dressed them: counterpartyKey already drops case,
  * accents, punctuation, a processor's `SQ *` prefix, legal forms and every token with a digit (card
- * and store numbers, dates); this also drops what card terminals add around the name (`POS`,
- * `VISA`, `PURCHASE AUTH`) and a trailing two-letter region (`SEATTLE WA`), so `POS 4411 STARBUCKS
- * #123 SEATTLE WA` and `Starbucks` share `starbucks`. A city left in is only a rarer word the
- * neighbour scoring weighs against the merchant's own (IDF).
+ * and store numbers, dates); this also drops what card terminals add around the name (`POS`, `VISA`,
+ * `PURCHASE AUTH`, the `.COM` of a web address) and a trailing two-letter region (`SEATTLE WA`), so
+ * `POS 4411 STARBUCKS #123 SEATTLE WA` and `Starbucks` share `starbucks`. A city left in comes after
+ * the merchant's own word, where the neighbour scoring weighs words less (model.ts).
  */
 export function merchantTokens(name: string): string[] {
   const words = counterpartyKey(name.replace(/#\S*/g, ' ')).split(' ');
@@ -42,4 +42,9 @@ const TERMINAL_WORDS = new Set([
   'str',
   'sq',
   'tst',
+  // A web address's ending: `GITHUB.COM` is GitHub.
+  'com',
+  'net',
+  'org',
+  'io',
 ]);

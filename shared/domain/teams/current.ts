@@ -30,7 +30,7 @@ export const teamSchema = z
     autoMatch: z.boolean().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
     learnedCategoryThreshold: z.number().meta({
       description:
-        'From this confidence (0 to 1) a category learned from the team\'s similar past transactions is applied to a new transaction; below it, it is only offered as `suggestedCategory`. Default 0.85.',
+        "From this confidence (0 to 1) a category learned from the team's similar past transactions is applied to a new transaction; below it, it is only offered as `suggestedCategory`. Default 0.85.",
     }),
     invoiceReminderDays: z
       .array(z.number().int())

@@ -26,7 +26,7 @@ export const transactionSchema = z
       .object({
         by: z.enum(CATEGORY_SOURCES).meta({
           description:
-            '`rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team\'s `learnedCategoryThreshold`. `provider`: the bank\'s own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.',
+            "`rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.",
         }),
         ruleId: z.uuid().nullable(),
         ruleName: z.string().nullable(),
@@ -44,20 +44,22 @@ export const transactionSchema = z
       .nullable()
       .meta({
         description:
-          'Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank\'s category, or a user. Null without a category, or when it was set before this was recorded.',
+          "Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded.",
       }),
     suggestedCategory: z
       .object({
         slug: z.string(),
         name: z.string(),
-        confidence: z.number().meta({ description: '0 to 1, below the team\'s `learnedCategoryThreshold` (at or above it the category is applied).' }),
+        confidence: z
+          .number()
+          .meta({ description: "0 to 1, below the team's `learnedCategoryThreshold` (at or above it the category is applied)." }),
         explanation: z.string().meta({ example: "Learned from 2 similar transactions (e.g. 'AMAZON MKTPLACE'), confidence 0.61" }),
         neighbours: z.array(z.object({ id: z.string(), name: z.string() })),
       })
       .nullable()
       .meta({
         description:
-          'Without a category: the one the team\'s similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it.',
+          "Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it.",
       }),
     counterpartyName: z.string().nullable(),
     merchantName: z.string().nullable(),
