@@ -17,7 +17,19 @@ const db = () => ctx.tdb.db;
 const history: string[] = [];
 let account: string;
 
+const CATEGORIES = [
+  ['software', 'Software'],
+  ['meals', 'Meals and entertainment'],
+  ['marketing', 'Marketing'],
+  ['equipment', 'Equipment'],
+  ['office-supplies', 'Office supplies'],
+  ['travel', 'Travel'],
+];
+
 beforeAll(async () => {
+  for (const teamId of [ctx.acme.team.id, ctx.other.team.id]) {
+    await db()('transaction_categories').insert(CATEGORIES.map(([slug, name]) => ({ teamId, slug, name })));
+  }
   [account] = await db()('bank_accounts')
     .insert({ teamId: ctx.acme.team.id, name: 'Card', currency: 'EUR', manual: true })
     .returning<{ id: string }[]>('id')
