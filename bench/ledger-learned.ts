@@ -16,7 +16,7 @@ import { runMain } from './lib/run-main';
 const SIZE = Number(process.env.SIZE ?? 24_000);
 const COVERAGE = 0.7;
 
-async function main() {
+function main() {
   const rows = labelledLedger(SIZE);
   const { train, test } = splitByTime(rows);
   const started = performance.now();
@@ -71,4 +71,4 @@ async function main() {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-runMain(main);
+runMain(() => Promise.resolve().then(main));

@@ -55,7 +55,8 @@ export const categoryWhyTool = defineTool({
     );
     if (!m) return null;
     const subject = m[1].replace(/^(?:the|our|my)\s+/i, '').trim();
-    const category = m[2]?.replace(/^(?:the|our)\s+/i, '').trim();
+    // The category's group is optional: unmatched, exec leaves undefined where its type says string.
+    const category = (m[2] as string | undefined)?.replace(/^(?:the|our)\s+/i, '').trim();
     const query = /^(?:this|that|it|these|those|this one|that one|this transaction|that transaction)$/i.test(subject) ? undefined : subject;
     if (!query && !category) return null;
     return { ...(query ? { query } : {}), ...(category ? { category } : {}) };
