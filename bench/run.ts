@@ -36,11 +36,14 @@ const BENCHES: Record<string, Bench> = {
   import: { script: 'import.ts' },
   audit: { script: 'audit.ts' },
   clients: { script: 'clients.ts' },
+  // Precision of a deterministic model on a seeded set: the same every run.
+  'ledger-learned': { script: 'ledger-learned.ts', runs: 1 },
 };
 
 /** Names an issue's speed section uses for the benches that measure it: `npm run bench -- books`. */
 const GROUPS: Record<string, string[]> = {
   books: ['audit', 'e-invoices'],
+  ledger: ['ledger-learned'],
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

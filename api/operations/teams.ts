@@ -70,7 +70,7 @@ export const teams = [
     formerly: ['team.update'],
     summary: "Update the caller's team",
     description:
-      'Name, logo, contact email, base currency, country, fiscal year start, time zone, and whether near-certain receipt matches are linked without asking (`autoMatch`). Only the fields sent change.',
+      'Name, logo, contact email, base currency, country, fiscal year start, time zone, and whether near-certain receipt matches are linked without asking (`autoMatch`), and from which confidence a learned category is applied to new transactions (`learnedCategoryThreshold`). Only the fields sent change.',
     input: updateTeamBody,
     output: one(teamSchema),
     run: ({ principal, input }, { db, config, temporal, logger }) =>

@@ -2359,7 +2359,7 @@ export interface paths {
         head?: never;
         /**
          * Update the caller's team
-         * @description Name, logo, contact email, base currency, country, fiscal year start, time zone, and whether near-certain receipt matches are linked without asking (`autoMatch`). Only the fields sent change.
+         * @description Name, logo, contact email, base currency, country, fiscal year start, time zone, and whether near-certain receipt matches are linked without asking (`autoMatch`), and from which confidence a learned category is applied to new transactions (`learnedCategoryThreshold`). Only the fields sent change.
          *
          *     Required scopes: `teams.write`.
          */
@@ -2889,7 +2889,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page.
+         * @description The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page. `categorizedBy` selects by how the category was set (a rule, learned, the bank's category, a user).
          *
          *     Required scopes: `transactions.read`.
          */
@@ -2897,7 +2897,7 @@ export interface paths {
         put?: never;
         /**
          * Create a manual transaction
-         * @description For transactions that no bank feed brings in (cash, imports). Every referenced account, category, tag and user must belong to your team.
+         * @description For transactions that no bank feed brings in (cash, imports). Every referenced account, category, tag and user must belong to your team. Without a `categorySlug`, a new transaction is categorised as a synced or imported one is: by the team's rules, then learned from its similar past transactions (applied from the team's `learnedCategoryThreshold`, suggested below it).
          *
          *     Required scopes: `transactions.write`.
          */
@@ -2917,7 +2917,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description The transaction, with `categorySource` (why it has its category) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
+         * @description The transaction, with `categorySource` (why it has its category, in words in its `explanation`: "Rule 'SaaS' matched: name contains 'github'", "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
          *
          *     Required scopes: `transactions.read`.
          */
@@ -6041,6 +6041,8 @@ export interface components {
             subscriptionStatus: string | null;
             /** @description Link receipts to transactions without asking when the match is near certain. */
             autoMatch: boolean;
+            /** @description From this confidence (0 to 1) a category learned from the team's similar past transactions is applied to a new transaction; below it, it is only offered as `suggestedCategory`. Default 0.85. */
+            learnedCategoryThreshold: number;
             /** @description Days after the due date on which an overdue invoice is chased (for customers with reminders on). */
             invoiceReminderDays: number[];
             /** @description New invoices are numbered with this prefix: `INV-0001`. */
@@ -6100,6 +6102,8 @@ export interface components {
             subscriptionStatus: string | null;
             /** @description Link receipts to transactions without asking when the match is near certain. */
             autoMatch: boolean;
+            /** @description From this confidence (0 to 1) a category learned from the team's similar past transactions is applied to a new transaction; below it, it is only offered as `suggestedCategory`. Default 0.85. */
+            learnedCategoryThreshold: number;
             /** @description Days after the due date on which an overdue invoice is chased (for customers with reminders on). */
             invoiceReminderDays: number[];
             /** @description New invoices are numbered with this prefix: `INV-0001`. */
@@ -6161,6 +6165,11 @@ export interface components {
             timezone?: string | null;
             /** @description Link receipts to transactions without asking when the match is near certain. */
             autoMatch?: boolean;
+            /**
+             * @description From this confidence a learned category is applied to new transactions; below it, only suggested. 1 only ever suggests.
+             * @example 0.85
+             */
+            learnedCategoryThreshold?: number;
             /** @description Days after the due date for reminders, e.g. [3, 7, 14]; [] turns reminders off for the whole team. */
             invoiceReminderDays?: number[];
             /** @description e.g. `INV-`, `2026/`, or empty for plain numbers. */
@@ -6435,6 +6444,7 @@ export interface components {
             amountMin?: number;
             amountMax?: number;
             manual?: boolean;
+            categorizedBy?: ("rule" | "learned" | "provider" | "user")[];
         };
         RequestTransactionExport: {
             /** @description Which transactions: the filters of `GET /transactions`. Default: the same as the list with no filter. */
@@ -6458,6 +6468,7 @@ export interface components {
                 amountMin?: number;
                 amountMax?: number;
                 manual?: boolean;
+                categorizedBy?: ("rule" | "learned" | "provider" | "user")[];
             };
             /** @description What goes into the ZIP: `csv` (transactions.csv), `xlsx` (transactions.xlsx), `receipts` (the attached files, under receipts/), `datev` (EXTF_Buchungsstapel_<fiscal year start>.csv: DATEV's EXTF 700 Buchungsstapel, Windows-1252, one booking per transaction between its bank account's and its category's ledger accounts from the team's account mapping, `GET /datev/account-mapping`; needs the mapping's consultant and client numbers, else 409). Default: `csv`, `xlsx` and `receipts`. */
             formats?: ("csv" | "xlsx" | "receipts" | "datev")[];
@@ -6728,6 +6739,7 @@ export interface components {
                 amountMin?: number;
                 amountMax?: number;
                 manual?: boolean;
+                categorizedBy?: ("rule" | "learned" | "provider" | "user")[];
             };
             /**
              * @description Count what would change without changing anything.
@@ -6768,15 +6780,43 @@ export interface components {
                 name: string;
                 color: string | null;
             } | null;
-            /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+            /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
             categorySource: {
-                /** @enum {string} */
-                by: "rule" | "user";
+                /**
+                 * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                 * @enum {string}
+                 */
+                by: "rule" | "learned" | "provider" | "user";
                 /** Format: uuid */
                 ruleId: string | null;
                 ruleName: string | null;
-                /** @example Rule 'SaaS' matched: name contains 'github' */
+                /**
+                 * @description The reason in words.
+                 * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
+                 */
                 explanation: string;
+                /** @description Learned: how sure, 0 to 1. */
+                confidence?: number;
+                /** @description Learned: some of the past transactions it was learned from, the nearest first. */
+                neighbours?: {
+                    id: string;
+                    name: string;
+                }[];
+                /** @description Provider: the bank's category, as the bank sent it. */
+                providerCategory?: string;
+            } | null;
+            /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+            suggestedCategory: {
+                slug: string;
+                name: string;
+                /** @description 0 to 1, below the team's `learnedCategoryThreshold` (at or above it the category is applied). */
+                confidence: number;
+                /** @example Learned from 2 similar transactions (e.g. 'AMAZON MKTPLACE'), confidence 0.61 */
+                explanation: string;
+                neighbours: {
+                    id: string;
+                    name: string;
+                }[];
             } | null;
             counterpartyName: string | null;
             merchantName: string | null;
@@ -6848,15 +6888,43 @@ export interface components {
                 name: string;
                 color: string | null;
             } | null;
-            /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+            /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
             categorySource: {
-                /** @enum {string} */
-                by: "rule" | "user";
+                /**
+                 * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                 * @enum {string}
+                 */
+                by: "rule" | "learned" | "provider" | "user";
                 /** Format: uuid */
                 ruleId: string | null;
                 ruleName: string | null;
-                /** @example Rule 'SaaS' matched: name contains 'github' */
+                /**
+                 * @description The reason in words.
+                 * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
+                 */
                 explanation: string;
+                /** @description Learned: how sure, 0 to 1. */
+                confidence?: number;
+                /** @description Learned: some of the past transactions it was learned from, the nearest first. */
+                neighbours?: {
+                    id: string;
+                    name: string;
+                }[];
+                /** @description Provider: the bank's category, as the bank sent it. */
+                providerCategory?: string;
+            } | null;
+            /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+            suggestedCategory: {
+                slug: string;
+                name: string;
+                /** @description 0 to 1, below the team's `learnedCategoryThreshold` (at or above it the category is applied). */
+                confidence: number;
+                /** @example Learned from 2 similar transactions (e.g. 'AMAZON MKTPLACE'), confidence 0.61 */
+                explanation: string;
+                neighbours: {
+                    id: string;
+                    name: string;
+                }[];
             } | null;
             counterpartyName: string | null;
             merchantName: string | null;
@@ -7054,15 +7122,43 @@ export interface components {
                     name: string;
                     color: string | null;
                 } | null;
-                /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+                /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
                 categorySource: {
-                    /** @enum {string} */
-                    by: "rule" | "user";
+                    /**
+                     * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                     * @enum {string}
+                     */
+                    by: "rule" | "learned" | "provider" | "user";
                     /** Format: uuid */
                     ruleId: string | null;
                     ruleName: string | null;
-                    /** @example Rule 'SaaS' matched: name contains 'github' */
+                    /**
+                     * @description The reason in words.
+                     * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
+                     */
                     explanation: string;
+                    /** @description Learned: how sure, 0 to 1. */
+                    confidence?: number;
+                    /** @description Learned: some of the past transactions it was learned from, the nearest first. */
+                    neighbours?: {
+                        id: string;
+                        name: string;
+                    }[];
+                    /** @description Provider: the bank's category, as the bank sent it. */
+                    providerCategory?: string;
+                } | null;
+                /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+                suggestedCategory: {
+                    slug: string;
+                    name: string;
+                    /** @description 0 to 1, below the team's `learnedCategoryThreshold` (at or above it the category is applied). */
+                    confidence: number;
+                    /** @example Learned from 2 similar transactions (e.g. 'AMAZON MKTPLACE'), confidence 0.61 */
+                    explanation: string;
+                    neighbours: {
+                        id: string;
+                        name: string;
+                    }[];
                 } | null;
                 counterpartyName: string | null;
                 merchantName: string | null;
@@ -7136,15 +7232,43 @@ export interface components {
                     name: string;
                     color: string | null;
                 } | null;
-                /** @description Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded. */
+                /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
                 categorySource: {
-                    /** @enum {string} */
-                    by: "rule" | "user";
+                    /**
+                     * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                     * @enum {string}
+                     */
+                    by: "rule" | "learned" | "provider" | "user";
                     /** Format: uuid */
                     ruleId: string | null;
                     ruleName: string | null;
-                    /** @example Rule 'SaaS' matched: name contains 'github' */
+                    /**
+                     * @description The reason in words.
+                     * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
+                     */
                     explanation: string;
+                    /** @description Learned: how sure, 0 to 1. */
+                    confidence?: number;
+                    /** @description Learned: some of the past transactions it was learned from, the nearest first. */
+                    neighbours?: {
+                        id: string;
+                        name: string;
+                    }[];
+                    /** @description Provider: the bank's category, as the bank sent it. */
+                    providerCategory?: string;
+                } | null;
+                /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+                suggestedCategory: {
+                    slug: string;
+                    name: string;
+                    /** @description 0 to 1, below the team's `learnedCategoryThreshold` (at or above it the category is applied). */
+                    confidence: number;
+                    /** @example Learned from 2 similar transactions (e.g. 'AMAZON MKTPLACE'), confidence 0.61 */
+                    explanation: string;
+                    neighbours: {
+                        id: string;
+                        name: string;
+                    }[];
                 } | null;
                 counterpartyName: string | null;
                 merchantName: string | null;
@@ -31164,6 +31288,8 @@ export interface operations {
                 amountMax?: number | null;
                 /** @description `true` for API-created, `false` for bank-synced. */
                 manual?: boolean;
+                /** @description How the category was set (`categorySource.by`): `rule`, `learned`, `provider` or `user`; one or more. */
+                categorizedBy?: ("rule" | "learned" | "provider" | "user")[] | null;
             };
             header?: never;
             path?: never;

@@ -22,6 +22,8 @@ export class Team extends BaseModel {
   subscriptionCurrentPeriodEnd!: Date | null;
   canceledAt!: Date | null;
   autoMatch!: boolean;
+  /** From this confidence (0..1) a learned category is applied; below it, only suggested. */
+  learnedCategoryThreshold!: number;
   fiscalYearStartMonth!: number | null;
   timezone!: string | null;
   /** Days after an invoice's due date on which its reminders go out. */

@@ -20,17 +20,38 @@ export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_m
 export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
-/** Why a field has its value: set by a rule (which, and what it matched), by a user, or by a detection (recurring payments). */
+/** Who can set a transaction's category, as `field_sources.categorySlug.by` and `GET /transactions?categorizedBy=` name them. */
+export const CATEGORY_SOURCES = ['rule', 'learned', 'provider', 'user'] as const;
+
+/**
+ * Why a field has its value: set by a rule (which, and what it matched), by a user, by a detection
+ * (recurring payments), learned from the team's similar transactions (with them and the confidence),
+ * or mapped from the bank's own category.
+ */
 export interface FieldSource {
-  by: 'rule' | 'user' | 'detected';
+  by: 'rule' | 'user' | 'detected' | 'learned' | 'provider';
   ruleId: string | null;
   ruleName: string | null;
+  explanation: string;
+  /** Learned: how sure, 0..1. */
+  confidence?: number;
+  /** Learned: some of the past transactions it was learned from. */
+  neighbours?: { id: string; name: string }[];
+  /** Provider: the bank's category it was mapped from. */
+  providerCategory?: string;
+}
+
+/** A category learned with too little confidence to apply: offered on the transaction instead. */
+export interface SuggestedCategory {
+  slug: string;
+  confidence: number;
+  neighbours: { id: string; name: string }[];
   explanation: string;
 }
 
 export class Transaction extends TeamScopedModel {
   static override tableName = 'transactions';
-  static override jsonAttributes = ['fieldSources'];
+  static override jsonAttributes = ['fieldSources', 'suggestedCategory'];
   bankAccountId!: string | null;
   providerTransactionId!: string | null;
   date!: string;
@@ -58,5 +79,7 @@ export class Transaction extends TeamScopedModel {
   manualFields!: string[];
   /** Why each field holds its value: field → FieldSource. */
   fieldSources!: Record<string, FieldSource>;
+  /** A learned category below the team's threshold, until one is set. */
+  suggestedCategory!: SuggestedCategory | null;
   updatedAt!: Date;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { BankConnection, type Transaction } from '../../db/models';
-import { applyRulesToNew } from '../transaction-rules/apply';
+import { categoriseNew } from '../learned-categories/apply';
 import { deleteWithdrawnTransactions } from '../transactions/service';
 import { mergeArrivals, type Arrival } from '../transactions/reconcile';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
@@ -29,8 +29,8 @@ export type SyncedTransaction = Pick<
 
 /**
  * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
- * the provider's id, and keeps the team's notes, category and tags. New rows go through the team's
- * rules before their `transaction.created` is emitted.
+ * the provider's id, and keeps the team's notes, category and tags. New rows are categorised (the
+ * team's rules, then learned categories, then the bank's category) before their `transaction.created` is emitted.
  */
 const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
   ['bank_account_id', 'uuid', (r) => r.bankAccountId],
@@ -129,7 +129,7 @@ export async function storeBankAPage(
     // Before the withdrawn rows go: bank-a withdraws a pending transaction in the page that books it.
     const gone = new Set(await mergeArrivals(trx, conn.teamId, counts.arrivals, { fuzzyPending: false }));
     const addedIds = counts.addedIds.filter((id) => !gone.has(id));
-    await applyRulesToNew(trx, conn.teamId, addedIds);
+    await categoriseNew(trx, conn.teamId, addedIds);
     await emitTransactionEvents(trx, conn.teamId, 'transaction.created', addedIds);
     await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
     const removed = await deleteWithdrawnTransactions(trx, conn.teamId, page.removed);
@@ -148,7 +148,7 @@ export async function storeBankBPage(db: Db, teamId: string, rows: SyncedTransac
     // bank-b links no booked transaction to its pending one: the matcher pairs them.
     const gone = new Set(await mergeArrivals(trx, teamId, upserted.arrivals, { fuzzyPending: true }));
     const addedIds = upserted.addedIds.filter((id) => !gone.has(id));
-    await applyRulesToNew(trx, teamId, addedIds);
+    await categoriseNew(trx, teamId, addedIds);
     await emitTransactionEvents(trx, teamId, 'transaction.created', addedIds);
     return { added: addedIds.length, modified: upserted.modified };
   });

@@ -28,6 +28,10 @@ export const teamSchema = z
     plan: z.enum(TEAM_PLANS),
     subscriptionStatus: z.string().nullable(),
     autoMatch: z.boolean().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
+    learnedCategoryThreshold: z.number().meta({
+      description:
+        "From this confidence (0 to 1) a category learned from the team's similar past transactions is applied to a new transaction; below it, it is only offered as `suggestedCategory`. Default 0.85.",
+    }),
     invoiceReminderDays: z
       .array(z.number().int())
       .meta({ description: 'Days after the due date on which an overdue invoice is chased (for customers with reminders on).' }),
@@ -77,6 +81,7 @@ export const toTeamDto = (t: Team, inboxDomain: string): TeamDto => ({
   plan: t.plan,
   subscriptionStatus: t.subscriptionStatus,
   autoMatch: t.autoMatch,
+  learnedCategoryThreshold: t.learnedCategoryThreshold,
   invoiceReminderDays: t.invoiceReminderDays,
   invoicePrefix: t.invoicePrefix,
   invoiceNextNumber: t.invoiceNextNumber,
@@ -123,6 +128,11 @@ export const updateTeamBody = z
     fiscalYearStartMonth: z.number().int().min(1).max(12).nullable().optional(),
     timezone: timeZone.nullable().optional(),
     autoMatch: z.boolean().optional().meta({ description: 'Link receipts to transactions without asking when the match is near certain.' }),
+    learnedCategoryThreshold: z.number().min(0).max(1).optional().meta({
+      description:
+        'From this confidence a learned category is applied to new transactions; below it, only suggested. 1 only ever suggests.',
+      example: 0.85,
+    }),
     invoiceReminderDays: z
       .array(z.number().int().min(1).max(365))
       .max(10)

@@ -5,7 +5,8 @@ import { textArrayLiteral } from '../../db/array-literal';
 import type { Db } from '../../db/knex';
 import { BankAccount, TransactionImport } from '../../db/models';
 import type { ImportCounts, ImportOutcome } from '../../temporal/import-transactions/contract';
-import { applyRulesToNew, hasEnabledRules } from '../transaction-rules/apply';
+import { hasEnabledRules } from '../transaction-rules/apply';
+import { categoriseNew, hasCategoryHistory } from '../learned-categories/apply';
 import { emitTransactionEvents, insertTransactionsWithEvents } from '../webhook-endpoints/events';
 import { ImportOverlap } from './overlap';
 import type { StagedRow } from './rows';
@@ -70,22 +71,23 @@ const INSERT_SQL = `insert into transactions (team_id, bank_account_id, date, am
  * One statement: the staged rows into transactions, a row whose hash the team has already skipped,
  * and each inserted row's transaction.created in the team's event log (and to any endpoint that
  * listens), in the import's transaction: they exist exactly when the rows do, and a re-import
- * (nothing inserted) emits none. The ids never travel back: 5,000 a batch. A team with rules takes
- * three steps instead: the insert returns the new ids, the rules run on them, and the events are
- * emitted after, carrying what the rules set. Returns how many were inserted.
+ * (nothing inserted) emits none. The ids never travel back: 5,000 a batch. A team with rules or a
+ * categorised history takes three steps instead: the insert returns the new ids, they are
+ * categorised (categoriseNew), and the events are emitted after, carrying the categories. Returns
+ * how many were inserted.
  */
 async function insertBatch(
   trx: Knex.Transaction,
   teamId: string,
   bankAccountId: string,
   batch: StagedBatch,
-  withRules: boolean,
+  categorising: boolean,
 ): Promise<number> {
   const bindings = [teamId, bankAccountId, ...batch.columns];
-  if (!withRules) return insertTransactionsWithEvents(trx, teamId, { sql: INSERT_SQL, bindings });
+  if (!categorising) return insertTransactionsWithEvents(trx, teamId, { sql: INSERT_SQL, bindings });
   const { rows } = await trx.raw<{ rows: { id: string }[] }>(`with inserted as (${INSERT_SQL}) select id from inserted`, bindings);
   const ids = rows.map((r) => r.id);
-  await applyRulesToNew(trx, teamId, ids);
+  await categoriseNew(trx, teamId, ids);
   await emitTransactionEvents(trx, teamId, 'transaction.created', ids);
   return ids.length;
 }
@@ -137,7 +139,7 @@ export async function importInOneTransaction(
   let walk: RowWalk | undefined;
   try {
     return await db.transaction(async (trx) => {
-      const withRules = await hasEnabledRules(trx, imp.teamId);
+      const categorising = await categorisesImports(trx, imp.teamId);
       const overlap = await overlapOf(trx, imp);
       let created = 0;
       let inserted = 0;
@@ -150,7 +152,7 @@ export async function importInOneTransaction(
         batch = [];
         await inFlight;
         inFlight = (next ? Promise.resolve(next) : stagedNew(trx, overlap, rows))
-          .then((staged) => insertBatch(trx, imp.teamId, imp.bankAccountId, staged, withRules))
+          .then((staged) => insertBatch(trx, imp.teamId, imp.bankAccountId, staged, categorising))
           .then((n) => {
             created += n;
             inserted += rows.length;
@@ -201,13 +203,13 @@ export async function insertStagedRows(
   onBatch: (inserted: number) => void,
 ): Promise<ImportCounts> {
   return db.transaction(async (trx) => {
-    const withRules = await hasEnabledRules(trx, imp.teamId);
+    const categorising = await categorisesImports(trx, imp.teamId);
     const overlap = await overlapOf(trx, imp);
     let created = 0;
     let total = 0;
     let batch: StagedRow[] = [];
     const flush = async () => {
-      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, await stagedNew(trx, overlap, batch), withRules);
+      created += await insertBatch(trx, imp.teamId, imp.bankAccountId, await stagedNew(trx, overlap, batch), categorising);
       total += batch.length;
       batch = [];
       onBatch(total);
@@ -229,4 +231,9 @@ export async function insertStagedRows(
     });
     return result;
   });
+}
+
+/** Whether new rows need categorising (rules, or a history to learn from); without, an import takes the one-statement path. */
+async function categorisesImports(trx: Knex.Transaction, teamId: string): Promise<boolean> {
+  return (await hasEnabledRules(trx, teamId)) || (await hasCategoryHistory(trx, teamId));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MERGE_REASONS, TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../db/models';
+import { CATEGORY_SOURCES, MERGE_REASONS, TRANSACTION_FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../../db/models';
 import { isoDate, multi, pageSize, queryBoolean, searchText } from '../common/query';
 import { currencyCode } from '../common/currency';
 import { moneyAmount } from '../common/money';
@@ -24,15 +24,42 @@ export const transactionSchema = z
       .meta({ description: 'The category, when one is set.' }),
     categorySource: z
       .object({
-        by: z.enum(['rule', 'user']),
+        by: z.enum(CATEGORY_SOURCES).meta({
+          description:
+            "`rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.",
+        }),
         ruleId: z.uuid().nullable(),
         ruleName: z.string().nullable(),
-        explanation: z.string().meta({ example: "Rule 'SaaS' matched: name contains 'github'" }),
+        explanation: z.string().meta({
+          description: 'The reason in words.',
+          example: "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93",
+        }),
+        confidence: z.number().optional().meta({ description: 'Learned: how sure, 0 to 1.' }),
+        neighbours: z
+          .array(z.object({ id: z.string(), name: z.string() }))
+          .optional()
+          .meta({ description: 'Learned: some of the past transactions it was learned from, the nearest first.' }),
+        providerCategory: z.string().optional().meta({ description: "Provider: the bank's category, as the bank sent it." }),
       })
       .nullable()
       .meta({
         description:
-          'Why the transaction has its category: a rule (which, and what it matched) or a user. Null without a category, or when it was set before this was recorded.',
+          "Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded.",
+      }),
+    suggestedCategory: z
+      .object({
+        slug: z.string(),
+        name: z.string(),
+        confidence: z
+          .number()
+          .meta({ description: "0 to 1, below the team's `learnedCategoryThreshold` (at or above it the category is applied)." }),
+        explanation: z.string().meta({ example: "Learned from 2 similar transactions (e.g. 'AMAZON MKTPLACE'), confidence 0.61" }),
+        neighbours: z.array(z.object({ id: z.string(), name: z.string() })),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it.",
       }),
     counterpartyName: z.string().nullable(),
     merchantName: z.string().nullable(),
@@ -118,6 +145,9 @@ export const listTransactionsQuery = z
     amountMin: z.coerce.number().optional(),
     amountMax: z.coerce.number().optional(),
     manual: queryBoolean.meta({ description: '`true` for API-created, `false` for bank-synced.' }),
+    categorizedBy: multi(z.enum(CATEGORY_SOURCES)).meta({
+      description: 'How the category was set (`categorySource.by`): `rule`, `learned`, `provider` or `user`; one or more.',
+    }),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })
   .refine((q) => q.amountMin === undefined || q.amountMax === undefined || q.amountMin <= q.amountMax, {
@@ -148,6 +178,7 @@ export const transactionFilterBody = z
     amountMin: z.number().optional(),
     amountMax: z.number().optional(),
     manual: z.boolean().optional(),
+    categorizedBy: z.array(z.enum(CATEGORY_SOURCES)).min(1).optional(),
   })
   .strict()
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })

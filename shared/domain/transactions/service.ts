@@ -21,7 +21,8 @@ import {
   type UpdateTransactionBody,
 } from './schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
-import { applyRulesToNew, fieldsSetByHand, markSetByHand, setByHandColumns } from '../transaction-rules/apply';
+import { fieldsSetByHand, markSetByHand, setByHandColumns } from '../transaction-rules/apply';
+import { categoriseNew } from '../learned-categories/apply';
 
 /**
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is, or
@@ -95,7 +96,7 @@ export async function getTransaction(db: Db, teamId: string, id: string): Promis
 
 /**
  * Creates a manual transaction; every referenced account, category, tag and user must be the team's.
- * The fields given are set by hand; the team's rules fill in the rest before it is announced.
+ * The fields given are set by hand; the team's rules, then what it learned, fill in the rest before it is announced.
  */
 export async function createTransaction(db: Db, teamId: string, body: CreateTransactionBody): Promise<TransactionDto> {
   const id = await db.transaction(async (trx) => {
@@ -105,7 +106,7 @@ export async function createTransaction(db: Db, teamId: string, body: CreateTran
     const byHand = setByHandColumns(fieldsSetByHand({ ...body, status: undefined }));
     const created = await Transaction.query(trx).insert({ ...fields, teamId, manual: true, ...byHand });
     if (tags) await replaceTags(trx, teamId, created.id, tags);
-    await applyRulesToNew(trx, teamId, [created.id]);
+    await categoriseNew(trx, teamId, [created.id]);
     await emitTransactionEvents(trx, teamId, 'transaction.created', [created.id]);
     return created.id;
   });
@@ -387,6 +388,9 @@ function filterConditions(query: TransactionFilter): [condition: string, values:
   if (query.amountMin !== undefined) c.push(['t.amount >= ?', [query.amountMin]]);
   if (query.amountMax !== undefined) c.push(['t.amount <= ?', [query.amountMax]]);
   if (query.manual !== undefined) c.push(['t.manual = ?', [query.manual]]);
+  // Written as the index transactions_categorized_by_idx reads it (migration 0099).
+  if (query.categorizedBy)
+    c.push([`t.category_slug is not null and (t.field_sources #>> '{categorySlug,by}') = any(?)`, [query.categorizedBy]]);
   if (query.tags)
     c.push(['exists (select 1 from transaction_tags ft where ft.transaction_id = t.id and ft.tag_id = any(?))', [query.tags]]);
   return c;
@@ -412,6 +416,10 @@ const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const DTO_COLUMNS = `t.id, t.date, t.name, t.description, t.amount, t.currency, t.status, t.method,
   case when c.id is null then null else json_build_object('slug', c.slug, 'name', c.name, 'color', c.color) end as category,
   case when c.id is null then null else t.field_sources -> 'categorySlug' end as "categorySource",
+  case when t.category_slug is null and t.suggested_category is not null then
+    (select json_build_object('slug', sc.slug, 'name', sc.name, 'confidence', (t.suggested_category ->> 'confidence')::float8,
+       'explanation', t.suggested_category ->> 'explanation', 'neighbours', t.suggested_category -> 'neighbours')
+       from transaction_categories sc where sc.team_id = t.team_id and sc.slug = t.suggested_category ->> 'slug') end as "suggestedCategory",
   t.counterparty_name as "counterpartyName", t.merchant_name as "merchantName", t.note, t.manual, t.internal,
   t.recurring, t.frequency, t.tax_amount as "taxAmount", t.tax_rate as "taxRate", t.tax_type as "taxType",
   case when a.id is null then null else json_build_object('id', a.id, 'name', a.name, 'currency', a.currency) end as account,

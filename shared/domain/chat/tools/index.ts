@@ -1,6 +1,7 @@
 import { WRITE_TOOLS } from './agent-writes';
 import { burnRateTool } from './burn-rate';
 import { cashFlowTool } from './cash-flow';
+import { categoryWhyTool } from './category-why';
 import type { ChatTool } from './define';
 import { documentsSearchTool } from './documents-search';
 import { paymentsToTool } from './payments-to';
@@ -25,6 +26,7 @@ export { toolsFor, type ChatTool, type ToolContext } from './define';
  */
 export const CHAT_TOOLS: readonly ChatTool[] = [
   documentsSearchTool,
+  categoryWhyTool,
   runwayTool,
   burnRateTool,
   cashFlowTool,

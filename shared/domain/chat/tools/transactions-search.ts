@@ -37,6 +37,7 @@ export const transactionsSearchTool = defineTool({
         amount: t.amount,
         currency: t.currency,
         category: t.category?.name ?? null,
+        categorizedBy: t.categorySource?.explanation ?? null,
       })),
       hasMore: page.meta.hasNextPage,
     };

@@ -1,0 +1,148 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex';
+import { Category, Team, type FieldSource, type SuggestedCategory } from '../../db/models';
+import { applyRulesToNew } from '../transaction-rules/apply';
+import { LearnedModel, type LearnedExample, type Suggestion } from './model';
+import { merchantText } from './normalise';
+import { providerCategorySlug } from './provider-categories';
+
+/** The confidence from which a learned category is applied rather than only suggested, when the team set none. */
+export const DEFAULT_LEARNED_THRESHOLD = 0.85;
+
+/** The newest categorised transactions the learner reads: enough for every merchant a team pays. */
+const HISTORY = 10_000;
+
+/**
+ * Every new transaction's category, in the inserting transaction and before its
+ * `transaction.created` is emitted: the team's rules first; then, for the rows still without a
+ * category that no one chose (not set by hand, not by a rule), what the team's similar past
+ * transactions say, applied from the team's threshold and only suggested below it; then the bank's
+ * own category, mapped onto the tree. The learner is loaded once per call (a sync page, an import
+ * batch, a created transaction), never per row.
+ */
+export async function categoriseNew(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await applyRulesToNew(trx, teamId, ids);
+  await learnCategories(trx, teamId, ids);
+}
+
+interface Uncategorised {
+  id: string;
+  name: string;
+  merchantName: string | null;
+  counterpartyName: string | null;
+  amount: string;
+  bankAccountId: string | null;
+  providerCategory: string | null;
+}
+
+/** Learned, then provider, categories for the rows of `ids` nobody categorised. */
+export async function learnCategories(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<number> {
+  const { rows } = await trx.raw<{ rows: Uncategorised[] }>(
+    `select t.id, t.name, t.merchant_name as "merchantName", t.counterparty_name as "counterpartyName", t.amount,
+            t.bank_account_id as "bankAccountId", t.provider_category as "providerCategory"
+       from transactions t
+      where t.team_id = ? and t.id = any(?::uuid[]) and t.category_slug is null
+        and t.field_sources -> 'categorySlug' is null and not ('categorySlug' = any(t.manual_fields))`,
+    [teamId, [...ids]],
+  );
+  if (!rows.length) return 0;
+  const [model, threshold, categories] = await Promise.all([
+    loadModel(trx, teamId),
+    teamThreshold(trx, teamId),
+    categoryNames(trx, teamId),
+  ]);
+  const changes: { id: string; slug: string | null; source: FieldSource | null; suggested: SuggestedCategory | null }[] = [];
+  for (const row of rows) {
+    const learned = model.size
+      ? model.suggest({ text: merchantText(row), accountId: row.bankAccountId, amount: Number(row.amount) })
+      : null;
+    const name = learned && categories.get(learned.categorySlug);
+    if (learned && name && learned.confidence >= threshold) {
+      changes.push({ id: row.id, slug: learned.categorySlug, source: learnedSource(learned), suggested: null });
+      continue;
+    }
+    const suggested = learned && name ? { slug: learned.categorySlug, ...explainLearned(learned), neighbours: learned.neighbours } : null;
+    const mapped = providerCategorySlug(row.providerCategory);
+    const mappedName = mapped && categories.get(mapped);
+    if (mapped && mappedName && row.providerCategory) {
+      changes.push({ id: row.id, slug: mapped, source: providerSource(row.providerCategory, mappedName), suggested });
+    } else if (suggested) changes.push({ id: row.id, slug: null, source: null, suggested });
+  }
+  if (!changes.length) return 0;
+  // Only where the category is still empty: nothing between the read and this write may be overwritten.
+  await trx.raw(
+    `update transactions t set
+       category_slug = coalesce(c.slug, t.category_slug),
+       field_sources = case when c.source is null then t.field_sources else t.field_sources || jsonb_build_object('categorySlug', c.source) end,
+       suggested_category = c.suggested
+     from jsonb_to_recordset(?::jsonb) as c(id uuid, slug text, source jsonb, suggested jsonb)
+     where t.team_id = ? and t.id = c.id and t.category_slug is null`,
+    [JSON.stringify(changes), teamId],
+  );
+  return changes.filter((c) => c.slug).length;
+}
+
+/**
+ * The team's newest choices (by a user, a rule, or before sources were recorded), grouped in the
+ * database by merchant text, account, direction, amount band (model.ts's amountBand) and category,
+ * so a page of a sync reads a few hundred groups rather than ten thousand rows. What was learned or
+ * mapped is not learned from again: a mistake would teach itself.
+ */
+export async function loadModel(db: Db, teamId: string): Promise<LearnedModel> {
+  const { rows } = await db.raw<{ rows: (Omit<LearnedExample, 'samples'> & { ids: string[]; names: string[] })[] }>(
+    `with history as (
+       select t.id, t.name, t.date, t.amount, t.bank_account_id, t.category_slug,
+              coalesce(nullif(t.merchant_name, ''), nullif(t.counterparty_name, ''), t.name) as text
+         from transactions t
+        where t.team_id = ? and t.category_slug is not null
+          and coalesce(t.field_sources #>> '{categorySlug,by}', 'user') in ('user', 'rule')
+        order by t.date desc, t.id desc
+        limit ${HISTORY})
+     select lower(text) as text, bank_account_id as "accountId", avg(amount)::float8 as amount, category_slug as "categorySlug",
+            count(*)::int as count, (array_agg(id::text order by date desc, id desc))[1:3] as ids,
+            (array_agg(name order by date desc, id desc))[1:3] as names
+       from history
+      group by lower(text), bank_account_id, sign(amount), floor(2 * log(2, abs(amount) + 1)), category_slug`,
+    [teamId],
+  );
+  return new LearnedModel(rows.map(({ ids, names, ...r }) => ({ ...r, samples: ids.map((id, i) => ({ id, name: names[i] })) })));
+}
+
+async function teamThreshold(db: Db, teamId: string): Promise<number> {
+  return (await Team.query(db).findById(teamId).select('learnedCategoryThreshold'))?.learnedCategoryThreshold ?? DEFAULT_LEARNED_THRESHOLD;
+}
+
+async function categoryNames(db: Db, teamId: string): Promise<Map<string, string>> {
+  return new Map((await Category.query(db).where({ teamId }).select('slug', 'name')).map((c) => [c.slug, c.name]));
+}
+
+/** "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93". */
+function explainLearned(s: Suggestion): { confidence: number; explanation: string } {
+  const confidence = Math.round(s.confidence * 100) / 100;
+  const example = s.neighbours.at(0);
+  const similar = `${s.support} similar transaction${s.support === 1 ? '' : 's'}${example ? ` (e.g. '${example.name}')` : ''}`;
+  return { confidence, explanation: `Learned from ${similar}, confidence ${confidence.toFixed(2)}` };
+}
+
+function learnedSource(s: Suggestion): FieldSource {
+  return { by: 'learned', ruleId: null, ruleName: null, ...explainLearned(s), neighbours: s.neighbours };
+}
+
+function providerSource(providerCategory: string, categoryName: string): FieldSource {
+  return {
+    by: 'provider',
+    ruleId: null,
+    ruleName: null,
+    providerCategory,
+    explanation: `The bank's category '${providerCategory}' maps to '${categoryName}'`,
+  };
+}
+
+/** Whether the team has categorised anything to learn from (an import then goes through categoriseNew). */
+export async function hasCategoryHistory(db: Db, teamId: string): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: unknown[] }>(`select 1 from transactions where team_id = ? and category_slug is not null limit 1`, [
+    teamId,
+  ]);
+  return rows.length > 0;
+}
