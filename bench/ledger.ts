@@ -169,22 +169,26 @@ async function seededTeam(db: Db, n: number): Promise<string> {
   await Category.query(db).insert({ teamId: team.id, name: 'Software', slug: 'software' });
   console.log(`seeding ${n.toLocaleString()} transactions (once)`);
   for (let from = 1; from <= n; from += 250_000) {
-    await db.raw(
-      `insert into transactions (team_id, date, name, merchant_name, counterparty_name, description, amount, currency, provider_transaction_id, method, provider_category)
+    // Rows a bank brought long ago: no audit row, no event, for the seed (the measured run has them all).
+    await db.transaction(async (trx) => {
+      await trx.raw('set local session_replication_role = replica');
+      await trx.raw(
+        `insert into transactions (team_id, date, name, merchant_name, counterparty_name, description, amount, currency, provider_transaction_id, method, provider_category)
        select ?, date '2026-06-30' - (g % 1095), 'Merchant ' || (g % 500), 'Merchant ' || (g % 500), 'Vendor ' || (g % 100),
               'CARD ' || (g % 500), -((g % 50000) / 100.0 + 1), 'EUR', 'apply-' || g, 'card_purchase',
               (array['FOOD_AND_DRINK','GENERAL_MERCHANDISE','TRAVEL'])[1 + g % 3]
        from generate_series(?::int, ?::int) g`,
-      [team.id, from, Math.min(n, from + 249_999)],
-    );
+        [team.id, from, Math.min(n, from + 249_999)],
+      );
+    });
   }
   await settleSeed(db);
   return team.id;
 }
 
-async function applyFigure(db: Db, stack: SyncStack): Promise<void> {
-  const teamId = await seededTeam(db, APPLY_N);
-  // A new note on every run: each run changes every row it matches, as the first run of a rule does.
+async function applyFigure(db: Db, stack: SyncStack, teamId: string): Promise<void> {
+  // A rule as a team writes one (a few merchants, about 3% of the rows), with a new note on every
+  // run: each run changes every row it matches, as the first run of a rule does.
   const rule = await createRule(
     db,
     teamId,
@@ -192,8 +196,8 @@ async function applyFigure(db: Db, stack: SyncStack): Promise<void> {
       name: `bench ${Date.now()}`,
       conditions: {
         any: [
-          { all: [{ field: 'name', operator: 'startsWith', value: 'Merchant 1' }] },
-          { all: [{ field: 'counterparty', operator: 'regex', value: '^Vendor 2[0-4]$' }] },
+          { all: [{ field: 'name', operator: 'regex', value: '^Merchant 1\\d$' }] },
+          { all: [{ field: 'counterparty', operator: 'equals', value: 'Vendor 42' }] },
         ],
       },
       actions: { note: `applied ${new Date().toISOString()}`, categorySlug: 'software' },
@@ -328,11 +332,12 @@ async function main() {
   if (FIGURES.has('duplicates')) duplicatesFigure();
   if (!FIGURES.has('sync') && !FIGURES.has('apply')) return;
   const bench = await benchDatabase('finops_bench_ledger');
+  const applyTeam = FIGURES.has('apply') ? await seededTeam(bench.db, APPLY_N) : undefined;
   const stack = await startSyncStack(bench, 'bench-ledger');
   try {
     await stack.whileWorking(async () => {
       if (FIGURES.has('sync')) await syncFigure(bench.db, stack);
-      if (FIGURES.has('apply')) await applyFigure(bench.db, stack);
+      if (applyTeam) await applyFigure(bench.db, stack, applyTeam);
     });
   } finally {
     await stack.close();

@@ -36,11 +36,14 @@ const BENCHES: Record<string, Bench> = {
   import: { script: 'import.ts' },
   audit: { script: 'audit.ts' },
   clients: { script: 'clients.ts' },
+  // Long (two 100,000-row syncs, a million-row ApplyRules): one run, its ratio measured side by side within it.
+  'ledger-rules': { script: 'ledger.ts', runs: 1 },
 };
 
 /** Names an issue's speed section uses for the benches that measure it: `npm run bench -- books`. */
 const GROUPS: Record<string, string[]> = {
   books: ['audit', 'e-invoices'],
+  ledger: ['ledger-rules'],
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -29,8 +29,8 @@ export type SyncedTransaction = Pick<
 
 /**
  * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
- * the provider's id (and a status the team set, KEPT_STATUS), and keeps the team's notes, category and tags. New rows go through the team's
- * rules before their `transaction.created` is emitted.
+ * the provider's id (and a status the team set: KEPT_STATUS), and keeps the team's notes, category
+ * and tags. New rows go through the team's rules before their `transaction.created` is emitted.
  */
 const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
   ['bank_account_id', 'uuid', (r) => r.bankAccountId],

@@ -11,7 +11,7 @@ import { evaluateRows, loadReferences, loadRules, ruleRowsById, RULE_ROW_COLUMNS
 import type { RuleRunDto } from './schema';
 
 /** Transactions one batch reads, changes and commits with the run's position. */
-export const APPLY_BATCH = 1000;
+export const APPLY_BATCH = 2000;
 
 export const runToDto = (r: TransactionRuleRun): RuleRunDto => ({
   id: r.id,
