@@ -38,12 +38,14 @@ const BENCHES: Record<string, Bench> = {
   clients: { script: 'clients.ts' },
   // Precision of a deterministic model on a seeded set: the same every run.
   'ledger-learned': { script: 'ledger-learned.ts', runs: 1 },
+  // Long (two 100,000-row syncs, a million-row ApplyRules): one run, its ratio measured side by side within it.
+  'ledger-rules': { script: 'ledger.ts', runs: 1 },
 };
 
 /** Names an issue's speed section uses for the benches that measure it: `npm run bench -- books`. */
 const GROUPS: Record<string, string[]> = {
   books: ['audit', 'e-invoices'],
-  ledger: ['ledger-learned'],
+  ledger: ['ledger-rules', 'ledger-learned'],
 };
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

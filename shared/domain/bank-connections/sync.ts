@@ -29,8 +29,9 @@ export type SyncedTransaction = Pick<
 
 /**
  * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
- * the provider's id, and keeps the team's notes, category and tags. New rows are categorised (the
- * team's rules, then learned categories, then the bank's category) before their `transaction.created` is emitted.
+ * the provider's id (and a status the team set: KEPT_STATUS), and keeps the team's notes, category
+ * and tags. New rows are categorised (the team's rules, then learned categories, then the bank's
+ * category) before their `transaction.created` is emitted.
  */
 const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
   ['bank_account_id', 'uuid', (r) => r.bankAccountId],
@@ -48,13 +49,20 @@ const COLUMNS: readonly (readonly [column: string, type: string, value: (r: Sync
 ];
 const MERGED = COLUMNS.filter(([column]) => column !== 'provider_transaction_id');
 
+/**
+ * A re-synced row's status: the provider's (pending or posted) unless the team's rules or people gave
+ * it one of their own (excluded, completed, archived), which only they take back; bank-b lists every
+ * transaction again on each sync, so anything else would undo an exclusion every pass.
+ */
+const KEPT_STATUS = `case when transactions.status in ('excluded', 'completed', 'archived') then transactions.status else excluded.status end`;
+
 // The bulk upsert is the sync's hot path: one statement per page, each column one array parameter
 // that unnest turns back into rows. Knex's multi-row VALUES made a statement of 6,000 parameters per
 // page, which Node spent its time writing and PostgreSQL parsing.
 const UPSERT = `insert into transactions (team_id, ${COLUMNS.map(([column]) => column).join(', ')}, updated_at)
   select ?, u.*, now() from unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) as u
   on conflict (team_id, provider_transaction_id) do update set
-    ${MERGED.map(([column]) => `${column} = excluded.${column}`).join(', ')}, updated_at = excluded.updated_at
+    ${MERGED.map(([column]) => `${column} = ${column === 'status' ? KEPT_STATUS : `excluded.${column}`}`).join(', ')}, updated_at = excluded.updated_at
   returning id, provider_transaction_id as "providerTransactionId", (xmax = 0) as inserted`;
 
 /** Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated. */

@@ -32,13 +32,43 @@ export async function loadReferences(db: Db, teamId: string): Promise<TeamRefere
   };
 }
 
-/** Each transaction's columns as a RuleRow, on `transactions as t`. */
+/** Each transaction's own columns as a RuleRow, on `transactions as t`: `withLinks` adds its tags and attachments. */
 export const RULE_ROW_COLUMNS = `t.id, t.name, t.description, t.counterparty_name as "counterpartyName", t.merchant_name as "merchantName",
   t.provider_category as "providerCategory", t.amount, t.currency, t.bank_account_id as "bankAccountId", t.date,
-  exists (select 1 from transaction_attachments x where x.transaction_id = t.id) as "hasAttachment",
   t.category_slug as "categorySlug", t.note, t.status, t.assigned_id as "assignedId", t.recurring,
-  coalesce((select array_agg(tt.tag_id::text) from transaction_tags tt where tt.transaction_id = t.id), '{}') as tags,
   t.manual_fields as "manualFields"`;
+
+export type OwnColumns = Omit<RuleRow, 'tags' | 'hasAttachment'>;
+
+/**
+ * The rows with their tags and whether a file is attached: two queries for the whole batch (a
+ * subquery of each per row was half of what reading a batch cost).
+ */
+export async function withLinks(db: Db, teamId: string, rows: readonly OwnColumns[]): Promise<RuleRow[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const { rows: tags } = await db.raw<{ rows: { id: string; tags: string[] }[] }>(
+    `select transaction_id as id, array_agg(tag_id::text) as tags from transaction_tags
+      where team_id = ? and transaction_id = any(?::uuid[]) group by transaction_id`,
+    [teamId, ids],
+  );
+  const { rows: files } = await db.raw<{ rows: { id: string }[] }>(
+    `select distinct transaction_id as id from transaction_attachments where team_id = ? and transaction_id = any(?::uuid[])`,
+    [teamId, ids],
+  );
+  const tagsOf = new Map(tags.map((t) => [t.id, t.tags]));
+  const attached = new Set(files.map((f) => f.id));
+  return rows.map((r) => ({ ...r, tags: tagsOf.get(r.id) ?? [], hasAttachment: attached.has(r.id) }));
+}
+
+/** Transactions by id as the rules read them; `lock` locks them for the change (in id order, so two writers never deadlock). */
+export async function ruleRowsById(db: Db, teamId: string, ids: readonly string[], opts: { lock: boolean }): Promise<RuleRow[]> {
+  const { rows } = await db.raw<{ rows: OwnColumns[] }>(
+    `select ${RULE_ROW_COLUMNS} from transactions t where t.team_id = ? and t.id = any(?::uuid[])${opts.lock ? ' order by t.id for update of t' : ''}`,
+    [teamId, [...ids]],
+  );
+  return withLinks(db, teamId, rows);
+}
 
 /**
  * Writes the changes the rules chose, three statements however many rows: the fields (and why each
@@ -117,13 +147,7 @@ export async function applyRulesToNew(trx: Knex.Transaction, teamId: string, ids
   if (!ids.length) return 0;
   const rules = await loadRules(trx, teamId);
   if (!rules.length) return 0;
-  const [refs, { rows }] = await Promise.all([
-    loadReferences(trx, teamId),
-    trx.raw<{ rows: RuleRow[] }>(`select ${RULE_ROW_COLUMNS} from transactions t where t.team_id = ? and t.id = any(?::uuid[])`, [
-      teamId,
-      [...ids],
-    ]),
-  ]);
+  const [refs, rows] = await Promise.all([loadReferences(trx, teamId), ruleRowsById(trx, teamId, ids, { lock: false })]);
   const { changes } = evaluateRows(compileRules(rules), rows, refs);
   await writeChanges(trx, teamId, changes);
   return changes.length;

@@ -6,12 +6,12 @@ import { whereFiltered } from '../transactions/service';
 import type { TransactionFilter } from '../transactions/schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 import { applyRulesId } from '../../temporal/apply-rules/contract';
-import { compileRules, type RuleRow } from './engine';
-import { evaluateRows, loadReferences, loadRules, RULE_ROW_COLUMNS, writeChanges } from './apply';
+import { compileRules } from './engine';
+import { evaluateRows, loadReferences, loadRules, ruleRowsById, RULE_ROW_COLUMNS, withLinks, writeChanges, type OwnColumns } from './apply';
 import type { RuleRunDto } from './schema';
 
 /** Transactions one batch reads, changes and commits with the run's position. */
-export const APPLY_BATCH = 1000;
+export const APPLY_BATCH = 2000;
 
 export const runToDto = (r: TransactionRuleRun): RuleRunDto => ({
   id: r.id,
@@ -45,8 +45,8 @@ export async function markRuleRun(db: Db, teamId: string, runId: string, status:
  *
  * Applies the run's rule to the next transactions in (date, id) order, batch by batch, until about
  * `maxRows` were read or none is left. Each batch is one database transaction that reads the run's
- * position (locking its row), reads and locks the next rows, writes what the rule changes with their
- * `transaction.updated` events, and moves the position and the counters on: a batch is applied and
+ * position (locking its row), reads the next rows, locks those the rule changes and writes the changes
+ * with their `transaction.updated` events, and moves the position and the counters on: a batch is applied and
  * counted exactly when it commits, so a worker lost mid-run resumes after the last committed batch,
  * and an attempt still running beside its retry waits on the run's row and then starts where the
  * other stopped. Runs of one team take turns batch by batch (a transaction-level advisory lock), so
@@ -88,10 +88,19 @@ export async function applyRunChunk(
         .limit(APPLY_BATCH)
         .select(trx.raw(RULE_ROW_COLUMNS))
         .queryContext(ROWS_AS_SELECTED);
-      if (!run.dryRun) q.forUpdate('t');
-      const rows = (await q) as RuleRow[];
-      const { matched, changes } = evaluateRows(compiled, rows, refs);
-      if (!run.dryRun) {
+      const rows = await withLinks(trx, teamId, (await q) as OwnColumns[]);
+      const { matched, changes: planned } = evaluateRows(compiled, rows, refs);
+      let changes = planned;
+      if (!run.dryRun && planned.length) {
+        // Only the rows the rule changes are locked, and decided on again as they are once locked
+        // (a person's edit in between wins): locking every row read wrote a row lock into each one.
+        const locked = await ruleRowsById(
+          trx,
+          teamId,
+          planned.map((c) => c.id),
+          { lock: true },
+        );
+        changes = evaluateRows(compiled, locked, refs).changes;
         await writeChanges(trx, teamId, changes);
         await emitTransactionEvents(
           trx,

@@ -164,14 +164,50 @@ export function pairDuplicates(incoming: readonly MatchCandidate[], existing: re
       (x.incoming < y.incoming ? -1 : x.incoming > y.incoming ? 1 : 0) ||
       (x.existing < y.existing ? -1 : x.existing > y.existing ? 1 : 0),
   );
-  const usedIncoming = new Set<string>();
-  const usedExisting = new Set<string>();
-  const pairs: MatchedPair[] = [];
+  // Closest first: each row takes its nearest partner still free.
+  const partnerOf = new Map<string, string>();
+  const holderOf = new Map<string, string>();
   for (const o of options) {
-    if (usedIncoming.has(o.incoming) || usedExisting.has(o.existing)) continue;
-    usedIncoming.add(o.incoming);
-    usedExisting.add(o.existing);
-    pairs.push({ incoming: o.incoming, existing: o.existing, score: o.score });
+    if (partnerOf.has(o.incoming) || holderOf.has(o.existing)) continue;
+    partnerOf.set(o.incoming, o.existing);
+    holderOf.set(o.existing, o.incoming);
   }
-  return pairs;
+  rematchLeftOver(options, partnerOf, holderOf);
+  const scoreOf = new Map(options.map((o) => [`${o.incoming} ${o.existing}`, o.score]));
+  return [...partnerOf].map(([incoming, existing]) => ({ incoming, existing, score: scoreOf.get(`${incoming} ${existing}`) ?? 0 }));
+}
+
+/**
+ * Closest-first alone can cross look-alikes: two coffees of one price on consecutive days, each
+ * booked a day late, pair the first day's statement row with the second day's booking, and the
+ * second day's row is left over (created twice). A row left over takes a partner another row holds
+ * when that row can move to one still free, and so on along the chain (an augmenting path, in each
+ * row's order of preference): every row that can pair does, and no allowed pair is ever broken for
+ * one that is not.
+ */
+function rematchLeftOver(
+  options: readonly { incoming: string; existing: string }[],
+  partnerOf: Map<string, string>,
+  holderOf: Map<string, string>,
+): void {
+  const choices = new Map<string, string[]>();
+  for (const o of options) {
+    const list = choices.get(o.incoming);
+    if (list) list.push(o.existing);
+    else choices.set(o.incoming, [o.existing]);
+  }
+  const take = (incoming: string, seen: Set<string>): boolean => {
+    for (const existing of choices.get(incoming) ?? []) {
+      if (seen.has(existing)) continue;
+      seen.add(existing);
+      const holder = holderOf.get(existing);
+      if (holder === undefined || take(holder, seen)) {
+        partnerOf.set(incoming, existing);
+        holderOf.set(existing, incoming);
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const incoming of choices.keys()) if (!partnerOf.has(incoming)) take(incoming, new Set());
 }
