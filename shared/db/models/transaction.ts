@@ -17,7 +17,7 @@ export const TRANSACTION_METHODS = [
 export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'quarterly', 'annually', 'irregular'] as const;
 
 /** The fields a rule may set, and which a user's own edit protects from rules (`manual_fields`). */
-export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring'] as const;
+export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring', 'splits'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
 /** Why a field has its value: set by a rule (which, and what it matched), by a user, or by a detection (recurring payments). */
@@ -28,9 +28,17 @@ export interface FieldSource {
   explanation: string;
 }
 
+/** One part of a split transaction, as stored in `splits` (migration 0098); amounts in the transaction's currency. */
+export interface StoredSplitPart {
+  amount: number;
+  categorySlug: string | null;
+  tags: string[];
+  note: string | null;
+}
+
 export class Transaction extends TeamScopedModel {
   static override tableName = 'transactions';
-  static override jsonAttributes = ['fieldSources'];
+  static override jsonAttributes = ['fieldSources', 'splits'];
   bankAccountId!: string | null;
   providerTransactionId!: string | null;
   date!: string;
@@ -58,5 +66,7 @@ export class Transaction extends TeamScopedModel {
   manualFields!: string[];
   /** Why each field holds its value: field → FieldSource. */
   fieldSources!: Record<string, FieldSource>;
+  /** The parts of a split transaction, in order, summing to `amount`; null when it is not split. */
+  splits!: StoredSplitPart[] | null;
   updatedAt!: Date;
 }

@@ -38,7 +38,7 @@ export const RULE_ROW_COLUMNS = `t.id, t.name, t.description, t.counterparty_nam
   exists (select 1 from transaction_attachments x where x.transaction_id = t.id) as "hasAttachment",
   t.category_slug as "categorySlug", t.note, t.status, t.assigned_id as "assignedId", t.recurring,
   coalesce((select array_agg(tt.tag_id::text) from transaction_tags tt where tt.transaction_id = t.id), '{}') as tags,
-  t.manual_fields as "manualFields"`;
+  t.splits, t.manual_fields as "manualFields"`;
 
 /**
  * Writes the changes the rules chose, three statements however many rows: the fields (and why each
@@ -56,6 +56,7 @@ export async function writeChanges(db: Db, teamId: string, changes: readonly Row
          status = case when c.set -> 'status' is null then t.status else c.set ->> 'status' end,
          assigned_id = case when c.set -> 'assignedId' is null then t.assigned_id else (c.set ->> 'assignedId')::uuid end,
          recurring = case when c.set -> 'recurring' is null then t.recurring else (c.set ->> 'recurring')::boolean end,
+         splits = case when c.set -> 'splits' is null then t.splits else c.set -> 'splits' end,
          field_sources = t.field_sources || c.sources,
          updated_at = now()
        from jsonb_to_recordset(?::jsonb) as c(id uuid, set jsonb, sources jsonb)
