@@ -1,12 +1,6 @@
 import { compileRules, evaluate, splitParts, type RuleRow, type TeamReferences } from '../../shared/domain/transaction-rules/engine';
 import { createRuleBody, ruleSplitSchema } from '../../shared/domain/transaction-rules/schema';
-import {
-  fromScaled,
-  splitByAmounts,
-  splitByPercentages,
-  splitProblems,
-  toScaled,
-} from '../../shared/domain/transactions/split-amounts';
+import { fromScaled, splitByAmounts, splitByPercentages, splitProblems, toScaled } from '../../shared/domain/transactions/split-amounts';
 
 const TAG = '00000000-0000-4000-8000-0000000000aa';
 const GONE_TAG = '00000000-0000-4000-8000-0000000000bb';
@@ -34,7 +28,7 @@ describe('split arithmetic', () => {
     ]);
   });
 
-  it("refuses a part of the wrong sign, a zero part and decimals the currency does not have", () => {
+  it('refuses a part of the wrong sign, a zero part and decimals the currency does not have', () => {
     const problems = splitProblems(-100, 'EUR', [-120, 20]);
     expect(problems).toContainEqual({ index: 1, message: "must be negative, as the transaction's amount is" });
     expect(splitProblems(-100, 'EUR', [-100, 0])).toContainEqual({ index: 1, message: "must be negative, as the transaction's amount is" });
@@ -54,7 +48,13 @@ describe('split arithmetic', () => {
     expect(splitByPercentages(1001, 'JPY', [50, 50])).toEqual([501, 500]);
     expect(splitByPercentages(-0.005, 'BHD', [60, 40])).toEqual([-0.003, -0.002]);
     for (const total of [-0.07, -1, -99.99, -1234.56, 0.11, 987654.32]) {
-      for (const shares of [[50, 50], [33.3333, 33.3333, 33.3334], [10, 20, 30, 40], [12.5, 12.5, 75], [1, 1, 98]]) {
+      for (const shares of [
+        [50, 50],
+        [33.3333, 33.3333, 33.3334],
+        [10, 20, 30, 40],
+        [12.5, 12.5, 75],
+        [1, 1, 98],
+      ]) {
         const parts = splitByPercentages(total, 'EUR', shares);
         if (parts === null) continue;
         expect(sum(parts)).toBe(total);
@@ -131,7 +131,11 @@ describe('the split action of rules', () => {
       { amount: -700, categorySlug: 'rent', tags: [TAG], note: null },
       { amount: -300, categorySlug: 'office', tags: [], note: 'home office' },
     ]);
-    expect(change?.sources.splits).toMatchObject({ by: 'rule', ruleId: 'rule-1', explanation: "Rule 'Rent' matched: name contains 'landlord'" });
+    expect(change?.sources.splits).toMatchObject({
+      by: 'rule',
+      ruleId: 'rule-1',
+      explanation: "Rule 'Rent' matched: name contains 'landlord'",
+    });
   });
 
   it('never replaces a split set by hand, and changes nothing when the split is already there', () => {

@@ -187,7 +187,7 @@ function sameSplits(a: readonly StoredSplitPart[], b: readonly StoredSplitPart[]
     a.length === b.length &&
     a.every(
       (p, i) =>
-        p.amount === Number(b[i].amount) &&
+        p.amount === b[i].amount &&
         p.categorySlug === b[i].categorySlug &&
         p.note === b[i].note &&
         p.tags.length === b[i].tags.length &&

@@ -92,7 +92,10 @@ const percentageSplit = z
     parts: z
       .array(
         z
-          .object({ percentage: z.number().positive().max(100).meta({ description: 'Share of the amount, up to 4 decimals.' }), ...splitTarget })
+          .object({
+            percentage: z.number().positive().max(100).meta({ description: 'Share of the amount, up to 4 decimals.' }),
+            ...splitTarget,
+          })
           .strict(),
       )
       .min(2)
@@ -129,7 +132,10 @@ const amountSplit = z
       .meta({ description: 'A last part for what the fixed parts leave of the amount (left out when they leave nothing).' }),
   })
   .strict()
-  .refine((s) => s.parts.length + (s.remainder ? 1 : 0) >= 2, { message: 'give at least two parts, counting the remainder', path: ['parts'] });
+  .refine((s) => s.parts.length + (s.remainder ? 1 : 0) >= 2, {
+    message: 'give at least two parts, counting the remainder',
+    path: ['parts'],
+  });
 
 export const ruleSplitSchema = z.discriminatedUnion('by', [percentageSplit, amountSplit]).meta({
   id: 'TransactionRuleSplit',

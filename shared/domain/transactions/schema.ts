@@ -32,9 +32,7 @@ export const transactionSchema = z
     currency,
     status: z.enum(TRANSACTION_STATUSES),
     method: z.enum(TRANSACTION_METHODS),
-    category: categoryRef
-      .nullable()
-      .meta({ description: 'The category, when one is set.' }),
+    category: categoryRef.nullable().meta({ description: 'The category, when one is set.' }),
     categorySource: z
       .object({
         by: z.enum(['rule', 'user']),

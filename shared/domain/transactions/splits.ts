@@ -17,7 +17,11 @@ export async function setSplits(db: Db, teamId: string, id: string, parts: reado
   await db.transaction(async (trx) => {
     const row = await Transaction.query(trx).findOne({ teamId, id }).forUpdate().select('amount', 'currency');
     if (!row) throw notFound(`Transaction ${id} not found`);
-    const problems: FieldProblem[] = splitProblems(Number(row.amount), row.currency.trim(), parts.map((p) => p.amount)).map((p) => ({
+    const problems: FieldProblem[] = splitProblems(
+      row.amount,
+      row.currency.trim(),
+      parts.map((p) => p.amount),
+    ).map((p) => ({
       field: p.index === null ? 'parts' : `parts.${p.index}.amount`,
       message: p.message,
     }));
