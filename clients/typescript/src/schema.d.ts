@@ -2625,7 +2625,7 @@ export interface paths {
         put?: never;
         /**
          * Export transactions (CSV, Excel and receipts as one ZIP)
-         * @description Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx`, the files attached to them go under `receipts/`, `formats: ['datev']` adds DATEV bookings (EXTF Buchungsstapel, with the account mapping of `GET /datev/account-mapping`), and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.
+         * @description Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx` (a split transaction as a row per part, with its amount, category, tags and note, numbered in `Split part`), the files attached to them go under `receipts/`, `formats: ['datev']` adds DATEV bookings (EXTF Buchungsstapel, with the account mapping of `GET /datev/account-mapping`), and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.
          *
          *     Required scopes: `transactions.read`.
          */
@@ -6412,7 +6412,7 @@ export interface components {
             filter: components["schemas"]["TransactionFilter"];
             formats: ("csv" | "xlsx" | "receipts" | "datev")[];
             email: string | null;
-            /** @description Transactions written so far: the progress of a running export, the total of a completed one. */
+            /** @description Rows written so far (a split transaction is a row per part): the progress of a running export, the total of a completed one. */
             rowsWritten: number;
             receiptsWritten: number;
             /** @description Attachments whose file is no longer stored (deleted since): listed in the CSV, absent from the ZIP. */
