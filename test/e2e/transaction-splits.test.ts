@@ -312,3 +312,16 @@ describe('a rule that splits', () => {
     expect(await spendingBySlug()).toEqual({ rent: 1000, office: 33.33, food: 161.67 });
   });
 });
+
+describe('a deleted category', () => {
+  it('leaves the parts that were in it uncategorised, and the totals follow', async () => {
+    const office = await ctx.tdb.db('transaction_categories').where({ teamId: acme(), slug: 'office' }).first();
+    expect((await send('DELETE', `/categories/${office.id}`, token())).status).toBe(204);
+    expect(await spendingBySlug()).toEqual({ rent: 1000, '': 33.33, food: 161.67 });
+    const [telco] = await get('/transactions?q=telco');
+    expect(telco.splits.map((p: UntypedJson) => [p.amount, p.category])).toEqual([
+      [-33.33, null],
+      [-66.67, { slug: 'food', name: 'Food', color: null }],
+    ]);
+  });
+});
