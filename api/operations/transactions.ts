@@ -2,6 +2,7 @@ import * as schema from '../../shared/domain/transactions/schema';
 import * as service from '../../shared/domain/transactions/service';
 import * as bulk from '../../shared/domain/transactions/bulk';
 import * as merges from '../../shared/domain/transactions/merge';
+import * as splits from '../../shared/domain/transactions/splits';
 import { mutation, none, one, page, query } from './declare';
 
 export const transactions = [
@@ -16,7 +17,7 @@ export const transactions = [
   query('transactions.getById', 'GET /transactions/:id', ['transactions.read'], {
     summary: 'Get a transaction',
     description:
-      "The transaction, with `categorySource` (why it has its category, in words in its `explanation`: \"Rule 'SaaS' matched: name contains 'github'\", \"Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93\", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.",
+      "The transaction, with `categorySource` (why it has its category, in words in its `explanation`: \"Rule 'SaaS' matched: name contains 'github'\", \"Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93\", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold), `splits` (its parts, when split) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.",
     input: schema.transactionIdParams,
     output: one(schema.transactionDetailSchema),
     run: ({ principal, input }, { db }) => merges.getTransactionDetail(db, principal.teamId, input.id),
@@ -56,6 +57,26 @@ export const transactions = [
     input: schema.unmergeParams,
     output: one(schema.unmergeResultSchema),
     run: ({ principal, input }, { db }) => merges.unmerge(db, principal.teamId, input.id, input.mergedId),
+  }),
+  mutation('transactions.split', 'PUT /transactions/:id/splits', ['transactions.write'], {
+    summary: 'Split a transaction into parts',
+    description: [
+      `Replaces the transaction's parts with these: from 2 to ${schema.MAX_SPLIT_PARTS}, each with its own amount, category, tags and note.`,
+      "Each amount has the transaction's sign and at most its currency's decimals (two for EUR, none for JPY, three for BHD), and together they must make the transaction's amount exactly; otherwise 400, naming each part, and nothing changes. Categories and tags must be your team's (400).",
+      'Reports, the `categories` filter of `GET /transactions` and exports (CSV, XLSX, DATEV: one row or booking per part) then count each part in its own category instead of the whole.',
+      'A split set here is set by hand: no rule replaces it. When the amount or currency of the transaction changes (a manual edit, a bank that books another amount), the parts no longer add up and are removed.',
+    ].join(' '),
+    input: schema.setSplitsParams,
+    output: one(schema.transactionDetailSchema),
+    run: ({ principal, input }, { db }) => splits.setSplits(db, principal.teamId, input.id, input.parts),
+  }),
+  mutation('transactions.unsplit', 'DELETE /transactions/:id/splits', ['transactions.write'], {
+    summary: 'Remove the parts of a split transaction',
+    description:
+      'The transaction counts whole again, in its own category, in reports, filters and exports. No rule splits it again afterwards. Answers the transaction; one that was not split is answered unchanged.',
+    input: schema.transactionIdParams,
+    output: one(schema.transactionDetailSchema),
+    run: ({ principal, input }, { db }) => splits.removeSplits(db, principal.teamId, input.id),
   }),
   mutation('transactions.bulkUpdate', 'PATCH /transactions/bulk', ['transactions.write'], {
     summary: 'Change many transactions at once',

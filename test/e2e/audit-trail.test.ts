@@ -239,6 +239,26 @@ const RECIPES: [string, Recipe][] = [
     },
   ],
   [
+    'transactions.split',
+    {
+      as: 'session',
+      target: 'transactions',
+      call: rest(
+        'PUT',
+        () => `/transactions/${made.transaction}/splits`,
+        () => ({ parts: [{ amount: -10 }, { amount: -2.5, note: 'pens' }] }),
+      ),
+    },
+  ],
+  [
+    'transactions.unsplit',
+    {
+      as: 'key',
+      target: 'transactions',
+      call: rest('DELETE', () => `/transactions/${made.transaction}/splits`),
+    },
+  ],
+  [
     'transactions.bulkDelete',
     {
       as: 'session',

@@ -25,6 +25,7 @@ const row = (over: Partial<RuleRow> = {}): RuleRow => ({
   assignedId: null,
   recurring: false,
   tags: [],
+  splits: null,
   manualFields: [],
   ...over,
 });

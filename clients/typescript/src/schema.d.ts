@@ -2625,7 +2625,7 @@ export interface paths {
         put?: never;
         /**
          * Export transactions (CSV, Excel and receipts as one ZIP)
-         * @description Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx`, the files attached to them go under `receipts/`, `formats: ['datev']` adds DATEV bookings (EXTF Buchungsstapel, with the account mapping of `GET /datev/account-mapping`), and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.
+         * @description Starts an export of the transactions the `filter` selects (the filters of `GET /transactions`, as JSON; none: the list's default). It runs in the background (workflow `export:<id>`): the rows are written newest first to `transactions.csv` and `transactions.xlsx` (a split transaction as a row per part, with its amount, category, tags and note, numbered in `Split part`), the files attached to them go under `receipts/`, `formats: ['datev']` adds DATEV bookings (EXTF Buchungsstapel, with the account mapping of `GET /datev/account-mapping`), and the ZIP is kept as a document of the team (download it with `GET /documents/{id}/file`). When it is ready the requester gets an `export_ready` notification, and `email`, when given, gets the link by mail. Follow it with `GET /transactions/exports/{id}`. Reading is all it does, so `transactions.read` is enough.
          *
          *     Required scopes: `transactions.read`.
          */
@@ -2917,7 +2917,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description The transaction, with `categorySource` (why it has its category, in words in its `explanation`: "Rule 'SaaS' matched: name contains 'github'", "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
+         * @description The transaction, with `categorySource` (why it has its category, in words in its `explanation`: "Rule 'SaaS' matched: name contains 'github'", "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold), `splits` (its parts, when split) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
          *
          *     Required scopes: `transactions.read`.
          */
@@ -2959,6 +2959,34 @@ export interface paths {
          */
         post: operations["transactions.unmerge"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{id}/splits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Split a transaction into parts
+         * @description Replaces the transaction's parts with these: from 2 to 100, each with its own amount, category, tags and note. Each amount has the transaction's sign and at most its currency's decimals (two for EUR, none for JPY, three for BHD), and together they must make the transaction's amount exactly; otherwise 400, naming each part, and nothing changes. Categories and tags must be your team's (400). Reports, the `categories` filter of `GET /transactions` and exports (CSV, XLSX, DATEV: one row or booking per part) then count each part in its own category instead of the whole. A split set here is set by hand: no rule replaces it. When the amount or currency of the transaction changes (a manual edit, a bank that books another amount), the parts no longer add up and are removed.
+         *
+         *     Required scopes: `transactions.write`.
+         */
+        put: operations["transactions.split"];
+        post?: never;
+        /**
+         * Remove the parts of a split transaction
+         * @description The transaction counts whole again, in its own category, in reports, filters and exports. No rule splits it again afterwards. Answers the transaction; one that was not split is answered unchanged.
+         *
+         *     Required scopes: `transactions.write`.
+         */
+        delete: operations["transactions.unsplit"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6393,7 +6421,7 @@ export interface components {
             filter: components["schemas"]["TransactionFilter"];
             formats: ("csv" | "xlsx" | "receipts" | "datev")[];
             email: string | null;
-            /** @description Transactions written so far: the progress of a running export, the total of a completed one. */
+            /** @description Rows written so far (a split transaction is a row per part): the progress of a running export, the total of a completed one. */
             rowsWritten: number;
             receiptsWritten: number;
             /** @description Attachments whose file is no longer stored (deleted since): listed in the CSV, absent from the ZIP. */
@@ -6643,7 +6671,7 @@ export interface components {
             /** @description true: a receipt or other file is attached. */
             value: boolean;
         };
-        /** @description What a matching rule does. A field the user set by hand on a transaction (its category, tags, assignee, note, status or recurring flag) is never changed by a rule. */
+        /** @description What a matching rule does. A field the user set by hand on a transaction (its category, tags, assignee, note, status, recurring flag or split) is never changed by a rule. */
         TransactionRuleActions: {
             /** @description Category slug of the team; null clears it. */
             categorySlug?: string | null;
@@ -6664,6 +6692,41 @@ export interface components {
             status?: "posted" | "completed" | "excluded" | "archived";
             /** @description Marks it recurring (or not). */
             recurring?: boolean;
+            split?: components["schemas"]["TransactionRuleSplit"];
+        };
+        /** @description Splits a matching transaction into parts. `percentage`: shares adding up to 100, each rounded to the currency's minor unit with the units left over going to the parts that lost most to rounding, so they sum exactly. `amount`: fixed amounts and an optional `remainder` part for the rest. A transaction the split does not fit (fixed amounts above its amount, or short of it without a remainder; a part that would round to nothing) is left whole. */
+        TransactionRuleSplit: {
+            /** @enum {string} */
+            by: "percentage";
+            parts: {
+                /** @description Share of the amount, up to 4 decimals. */
+                percentage: number;
+                /** @description Category slug of the team. */
+                categorySlug?: string | null;
+                /** @description Tag ids of the team. */
+                tags?: string[];
+                note?: string | null;
+            }[];
+        } | {
+            /** @enum {string} */
+            by: "amount";
+            parts: {
+                /** @description Absolute amount; the part takes the transaction's sign. */
+                amount: number;
+                /** @description Category slug of the team. */
+                categorySlug?: string | null;
+                /** @description Tag ids of the team. */
+                tags?: string[];
+                note?: string | null;
+            }[];
+            /** @description A last part for what the fixed parts leave of the amount (left out when they leave nothing). */
+            remainder?: {
+                /** @description Category slug of the team. */
+                categorySlug?: string | null;
+                /** @description Tag ids of the team. */
+                tags?: string[];
+                note?: string | null;
+            };
         };
         CreateTransactionRule: {
             name: string;
@@ -6843,6 +6906,8 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description The parts of a split transaction, in order; they sum to `amount`. Reports, category filters and exports count each part in its own category instead of the whole. Null when it is not split. */
+            splits: components["schemas"]["TransactionSplitPart"][] | null;
             attachments: {
                 /** Format: uuid */
                 id: string;
@@ -6854,6 +6919,25 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description One part of a split transaction. */
+        TransactionSplitPart: {
+            /**
+             * @description The part's amount, in the transaction's currency and with its sign.
+             * @example -42.5
+             */
+            amount: number;
+            category: {
+                slug: string;
+                name: string;
+                color: string | null;
+            } | null;
+            tags: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            note: string | null;
         };
         /** @description A transaction of the team, with the transactions merged into it. */
         TransactionDetail: {
@@ -6951,6 +7035,8 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description The parts of a split transaction, in order; they sum to `amount`. Reports, category filters and exports count each part in its own category instead of the whole. Null when it is not split. */
+            splits: components["schemas"]["TransactionSplitPart"][] | null;
             attachments: {
                 /** Format: uuid */
                 id: string;
@@ -7185,6 +7271,8 @@ export interface components {
                     id: string;
                     name: string;
                 }[];
+                /** @description The parts of a split transaction, in order; they sum to `amount`. Reports, category filters and exports count each part in its own category instead of the whole. Null when it is not split. */
+                splits: components["schemas"]["TransactionSplitPart"][] | null;
                 attachments: {
                     /** Format: uuid */
                     id: string;
@@ -7295,6 +7383,8 @@ export interface components {
                     id: string;
                     name: string;
                 }[];
+                /** @description The parts of a split transaction, in order; they sum to `amount`. Reports, category filters and exports count each part in its own category instead of the whole. Null when it is not split. */
+                splits: components["schemas"]["TransactionSplitPart"][] | null;
                 attachments: {
                     /** Format: uuid */
                     id: string;
@@ -7307,6 +7397,18 @@ export interface components {
                 /** Format: date-time */
                 updatedAt: string;
             };
+        };
+        TransactionSplitPartInput: {
+            /**
+             * @description The part's amount, with the transaction's sign, in its currency's minor units (two decimals for EUR, none for JPY).
+             * @example -30
+             */
+            amount: number;
+            /** @description Category slug of the team. */
+            categorySlug?: string | null;
+            /** @description Tag ids of the team. */
+            tags?: string[];
+            note?: string | null;
         };
         BulkResult: {
             /** @description Transactions the ids or filter selected. */
@@ -32037,6 +32139,341 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["UnmergeResult"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.split": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Transaction id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description From 2 to 100 parts that sum exactly to the transaction's amount. */
+                    parts: components["schemas"]["TransactionSplitPartInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransactionDetail"];
+                    };
+                };
+            };
+            /** @description Invalid input; `details` lists each invalid field. An unknown key is refused at any depth and named as its own field (`lineItems.0.vat`). A body that is not valid JSON, or nests arrays and objects deeper than 64 levels, is refused as a whole (`(root)`). */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Valid credentials without the required scopes. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource in your team. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (`Content-Type: application/json`). */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with a different request. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see `Retry-After`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; quote `requestId`. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "transactions.unsplit": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs, and for 24 hours the same key with the same request returns its response (with `Idempotent-Replayed: true`) instead of running again. The same key with a different request is 422; while the first is still running, 409, until its lease (`IDEMPOTENCY_LEASE`, 2 minutes) shows that it died with its process and a retry may run it. A failed request keeps nothing. Keys are per credential. tRPC mutations take the same header, for a request of one call. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Transaction id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransactionDetail"];
                     };
                 };
             };

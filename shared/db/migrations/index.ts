@@ -53,6 +53,7 @@ import * as transactionMerges from './0094_transaction_merges';
 import * as accountantHandoff from './0095_accountant_handoff';
 import * as inboxEInvoices from './0096_inbox_e_invoices';
 import * as recurringPayments from './0097_recurring_payments';
+import * as transactionSplits from './0098_transaction_splits';
 import * as learnedCategories from './0099_learned_categories';
 
 /**
@@ -114,6 +115,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0095_accountant_handoff': accountantHandoff,
   '0096_inbox_e_invoices': inboxEInvoices,
   '0097_recurring_payments': recurringPayments,
+  '0098_transaction_splits': transactionSplits,
   '0099_learned_categories': learnedCategories,
 };
 

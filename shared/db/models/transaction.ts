@@ -17,7 +17,7 @@ export const TRANSACTION_METHODS = [
 export const TRANSACTION_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'quarterly', 'annually', 'irregular'] as const;
 
 /** The fields a rule may set, and which a user's own edit protects from rules (`manual_fields`). */
-export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring'] as const;
+export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'status', 'recurring', 'splits'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
 /** Who can set a transaction's category, as `field_sources.categorySlug.by` and `GET /transactions?categorizedBy=` name them. */
@@ -49,9 +49,17 @@ export interface SuggestedCategory {
   explanation: string;
 }
 
+/** One part of a split transaction, as stored in `splits` (migration 0098); amounts in the transaction's currency. */
+export interface StoredSplitPart {
+  amount: number;
+  categorySlug: string | null;
+  tags: string[];
+  note: string | null;
+}
+
 export class Transaction extends TeamScopedModel {
   static override tableName = 'transactions';
-  static override jsonAttributes = ['fieldSources', 'suggestedCategory'];
+  static override jsonAttributes = ['fieldSources', 'suggestedCategory', 'splits'];
   bankAccountId!: string | null;
   providerTransactionId!: string | null;
   date!: string;
@@ -81,5 +89,7 @@ export class Transaction extends TeamScopedModel {
   fieldSources!: Record<string, FieldSource>;
   /** A learned category below the team's threshold, until one is set. */
   suggestedCategory!: SuggestedCategory | null;
+  /** The parts of a split transaction, in order, summing to `amount`; null when it is not split. */
+  splits!: StoredSplitPart[] | null;
   updatedAt!: Date;
 }

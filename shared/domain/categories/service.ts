@@ -62,12 +62,21 @@ export async function updateCategory(db: Db, teamId: string, id: string, body: z
   return toDto(row);
 }
 
-/** Its transactions become uncategorised; its children move up to its parent. */
+/** Its transactions (and parts of split ones) become uncategorised; its children move up to its parent. */
 export async function deleteCategory(db: Db, teamId: string, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await Category.query(trx).findOne({ teamId, id });
     if (!row) throw notFound(`Category ${id} not found`);
     await Transaction.query(trx).patch({ categorySlug: null }).where({ teamId, categorySlug: row.slug });
+    // Parts of split transactions in it become uncategorised too, so the totals move with them.
+    await trx.raw(
+      `update transactions t set splits = (
+         select jsonb_agg(case when s ->> 'categorySlug' = x.slug then s || '{"categorySlug": null}' else s end order by n)
+           from jsonb_array_elements(t.splits) with ordinality as e(s, n))
+         from (select ?::text as slug) x
+        where t.team_id = ? and t.splits @> jsonb_build_array(jsonb_build_object('categorySlug', x.slug))`,
+      [row.slug, teamId],
+    );
     await Category.query(trx).patch({ parentId: row.parentId }).where({ teamId, parentId: id });
     await Category.query(trx).delete().where({ teamId, id });
   });

@@ -49,13 +49,20 @@ const CREDIT_NOTE_LINES = `
    order by c.issue_date, c.id, l.position`;
 
 // Expenses as the other reports count them (posted or completed, no internal transfers, no excluded
-// category such as taxes paid to the office).
+// category such as taxes paid to the office); a split transaction as its parts, each at its own
+// category's rate with its share of a stated tax (migration 0098 counts the totals alike).
 const EXPENSES = `
-  select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.currency, cast(t.amount as float8) as amount,
-         cast(t.tax_amount as float8) as "taxAmount", cast(coalesce(t.tax_rate, c.tax_rate) as float8) as rate,
+  select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.currency, cast(p.amount as float8) as amount,
+         cast(p.tax_amount as float8) as "taxAmount", cast(coalesce(t.tax_rate, c.tax_rate) as float8) as rate,
          c.id is not null as categorised, ${factorSql('t.date', 't.currency')} as factor
     from transactions t
-    left join transaction_categories c on c.team_id = t.team_id and c.slug = t.category_slug
+    cross join lateral (
+      select t.category_slug, t.amount, t.tax_amount where t.splits is null
+      union all
+      select s ->> 'categorySlug', (s ->> 'amount')::numeric, t.tax_amount * (s ->> 'amount')::numeric / t.amount
+        from jsonb_array_elements(t.splits) s
+    ) p(category_slug, amount, tax_amount)
+    left join transaction_categories c on c.team_id = t.team_id and c.slug = p.category_slug
    where t.team_id = :teamId and t.date between :from and :to and t.amount < 0
      and t.status in ('posted', 'completed') and not t.internal and c.excluded is not true
    order by t.date, t.id`;

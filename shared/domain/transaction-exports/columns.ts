@@ -1,5 +1,6 @@
 import { minorUnitsOf } from '../currencies/money';
 import type { TransactionDto } from '../transactions/schema';
+import type { ExportRow } from './rows';
 
 /**
  * A cell as both files hold it: text, a number (with its own Excel format when the column's does not
@@ -13,7 +14,7 @@ export interface ExportColumn {
   width: number;
   /** Excel number format of the column's cells. */
   numFmt?: string;
-  cell(t: TransactionDto, receiptPaths: readonly string[]): ExportCell;
+  cell(t: ExportRow, receiptPaths: readonly string[]): ExportCell;
 }
 
 const text = (v: string | null | undefined): ExportCell => (v ? { text: v } : null);
@@ -45,6 +46,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { header: 'Tax rate (%)', width: 12, cell: (t) => number(t.taxRate) },
   { header: 'Tax type', width: 10, cell: (t) => text(t.taxType) },
   { header: 'Receipts', width: 40, cell: (_t, paths) => text(paths.join('; ')) },
+  { header: 'Split part', width: 10, cell: (t) => text(t.part) },
   { header: 'Transaction id', width: 38, cell: (t) => text(t.id) },
 ];
 

@@ -42,7 +42,10 @@ export const exportSchema = z
     rowsWritten: z
       .number()
       .int()
-      .meta({ description: 'Transactions written so far: the progress of a running export, the total of a completed one.' }),
+      .meta({
+        description:
+          'Rows written so far (a split transaction is a row per part): the progress of a running export, the total of a completed one.',
+      }),
     receiptsWritten: z.number().int(),
     receiptsMissing: z
       .number()

@@ -11,6 +11,7 @@ import { withinTeam } from '../../db/team-wall';
 import { StorageNotFoundError, type Storage } from '../../providers/storage';
 import type { TransactionDto, TransactionFilterBody } from '../transactions/schema';
 import { listTransactions } from '../transactions/service';
+import { exportRowsOf } from './rows';
 import { EXPORT_COLUMNS, receiptPath } from './columns';
 import { csvHeader, csvLine } from './csv';
 import { openZip, type ZipFile } from './zip';
@@ -139,19 +140,22 @@ async function writeEntries(
         receiptsWritten++;
         paths.push(inZip);
       }
-      const cells = EXPORT_COLUMNS.map((c) => c.cell(t, paths));
-      if (csv) await write(csv, csvLine(cells));
-      const row = sheet?.addRow(
-        cells.map((cell) => (cell === null ? null : 'number' in cell ? cell.number : 'date' in cell ? utcDate(cell.date) : cell.text)),
-      );
-      if (row) {
-        cells.forEach((cell, i) => {
-          if (cell && 'numFmt' in cell && cell.numFmt) row.getCell(i + 1).numFmt = cell.numFmt;
-        });
-        row.commit();
+      // A split transaction is a row (and a booking) per part; its receipts went into the ZIP once, above.
+      for (const part of exportRowsOf(t)) {
+        const cells = EXPORT_COLUMNS.map((c) => c.cell(part, paths));
+        if (csv) await write(csv, csvLine(cells));
+        const row = sheet?.addRow(
+          cells.map((cell) => (cell === null ? null : 'number' in cell ? cell.number : 'date' in cell ? utcDate(cell.date) : cell.text)),
+        );
+        if (row) {
+          cells.forEach((cell, i) => {
+            if (cell && 'numFmt' in cell && cell.numFmt) row.getCell(i + 1).numFmt = cell.numFmt;
+          });
+          row.commit();
+        }
+        await datev?.add(part);
+        rowsWritten++;
       }
-      await datev?.add(t);
-      rowsWritten++;
     }
     await hooks.page(rowsWritten);
   }

@@ -36,7 +36,7 @@ export async function loadReferences(db: Db, teamId: string): Promise<TeamRefere
 export const RULE_ROW_COLUMNS = `t.id, t.name, t.description, t.counterparty_name as "counterpartyName", t.merchant_name as "merchantName",
   t.provider_category as "providerCategory", t.amount, t.currency, t.bank_account_id as "bankAccountId", t.date,
   t.category_slug as "categorySlug", t.note, t.status, t.assigned_id as "assignedId", t.recurring,
-  t.manual_fields as "manualFields"`;
+  t.splits, t.manual_fields as "manualFields"`;
 
 export type OwnColumns = Omit<RuleRow, 'tags' | 'hasAttachment'>;
 
@@ -86,6 +86,7 @@ export async function writeChanges(db: Db, teamId: string, changes: readonly Row
          status = case when c.set -> 'status' is null then t.status else c.set ->> 'status' end,
          assigned_id = case when c.set -> 'assignedId' is null then t.assigned_id else (c.set ->> 'assignedId')::uuid end,
          recurring = case when c.set -> 'recurring' is null then t.recurring else (c.set ->> 'recurring')::boolean end,
+         splits = case when c.set -> 'splits' is null then t.splits else c.set -> 'splits' end,
          field_sources = t.field_sources || c.sources,
          updated_at = now()
        from jsonb_to_recordset(?::jsonb) as c(id uuid, set jsonb, sources jsonb)

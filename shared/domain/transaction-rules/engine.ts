@@ -1,6 +1,7 @@
-import type { FieldSource, RuleField } from '../../db/models';
+import type { FieldSource, RuleField, StoredSplitPart } from '../../db/models';
+import { splitByAmounts, splitByPercentages } from '../transactions/split-amounts';
 import { compilePattern } from './regex';
-import type { RuleActions, RuleCondition, RuleConditions } from './schema';
+import type { RuleActions, RuleCondition, RuleConditions, RuleSplit } from './schema';
 
 /** A transaction as rules read it (and the values its actions may change). */
 export interface RuleRow {
@@ -21,6 +22,7 @@ export interface RuleRow {
   assignedId: string | null;
   recurring: boolean;
   tags: string[];
+  splits: StoredSplitPart[] | null;
   manualFields: string[];
 }
 
@@ -54,7 +56,7 @@ export interface CompiledRule {
 /** The change rules make to one transaction: only what differs from its current values. */
 export interface RowChange {
   id: string;
-  set: Partial<Pick<RuleRow, 'categorySlug' | 'note' | 'status' | 'assignedId' | 'recurring'>>;
+  set: Partial<Pick<RuleRow, 'categorySlug' | 'note' | 'status' | 'assignedId' | 'recurring'>> & { splits?: StoredSplitPart[] };
   addTags: string[];
   removeTags: string[];
   sources: Partial<Record<RuleField, FieldSource>>;
@@ -148,6 +150,53 @@ export function matchRule(rule: CompiledRule, row: RuleRow): string | null {
 }
 
 /**
+ * The parts a rule's split makes of this row, or null when the split does not fit its amount. A
+ * category or tag deleted since the rule was written is left off its part, as the other actions skip it.
+ */
+export function splitParts(split: RuleSplit, row: Pick<RuleRow, 'amount' | 'currency'>, refs: TeamReferences): StoredSplitPart[] | null {
+  const amounts =
+    split.by === 'percentage'
+      ? splitByPercentages(
+          row.amount,
+          row.currency,
+          split.parts.map((p) => p.percentage),
+        )
+      : splitByAmounts(
+          row.amount,
+          row.currency,
+          split.parts.map((p) => p.amount),
+          split.remainder !== undefined,
+        );
+  if (!amounts) return null;
+  const targets = split.by === 'amount' && split.remainder ? [...split.parts, split.remainder] : split.parts;
+  return amounts.map((amount, i) => {
+    const t = targets[i];
+    return {
+      amount,
+      categorySlug: t.categorySlug && refs.categories.has(t.categorySlug) ? t.categorySlug : null,
+      tags: [...new Set(t.tags ?? [])].filter((g) => refs.tags.has(g)),
+      note: t.note ?? null,
+    };
+  });
+}
+
+// Field by field: jsonb hands keys back in its own order, so the stored parts never stringify alike.
+function sameSplits(a: readonly StoredSplitPart[], b: readonly StoredSplitPart[] | null): boolean {
+  return (
+    b !== null &&
+    a.length === b.length &&
+    a.every(
+      (p, i) =>
+        p.amount === b[i].amount &&
+        p.categorySlug === b[i].categorySlug &&
+        p.note === b[i].note &&
+        p.tags.length === b[i].tags.length &&
+        p.tags.every((t, j) => t === b[i].tags[j]),
+    )
+  );
+}
+
+/**
  * Runs the rules in order on one row: each matching rule's actions, except on fields the user set by
  * hand, a later rule's over an earlier one's, until a rule that stops after itself. Returns the
  * change against the row's current values (null when nothing would change) and whether any matched.
@@ -166,6 +215,7 @@ export function evaluate(
     recurring: row.recurring,
   };
   const tags = new Set(row.tags);
+  let splits = row.splits;
   const sources: Partial<Record<RuleField, FieldSource>> = {};
   let matched = false;
   for (const compiled of rules) {
@@ -190,6 +240,13 @@ export function evaluate(
       for (const t of a.removeTags ?? []) tags.delete(t);
       sources.tags = source;
     }
+    if (a.split && !manual.has('splits')) {
+      const parts = splitParts(a.split, row, refs);
+      if (parts) {
+        splits = parts;
+        sources.splits = source;
+      }
+    }
     if (rule.stopAfter) break;
   }
   const change: RowChange = { id: row.id, set: {}, addTags: [], removeTags: [], sources: {} };
@@ -198,6 +255,10 @@ export function evaluate(
       (change.set as Record<string, unknown>)[field] = next[field];
       change.sources[field] = sources[field];
     }
+  }
+  if (splits && !sameSplits(splits, row.splits)) {
+    change.set.splits = splits;
+    change.sources.splits = sources.splits;
   }
   const had = new Set(row.tags);
   change.addTags = [...tags].filter((t) => !had.has(t));

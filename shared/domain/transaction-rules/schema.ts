@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { RULE_RUN_STATUSES } from '../../db/models';
 import { currencyCode } from '../common/currency';
+import { MONEY_LIMIT } from '../common/money';
 import { isoDate, pageSize } from '../common/query';
-import { transactionFilterBody } from '../transactions/schema';
+import { MAX_SPLIT_PARTS, transactionFilterBody } from '../transactions/schema';
+import { toScaled } from '../transactions/split-amounts';
 import { MAX_PATTERN_LENGTH, unsafePatternReason } from './regex';
 
 export const TEXT_FIELDS = ['name', 'description', 'counterparty', 'providerCategory'] as const;
@@ -77,6 +79,71 @@ export const ruleConditionsSchema = z
   });
 export type RuleConditions = z.infer<typeof ruleConditionsSchema>;
 
+/** What each part of a rule's split gets besides its amount. */
+const splitTarget = {
+  categorySlug: z.string().min(1).max(100).nullable().optional().meta({ description: 'Category slug of the team.' }),
+  tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team.' }),
+  note: z.string().max(5000).nullable().optional(),
+};
+
+const percentageSplit = z
+  .object({
+    by: z.literal('percentage'),
+    parts: z
+      .array(
+        z
+          .object({
+            percentage: z.number().positive().max(100).meta({ description: 'Share of the amount, up to 4 decimals.' }),
+            ...splitTarget,
+          })
+          .strict(),
+      )
+      .min(2)
+      .max(MAX_SPLIT_PARTS),
+  })
+  .strict()
+  .refine((s) => s.parts.reduce((sum, p) => sum + toScaled(p.percentage), 0n) === toScaled(100), {
+    message: 'the percentages must add up to 100',
+    path: ['parts'],
+  });
+
+const amountSplit = z
+  .object({
+    by: z.literal('amount'),
+    parts: z
+      .array(
+        z
+          .object({
+            amount: z
+              .number()
+              .positive()
+              .refine((n) => n < MONEY_LIMIT, 'must be below 10^15')
+              .meta({ description: "Absolute amount; the part takes the transaction's sign." }),
+            ...splitTarget,
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_SPLIT_PARTS - 1),
+    remainder: z
+      .object(splitTarget)
+      .strict()
+      .optional()
+      .meta({ description: 'A last part for what the fixed parts leave of the amount (left out when they leave nothing).' }),
+  })
+  .strict()
+  .refine((s) => s.parts.length + (s.remainder ? 1 : 0) >= 2, {
+    message: 'give at least two parts, counting the remainder',
+    path: ['parts'],
+  });
+
+export const ruleSplitSchema = z.discriminatedUnion('by', [percentageSplit, amountSplit]).meta({
+  id: 'TransactionRuleSplit',
+  description:
+    "Splits a matching transaction into parts. `percentage`: shares adding up to 100, each rounded to the currency's minor unit with the units left over going to the parts that lost most to rounding, so they sum exactly. `amount`: fixed amounts and an optional `remainder` part for the rest. A transaction the split does not fit (fixed amounts above its amount, or short of it without a remainder; a part that would round to nothing) is left whole.",
+});
+export type RuleSplit = z.infer<typeof ruleSplitSchema>;
+
 export const ruleActionsSchema = z
   .object({
     categorySlug: z.string().min(1).max(100).nullable().optional().meta({ description: 'Category slug of the team; null clears it.' }),
@@ -89,13 +156,14 @@ export const ruleActionsSchema = z
       .optional()
       .meta({ description: '`excluded` marks the transaction excluded (hidden from lists and reports).' }),
     recurring: z.boolean().optional().meta({ description: 'Marks it recurring (or not).' }),
+    split: ruleSplitSchema.optional(),
   })
   .strict()
   .refine((a) => Object.keys(a).length > 0, { message: 'give at least one action' })
   .meta({
     id: 'TransactionRuleActions',
     description:
-      'What a matching rule does. A field the user set by hand on a transaction (its category, tags, assignee, note, status or recurring flag) is never changed by a rule.',
+      'What a matching rule does. A field the user set by hand on a transaction (its category, tags, assignee, note, status, recurring flag or split) is never changed by a rule.',
   });
 export type RuleActions = z.infer<typeof ruleActionsSchema>;
 

@@ -6,6 +6,7 @@ import type { TemporalGateway } from '../../temporal/client';
 import { startApplyRules } from '../../temporal/apply-rules/calls';
 import type { ApplyRuleBody, CreateRuleBody, RuleActions, RuleConditions, RuleRunDto, TransactionRuleDto, UpdateRuleBody } from './schema';
 import { runToDto } from './run';
+import { referenceProblems } from '../transactions/splits';
 
 const toDto = (r: TransactionRule): TransactionRuleDto => ({
   id: r.id,
@@ -38,6 +39,10 @@ async function assertRuleReferences(db: Db, teamId: string, rule: { conditions?:
     const found = new Set((await Tag.query(db).where({ teamId }).whereIn('id', ids).select('id')).map((t) => t.id));
     const missing = ids.filter((t) => !found.has(t));
     if (missing.length) problems.push({ field: `actions.${key}`, message: `no such tags in your team: ${missing.join(', ')}` });
+  }
+  if (a?.split) {
+    const targets = a.split.by === 'amount' && a.split.remainder ? [...a.split.parts, a.split.remainder] : a.split.parts;
+    problems.push(...(await referenceProblems(db, teamId, targets, 'actions.split.parts')));
   }
   for (const [g, group] of (rule.conditions?.any ?? []).entries()) {
     for (const [c, cond] of group.all.entries()) {

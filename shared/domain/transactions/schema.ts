@@ -7,6 +7,20 @@ import { sortParam, type Sort } from '../common/sort';
 
 const money = z.number().meta({ description: 'Signed amount: negative is an expense, positive is income.', example: -42.5 });
 const currency = currencyCode;
+const categoryRef = z.object({ slug: z.string(), name: z.string(), color: z.string().nullable() });
+const tagRef = z.object({ id: z.uuid(), name: z.string() });
+
+/** At most this many parts to a split: a receipt's lines, not a ledger. */
+export const MAX_SPLIT_PARTS = 100;
+
+export const splitPartSchema = z
+  .object({
+    amount: money.meta({ description: "The part's amount, in the transaction's currency and with its sign." }),
+    category: categoryRef.nullable(),
+    tags: z.array(tagRef),
+    note: z.string().nullable(),
+  })
+  .meta({ id: 'TransactionSplitPart', description: 'One part of a split transaction.' });
 
 export const transactionSchema = z
   .object({
@@ -18,10 +32,7 @@ export const transactionSchema = z
     currency,
     status: z.enum(TRANSACTION_STATUSES),
     method: z.enum(TRANSACTION_METHODS),
-    category: z
-      .object({ slug: z.string(), name: z.string(), color: z.string().nullable() })
-      .nullable()
-      .meta({ description: 'The category, when one is set.' }),
+    category: categoryRef.nullable().meta({ description: 'The category, when one is set.' }),
     categorySource: z
       .object({
         by: z.enum(CATEGORY_SOURCES).meta({
@@ -75,7 +86,11 @@ export const transactionSchema = z
       .object({ id: z.uuid(), name: z.string(), currency: z.string() })
       .nullable()
       .meta({ description: 'The bank account it was booked on; null for manual transactions without one.' }),
-    tags: z.array(z.object({ id: z.uuid(), name: z.string() })),
+    tags: z.array(tagRef),
+    splits: z.array(splitPartSchema).nullable().meta({
+      description:
+        'The parts of a split transaction, in order; they sum to `amount`. Reports, category filters and exports count each part in its own category instead of the whole. Null when it is not split.',
+    }),
     attachments: z.array(z.object({ id: z.uuid(), name: z.string(), mimeType: z.string(), size: z.number() })),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
@@ -199,6 +214,31 @@ export const unmergeParams = transactionIdParams
       .uuid()
       .optional()
       .meta({ description: 'Which merged transaction to restore (one of `mergedFrom`); the latest merge when left out.' }),
+  })
+  .strict();
+
+export const splitPartBody = z
+  .object({
+    amount: moneyAmount.meta({
+      description: "The part's amount, with the transaction's sign, in its currency's minor units (two decimals for EUR, none for JPY).",
+      example: -30,
+    }),
+    categorySlug: z.string().min(1).max(100).nullable().optional().meta({ description: 'Category slug of the team.' }),
+    tags: z.array(z.uuid()).max(50).optional().meta({ description: 'Tag ids of the team.' }),
+    note: z.string().max(5000).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: 'TransactionSplitPartInput' });
+export type SplitPartBody = z.infer<typeof splitPartBody>;
+
+// Strict, as every body is: the parts replace the current ones whole.
+export const setSplitsParams = transactionIdParams
+  .extend({
+    parts: z
+      .array(splitPartBody)
+      .min(2)
+      .max(MAX_SPLIT_PARTS)
+      .meta({ description: `From 2 to ${MAX_SPLIT_PARTS} parts that sum exactly to the transaction's amount.` }),
   })
   .strict();
 

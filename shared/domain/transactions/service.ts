@@ -381,7 +381,13 @@ function filterConditions(query: TransactionFilter): [condition: string, values:
   if (query.from) c.push(['t.date >= ?', [query.from]]);
   if (query.to) c.push(['t.date <= ?', [query.to]]);
   if (query.accounts) c.push(['t.bank_account_id = any(?)', [query.accounts]]);
-  if (query.categories) c.push(['t.category_slug = any(?)', [query.categories]]);
+  // A split transaction is in the categories of its parts, not in its own.
+  if (query.categories)
+    c.push([
+      `case when t.splits is null then t.category_slug = any(?)
+         else exists (select 1 from jsonb_array_elements(t.splits) s where s ->> 'categorySlug' = any(?)) end`,
+      [query.categories, query.categories],
+    ]);
   if (query.currency) c.push(['t.currency = ?', [query.currency]]);
   if (query.type === 'income') c.push(['t.amount > 0', []]);
   if (query.type === 'expense') c.push(['t.amount < 0', []]);
@@ -410,6 +416,16 @@ function selectTransactions(db: Db, teamId: string, from: Knex.QueryBuilder | st
     .queryContext(ROWS_AS_SELECTED);
 }
 
+// A split's parts as the API shows them: a category or tag deleted since is left out, as on the whole.
+const SPLIT_PARTS_JSON = `(select json_agg(json_build_object(
+      'amount', (s.p ->> 'amount')::numeric,
+      'category', case when sc.id is null then null else json_build_object('slug', sc.slug, 'name', sc.name, 'color', sc.color) end,
+      'tags', coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name) from tags g
+                         where g.team_id = t.team_id and g.id::text in (select jsonb_array_elements_text(s.p -> 'tags'))), '[]'),
+      'note', s.p ->> 'note') order by s.n)
+    from jsonb_array_elements(t.splits) with ordinality as s(p, n)
+    left join transaction_categories sc on sc.team_id = t.team_id and sc.slug = s.p ->> 'categorySlug')`;
+
 const DTO_JOINS = `left join bank_accounts as a on a.id = t.bank_account_id
   left join transaction_categories as c on c.team_id = t.team_id and c.slug = t.category_slug`;
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -426,6 +442,7 @@ const DTO_COLUMNS = `t.id, t.date, t.name, t.description, t.amount, t.currency, 
   coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name) order by g.name)
             from transaction_tags tt join tags g on g.id = tt.tag_id
             where tt.transaction_id = t.id), '[]') as tags,
+  case when t.splits is null then null else ${SPLIT_PARTS_JSON} end as splits,
   coalesce((select json_agg(json_build_object('id', x.id, 'name', x.name, 'mimeType', x.mime_type, 'size', x.size) order by x.created_at)
             from transaction_attachments x where x.transaction_id = t.id), '[]') as attachments,
   to_char(t.created_at at time zone 'UTC', ${ISO_UTC}) as "createdAt",

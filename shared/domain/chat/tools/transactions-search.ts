@@ -38,6 +38,8 @@ export const transactionsSearchTool = defineTool({
         currency: t.currency,
         category: t.category?.name ?? null,
         categorizedBy: t.categorySource?.explanation ?? null,
+        // A split transaction is found by its parts' categories: they say what of it is in which.
+        ...(t.splits ? { parts: t.splits.map((p) => ({ amount: p.amount, category: p.category?.name ?? null })) } : {}),
       })),
       hasMore: page.meta.hasNextPage,
     };
