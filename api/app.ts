@@ -52,7 +52,7 @@ export function createApp(deps: ApiDeps): Koa<AppState> {
   const api = restDoor(operations, deps, authenticate, { validateResponses: deps.config.VALIDATE_RESPONSES });
 
   app
-    .use(requestId())
+    .use(requestId({ traced: Boolean(deps.config.OTEL_EXPORTER_OTLP_ENDPOINT) }))
     .use(securityHeaders())
     .use(accessLog(deps.logger))
     .use(deps.metrics.middleware())

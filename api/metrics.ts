@@ -5,6 +5,7 @@ import { readBacklogs, type Backlogs } from '../shared/domain/backlogs/service';
 import type { WebhookProvider } from '../shared/domain/webhook-events/record';
 import { CounterFamily, HistogramFamily, LATENCY_BUCKETS, type CounterCell, type HistogramCell } from '../shared/metrics/cells';
 import { processRegistry } from '../shared/metrics/registry';
+import { boundedMethod } from './http/methods';
 import type { AppState } from './http/state';
 
 /** Which way a request reached its handler: an operation's REST or tRPC door, or a route no declaration makes. */
@@ -13,8 +14,6 @@ export type Door = 'rest' | 'trpc' | 'http';
 export type Limit = 'requests' | 'auth_failures' | 'webhook_failures' | 'registrations' | 'assistant';
 
 const LIMITS: readonly Limit[] = ['requests', 'auth_failures', 'webhook_failures', 'registrations', 'assistant'];
-/** Methods a route label may carry; anything else a client invents is `OTHER`, so it cannot grow the label set. */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
  * One door of one operation (or one route), made once when the door is built: recording a request
@@ -151,7 +150,7 @@ export class ApiMetrics {
 
   private routeMeter(method: string, route: unknown): RequestMeter {
     if (typeof route !== 'string') return this.unmatched;
-    const verb = METHODS.has(method) ? method : 'OTHER';
+    const verb = boundedMethod(method);
     let byMethod = this.routes.get(route);
     if (!byMethod) this.routes.set(route, (byMethod = new Map<string, RequestMeter>()));
     let meter = byMethod.get(verb);

@@ -11,9 +11,6 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-// Probes and scrapes come every few seconds and say nothing about what a caller asked for.
-const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/health', '/metrics']);
-
 /**
  * Turns tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set, and does nothing otherwise: the SDK's modules
  * are imported here and only here, so a process without tracing never loads them. Call it before the
@@ -56,14 +53,17 @@ async function start(endpoint: string, serviceName: string): Promise<Tracing> {
   // The global provider, AsyncLocalStorage context and W3C traceparent propagation: a caller's traceparent is continued.
   provider.register();
   const instrumentations = [
+    // Outbound `node:http` calls only (the S3 client's): the API's requests are its own spans
+    // (api/http/request-id.ts), and `fetch` is seen on undici's channels (fetch-spans.ts).
     new HttpInstrumentation({
-      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(pathOf(req.url)),
-      // A query string may carry a token or a code: spans keep the path only.
+      disableIncomingRequestInstrumentation: true,
+      requireParentforOutgoingSpans: true,
+      // A query string may carry a signature or a token: spans keep the path only.
       requestHook: (span, req) => {
-        if (!('headers' in req) || !('url' in req)) return;
-        const path = pathOf(req.url);
+        if (!('path' in req)) return;
+        const path = req.path.split('?')[0];
         span.setAttribute('http.target', path);
-        span.setAttribute('http.url', path);
+        span.setAttribute('http.url', `${req.protocol}//${req.host}${path}`);
       },
     }),
     // No parameter values on the spans: they are customers' data. A query outside any trace (a relay's
@@ -85,5 +85,3 @@ async function start(endpoint: string, serviceName: string): Promise<Tracing> {
     },
   };
 }
-
-const pathOf = (url: string | undefined) => (url ?? '/').split('?')[0];
