@@ -27,7 +27,7 @@ const PASSES_PER_RUN = 50;
  * event and a workflow task, so a busy connection's run grows by its requests, not its passes, and a
  * long history makes each of its tasks slower on the server. Continued well before the server suggests it.
  */
-const EVENTS_PER_RUN = 1000;
+const EVENTS_PER_RUN = 500;
 
 /**
  * SyncConnection (id `sync-connection:<connectionId>`), started with signal-with-start: a burst of

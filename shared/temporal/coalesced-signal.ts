@@ -52,7 +52,7 @@ export function coalescedSignal<A>(send: (temporal: TemporalGateway, args: A) =>
   const lanes = new WeakMap<TemporalGateway, Map<string, Lane<A>>>();
   return (temporal: TemporalGateway, workflowId: string, args: A): Promise<string> => {
     let byId = lanes.get(temporal);
-    if (!byId) lanes.set(temporal, (byId = new Map()));
+    if (!byId) lanes.set(temporal, (byId = new Map<string, Lane<A>>()));
     let lane = byId.get(workflowId);
     if (!lane) {
       const ids = byId;
