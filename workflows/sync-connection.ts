@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BankingActivities } from '../activities/banking/sync';
 import type { ReceiptActivities } from '../activities/receipts/ingest';
 import type { InvoiceLifecycleActivities } from '../activities/invoices/lifecycle';
@@ -20,8 +20,14 @@ const { syncBankConnection } = proxyActivities<BankingActivities>({
 const { rematchOpenInboxItems } = proxyActivities<ReceiptActivities>({ startToCloseTimeout: '5m', retry: { maximumAttempts: 5 } });
 const { matchInvoicePayments } = proxyActivities<InvoiceLifecycleActivities>({ startToCloseTimeout: '5m', retry: { maximumAttempts: 5 } });
 
-// Bounds the history of a connection that keeps getting webhooks while it syncs.
+// Bounded the history of a connection that keeps getting webhooks while it syncs (runs started before the history bound).
 const PASSES_PER_RUN = 50;
+/**
+ * Bounds the history of a connection that keeps getting webhooks while it syncs: every request is an
+ * event and a workflow task, so a busy connection's run grows by its requests, not its passes, and a
+ * long history makes each of its tasks slower on the server. Continued well before the server suggests it.
+ */
+const EVENTS_PER_RUN = 500;
 
 /**
  * SyncConnection (id `sync-connection:<connectionId>`), started with signal-with-start: a burst of
@@ -40,6 +46,12 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
   setHandler(syncStatus, () => ({ passes, pending, totals }));
   // The handler sets `pending` while a pass awaits; read it through a call, which the type checker does not narrow to false.
   const requestedSince = () => pending;
+  // (patched: runs started before the history bound continue after as many passes as they did.)
+  const runIsLong = () => {
+    if (!patched('continue-as-new-by-history')) return passes >= PASSES_PER_RUN;
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN;
+  };
 
   while (pending) {
     pending = false;
@@ -55,7 +67,7 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
     if (result.added > 0 && patched('rematch-inbox-after-sync')) await rematchOpenInboxItems({ teamId: input.teamId });
     // Incoming transfers may pay open invoices. (patched as above.)
     if (result.added > 0 && patched('match-invoice-payments-after-sync')) await matchInvoicePayments({ teamId: input.teamId });
-    if (passes >= PASSES_PER_RUN && requestedSince()) await continueAsNew<typeof syncConnection>(input);
+    if (requestedSince() && runIsLong()) await continueAsNew<typeof syncConnection>(input);
   }
   await condition(allHandlersFinished);
   return { ...totals, passes };

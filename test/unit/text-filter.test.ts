@@ -1,4 +1,4 @@
-import { narrowingWord, wordShare, type TextSample } from '../../shared/domain/transactions/text-filter';
+import { narrowingPiece, narrowingWord, wordShare, type TextSample } from '../../shared/domain/transactions/text-filter';
 
 // Shaped like the statistics on the indexed text: most common values with their shares, the rest in equal parts.
 const sample: TextSample = {
@@ -32,6 +32,27 @@ describe('narrowingWord', () => {
     for (const q of ['Merchant 417', '100% zephyr_fee', 'Uber *Trip 4x', 'Straße 7']) {
       const word = narrowingWord(q, sample);
       expect(word && q.toLowerCase().includes(word)).toBeTruthy();
+    }
+  });
+});
+
+describe('narrowingPiece', () => {
+  it('gives the index the start of a word too short for a trigram of its own when it is rarer than every longer word', () => {
+    expect(narrowingPiece('Merchant 42', sample)).toBe(' 42');
+    expect(narrowingPiece('Merchant 417', sample)).toBe('417');
+    expect(narrowingPiece('card zephyr', sample)).toBe('zephyr');
+  });
+
+  it('prefers the longest piece without statistics, as narrowingWord does', () => {
+    expect(narrowingPiece('Merchant 42', null)).toBe('merchant');
+    expect(narrowingPiece('42', sample)).toBeNull();
+    expect(narrowingPiece('ab-1', sample)).toBe('-1');
+  });
+
+  it('only ever gives a part of the query, so narrowing by it never loses a match', () => {
+    for (const q of ['Merchant 42', '100% zephyr_fee', 'Uber *Trip 4x', 'Straße 7', 'a b c']) {
+      const piece = narrowingPiece(q, sample);
+      expect(piece && q.toLowerCase().includes(piece)).toBeTruthy();
     }
   });
 });

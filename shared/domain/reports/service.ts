@@ -200,6 +200,10 @@ export async function cashFlow(db: Db, teamId: string, q: ReportQuery): Promise<
   };
 }
 
+/** A profit and loss's average net money out per month, 0 when the team made money: the runway's burn. */
+export const monthlyBurnOf = (pnl: Pick<z.infer<typeof profitAndLossSchema>, 'currency' | 'profit' | 'months'>): number =>
+  moneyRounder(pnl.currency)(Math.max(0, -pnl.profit / (pnl.months.length || 1)));
+
 export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.infer<typeof runwaySchema>> {
   const [pnl, accounts, rates] = await Promise.all([
     profitAndLoss(db, teamId, q),
@@ -217,7 +221,7 @@ export async function runway(db: Db, teamId: string, q: ReportQuery): Promise<z.
     else balance += converted;
   }
   const round = moneyRounder(currency);
-  const monthlyBurn = round(Math.max(0, -pnl.profit / (pnl.months.length || 1)));
+  const monthlyBurn = monthlyBurnOf(pnl);
   return {
     currency,
     from: pnl.from,

@@ -45,6 +45,25 @@ export function wordsByRarity(q: string, sample: TextSample | null): RankedWord[
 /** The word of `q` to narrow by: its rarest. Null when there is nothing the index can narrow. */
 export const narrowingWord = (q: string, sample: TextSample | null): string | null => wordsByRarity(q, sample)[0]?.word ?? null;
 
+/** A word too short for a trigram inside it, with the separator before it (" 42" of "Merchant 42"). */
+const SHORT_WORD_START = /[^\p{L}\p{N}][\p{L}\p{N}]{1,2}(?![\p{L}\p{N}])/gu;
+
+/**
+ * The part of `q` to narrow by when every match is wanted (a sum over them), not a page: its rarest
+ * word, or a word too short to hold a trigram with the separator before it, which pg_trgm reads as
+ * the start of a word. `ilike '% 42%'` looks up the keys of words beginning "42", a few rows in a
+ * hundred, where "merchant" beside it is in every row and narrows nothing. Only for `ilike`: a
+ * word's own trigrams (week-probe.ts) would also assume it ends there. Null as narrowingWord.
+ */
+export function narrowingPiece(q: string, sample: TextSample | null): string | null {
+  const lower = q.toLowerCase();
+  const pieces = [...new Set([...(lower.match(WORD) ?? []), ...(lower.match(SHORT_WORD_START) ?? [])])];
+  const ranked = pieces
+    .map((piece) => ({ piece, share: sampledShare(piece, sample) }))
+    .sort((a, b) => a.share - b.share || b.piece.length - a.piece.length);
+  return ranked[0]?.piece ?? null;
+}
+
 /** The share of sampled texts that hold `text` (lower-cased) whole. */
 export const sampledShare = (text: string, sample: TextSample | null) =>
   (sample?.values ?? []).reduce((sum, v) => (v.text.includes(text) ? sum + v.share : sum), 0);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runway } from '../../reports/service';
+import { monthlyBurnOf, profitAndLoss } from '../../reports/service';
 import { lastFullMonths } from '../period';
 import { defineTool, money, periodArgs, span } from './define';
 import { reportInput, reportQueryOf } from './report-period';
@@ -13,8 +13,9 @@ export const burnRateTool = defineTool({
   input: z.object(reportInput),
   run: async ({ db, teamId, today }, input) => {
     const q = reportQueryOf(input, today, lastFullMonths(today, 3));
-    const r = await runway(db, teamId, q);
-    return { currency: r.currency, from: q.from, to: q.to, monthlyBurn: r.monthlyBurn };
+    // The runway's burn without its balance: the accounts and the rates are not needed for it.
+    const pnl = await profitAndLoss(db, teamId, q);
+    return { currency: pnl.currency, from: q.from, to: q.to, monthlyBurn: monthlyBurnOf(pnl) };
   },
   understand: (q) => (/\bburn/.test(q.rest) ? periodArgs(q) : null),
   answer: (r, _input, ref) =>

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { outsideTheWall } from '../../../db/team-wall';
 import { roundMoney } from '../../currencies/money';
 import { listTransactionsQuery } from '../../transactions/schema';
 import { whereFiltered } from '../../transactions/service';
+import { narrowingPiece, textSample } from '../../transactions/text-filter';
 import { defineTool, money, periodArgs, periodInput, span } from './define';
 
 /**
@@ -21,7 +23,11 @@ export const paymentsToTool = defineTool({
   }),
   run: async ({ db, teamId }, input) => {
     const filter = listTransactionsQuery.parse({ q: input.counterparty, type: 'expense', from: input.from, to: input.to });
-    const rows = await whereFiltered(db, db('transactions as t').where('t.team_id', teamId), filter)
+    // Every match is summed: the trigram index is given the rarest part of the name (a short word's
+    // start, " 42" of "Merchant 42", where "merchant" is in every row), and is read outside the team
+    // wall, under which ilike is evaluated row by row after the policy (shared/db/team-wall.ts).
+    const piece = narrowingPiece(input.counterparty, await textSample(db));
+    const narrowed = whereFiltered(db, db('transactions as t').where('t.team_id', teamId), filter, piece ? { word: piece } : null)
       .groupBy('t.currency')
       .select<{ currency: string; paid: string; payments: number; first: string; last: string }[]>(
         't.currency',
@@ -30,6 +36,7 @@ export const paymentsToTool = defineTool({
         db.raw('min(t.date)::text as first'),
         db.raw('max(t.date)::text as last'),
       );
+    const rows = await outsideTheWall(() => narrowed);
     const dates = rows.flatMap((r) => [r.first, r.last]).sort();
     return {
       counterparty: input.counterparty,
