@@ -53,6 +53,7 @@ import * as transactionMerges from './0094_transaction_merges';
 import * as accountantHandoff from './0095_accountant_handoff';
 import * as inboxEInvoices from './0096_inbox_e_invoices';
 import * as recurringPayments from './0097_recurring_payments';
+import * as notificationEmailRecipients from './0100_notification_email_recipients';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -113,6 +114,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0095_accountant_handoff': accountantHandoff,
   '0096_inbox_e_invoices': inboxEInvoices,
   '0097_recurring_payments': recurringPayments,
+  '0100_notification_email_recipients': notificationEmailRecipients,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
