@@ -1,15 +1,28 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../shared/paths';
 
 /**
  * Where benches compile the API; incremental, so a build after a small change takes seconds.
- * BENCH_BUILD_DIR puts it elsewhere inside the checkout (`.data/bench-dist`): a worktree whose
- * node_modules is another checkout's would otherwise build into, and run, that checkout's cache.
+ * BENCH_BUILD_DIR puts it elsewhere. A worktree whose node_modules is another checkout's (a link)
+ * builds into its own `.data/bench-dist`: in the shared cache it would build into, and run, the
+ * other checkout's build.
  */
 const BUILD_DIR = process.env.BENCH_BUILD_DIR
   ? path.resolve(process.env.BENCH_BUILD_DIR)
-  : path.join(PROJECT_ROOT, 'node_modules', '.cache', 'bench-dist');
+  : ownsNodeModules()
+    ? path.join(PROJECT_ROOT, 'node_modules', '.cache', 'bench-dist')
+    : path.join(PROJECT_ROOT, '.data', 'bench-dist');
+
+function ownsNodeModules(): boolean {
+  const here = path.join(PROJECT_ROOT, 'node_modules');
+  try {
+    return realpathSync(here) === here;
+  } catch {
+    return true;
+  }
+}
 /** Set by the first build (bench/run.ts builds once for all its benches): the build is current. */
 const BUILT = 'BENCH_API_BUILT';
 
@@ -52,6 +65,8 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
       TEMPORAL_ADDRESS: '127.0.0.1:1',
+      // A free port of its own: two APIs of one bench, or of two benches, cannot both have the default.
+      METRICS_PORT: '0',
       ...opts.env,
     },
     stdio: 'inherit',
