@@ -5,6 +5,7 @@ import {
   finishNotificationEmail,
   unsentNotificationEmails,
 } from '../../shared/domain/notifications/delivery';
+import { accountantLinkMessage } from '../../shared/domain/accountant-links/service';
 import { messageOf } from '../../shared/domain/notifications/messages';
 import type { NotificationMetadata } from '../../shared/domain/notifications/types';
 import type { NotificationEmailOutcome } from '../../shared/temporal/notification-delivery/contract';
@@ -22,6 +23,28 @@ export function notificationActivities({ db, mailer, config }: ActivityDeps) {
         await failNotificationEmail(db, deliveryId, 'the recipient has no email address');
         return 'failed';
       }
+      const messageId = `<notification-${deliveryId}@${config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : 'localhost'}>`;
+      // An address outside the team gets the one email written for it: an accountant, the export's link.
+      if (email.external) {
+        const { linkId } = email.metadata as NotificationMetadata['accountant_link_shared'];
+        const message =
+          email.type === 'accountant_link_shared'
+            ? await accountantLinkMessage(
+                db,
+                { key: config.ENCRYPTION_KEY, publicUrl: config.PUBLIC_URL ?? '' },
+                { teamId: email.teamId, linkId, to: email.to },
+                messageId,
+              )
+            : null;
+        if (!message) {
+          await failNotificationEmail(db, deliveryId, 'the link was revoked or expired before its email went out');
+          return 'failed';
+        }
+        const sent = await mailer.send(message);
+        await finishNotificationEmail(db, deliveryId, sent.messageId);
+        log.info('accountant link email sent', { deliveryId, linkId });
+        return 'sent';
+      }
       const { title, body } = messageOf(email.type, email.metadata as NotificationMetadata[typeof email.type]);
       const text = [
         `Hello${email.fullName ? ` ${email.fullName}` : ''},`,
@@ -32,13 +55,8 @@ export function notificationActivities({ db, mailer, config }: ActivityDeps) {
         '',
         'You get this email because you turned on email for this kind of notification; change it in your notification settings.',
       ].join('\n');
-      const { messageId } = await mailer.send({
-        to: email.to,
-        subject: `${email.teamName}: ${title}`,
-        text,
-        messageId: `<notification-${deliveryId}@${config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : 'localhost'}>`,
-      });
-      await finishNotificationEmail(db, deliveryId, messageId);
+      const sent = await mailer.send({ to: email.to, subject: `${email.teamName}: ${title}`, text, messageId });
+      await finishNotificationEmail(db, deliveryId, sent.messageId);
       log.info('notification email sent', { deliveryId });
       return 'sent';
     },

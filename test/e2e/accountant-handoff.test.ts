@@ -1,5 +1,8 @@
 import JSZip from 'jszip';
 import { parse } from 'csv-parse/sync';
+import { simpleParser } from 'mailparser';
+import { startNotificationRelay } from '../../api/outbox/notification-relay';
+import { startSmtpSink, type SmtpSink } from '../fakes/smtp-sink';
 import { fromWindows1252 } from '../../shared/domain/datev/extf';
 import { sendJson, type TestResponse } from '../support/api';
 import { eventuallyValue } from '../support/eventually';
@@ -12,7 +15,12 @@ import type { UntypedJson } from '../support/untyped-json';
  * The accountant's hand-off end to end: the default categories' VAT rates, the VAT report, the DATEV
  * account mapping and export, and the link an accountant downloads an export through.
  */
-const stack = withStack('handoff', () => ({ PUBLIC_URL: 'https://finops.example' }));
+let smtp: SmtpSink;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+});
+afterAll(() => smtp?.close());
+const stack = withStack('handoff', () => ({ PUBLIC_URL: 'https://finops.example', SMTP_URL: smtp.url }));
 type Owner = Awaited<ReturnType<typeof createTeamAndOwner>>;
 let other: Owner;
 const send = (method: string, path: string, token: string, body?: unknown) => sendJson(stack.api, method, path, token, body);
@@ -387,6 +395,69 @@ describe('accountant links', () => {
     expect(uses[0].ip).toBeTruthy();
     const listed = await trpcAs(stack.api, stack.acme.sessionToken).accountantLinks.get.query({ exportId: ids.export });
     expect(listed).toEqual([expect.objectContaining({ id: link.id, uses: 1, refused: 0, url: null, status: 'active' })]);
+  });
+
+  it('emails the link to the accountant through the notification outbox: what the export holds, the working link, when it expires', async () => {
+    const to = 'buchhaltung@kanzlei.example';
+    const created = await dataOf(
+      await send('POST', '/accountant-links', stack.acme.sessionToken, { exportId: ids.export, email: to, expiresInDays: 10 }),
+    );
+    const token = created.url.split('/').at(-1);
+    // A link revoked before its email went out is not mailed: the email would carry a dead link.
+    const early = 'early@kanzlei.example';
+    const revokedFirst = await dataOf(
+      await send('POST', '/accountant-links', stack.acme.sessionToken, { exportId: ids.export, email: early }),
+    );
+    expect((await send('DELETE', `/accountant-links/${revokedFirst.id}`, stack.acme.sessionToken)).status).toBe(204);
+
+    const relay = startNotificationRelay(stack.api.deps, { intervalMs: 100 });
+    try {
+      const mail = await smtp.waitFor((m) => m.to.includes(to), 30_000);
+      const parsed = await simpleParser(mail.raw);
+      const expires = new Date(created.expiresAt);
+      expect(parsed.subject).toBe(`Acme: transaction export for you (link valid until ${created.expiresAt.slice(0, 10)})`);
+      const { rowsWritten } = await stack.tdb.db('exports').where({ id: ids.export }).first();
+      expect(parsed.text).toContain(
+        `Acme has shared a transaction export with you: ${rowsWritten} transactions from 2026-03-01 to 2026-03-31, with 0 receipts.`,
+      );
+      expect(parsed.text).toContain('transactions.csv');
+      expect(parsed.text).toContain('EXTF_Buchungsstapel');
+      expect(parsed.text).toContain(`Download it here (no sign-in needed): ${created.url}`);
+      expect(parsed.text).toContain(`The link works until ${expires.toUTCString()}`);
+      expect(parsed.html).toContain(`href="${created.url}"`);
+      expect(parsed.html).toContain(expires.toUTCString());
+
+      // The link in the email works, and its use is audited as the link's.
+      const download = await open(/https:\/\/finops\.example\/accountant\/acc_[\w-]{43}/.exec(parsed.text ?? '')![0]);
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-type')).toBe('application/zip');
+      expect((await linkUses(created.id)).map((u) => [u.actorId, u.after.outcome])).toEqual([[created.id, 'downloaded']]);
+
+      await eventuallyValue(
+        async () => (await stack.tdb.db('notification_deliveries').where({ email: early, status: 'failed' }).first()) ?? undefined,
+        30_000,
+        'the revoked link’s email to be given up',
+      );
+      expect(smtp.messages.some((m) => m.to.includes(early))).toBe(false);
+    } finally {
+      await relay.stop();
+    }
+    const delivery = await stack.tdb.db('notification_deliveries').where({ email: to }).first();
+    expect(delivery).toMatchObject({ status: 'sent', userId: null, teamId: acme() });
+    const notice = await stack.tdb.db('notifications').where({ id: delivery.notificationId }).first();
+    expect(notice).toMatchObject({ type: 'accountant_link_shared', metadata: { linkId: created.id, email: to, exportId: ids.export } });
+    // Sharing is audited as the member's act; the token is in no row but its hash.
+    const created_ = await stack.tdb
+      .db('audit_events')
+      .where({ teamId: acme(), operation: 'accountantLinks.create', targetId: created.id });
+    expect(created_).toEqual([expect.objectContaining({ actorId: stack.acme.user.id, credentialKind: 'session' })]);
+    for (const table of ['audit_events', 'notifications', 'notification_deliveries', 'accountant_links'])
+      expect(JSON.stringify(await stack.tdb.db(table).where({ teamId: acme() }))).not.toContain(token);
+
+    // Revoked, the emailed link is a 404, and the attempt is in the trail.
+    expect((await send('DELETE', `/accountant-links/${created.id}`, stack.acme.sessionToken)).status).toBe(204);
+    expect((await open(created.url)).status).toBe(404);
+    expect((await linkUses(created.id)).map((u) => u.after.outcome)).toEqual(['downloaded', 'revoked']);
   });
 
   it('answers 404 for a revoked link and an expired one, and audits each attempt', async () => {

@@ -42,6 +42,8 @@ const ingestion = (reference: string) =>
   stack.worker.client.workflow.getHandle<ReceiptIngestionWorkflow>(receiptIngestionId(stack.acme.team.id, reference)).result();
 
 const today = new Date().toISOString().slice(0, 10);
+/** The bank payment the first test's Factur-X is matched to. */
+let paidFacturX: string;
 
 /** A bank-a connection whose next sync books the given payments out (bank-a's sign: positive is money out). */
 async function bankWith(payments: { amount: number; name: string }[]) {
@@ -72,6 +74,7 @@ describe('e-invoices in', () => {
     ]);
     const [paid, other] = booked;
     expect(paid).toMatchObject({ amount: -1275.43, currency: 'EUR' });
+    paidFacturX = paid.id;
 
     const pdf = await facturXPdf(supplierCii());
     expect((await mail('msg-fx', { name: 'LS-2026-0417.pdf', bytes: pdf, type: 'application/pdf' })).status).toBe(200);
@@ -164,5 +167,44 @@ describe('e-invoices in', () => {
     expect(await ingestion('msg-xxe:invoice.xml')).toMatchObject({ stage: 'no_match' });
     const row = await stack.tdb.db('inbox_items').where({ reference: 'msg-xxe:invoice.xml' }).first();
     expect(row).toMatchObject({ status: 'failed', amount: null, failureReason: expect.stringMatching(/^E-invoice refused: .*DOCTYPE/) });
+  });
+});
+
+describe('the VAT report', () => {
+  it('takes input VAT from the received e-invoices at their exact breakdown, and a matched payment once, through its e-invoice', async () => {
+    const teamId = stack.acme.team.id;
+    await stack.tdb.db('teams').where({ id: teamId }).update({ baseCurrency: 'EUR' });
+    // The matched payment, categorised at 19 %: on its own it would count 203.64 of VAT estimated from its gross.
+    await stack.tdb
+      .db('transaction_categories')
+      .insert({ teamId, slug: 'hardware-rental', name: 'Hardware rental', taxRate: 19, taxType: 'vat' });
+    await stack.tdb.db('transactions').where({ teamId, id: paidFacturX }).update({ categorySlug: 'hardware-rental', date: '2026-11-20' });
+    // A supplier billing in dollars, with no stored rate for its date: listed, not counted.
+    const dollars = supplierUbl({ number: 'LS-US-7', issueDate: '2026-11-05', currency: 'USD' });
+    await mail('msg-usd', { name: 'LS-US-7.xml', bytes: Buffer.from(dollars), type: 'application/xml' });
+    await ingestion('msg-usd:LS-US-7.xml');
+    const usd = await stack.tdb.db('inbox_items').where({ reference: 'msg-usd:LS-US-7.xml' }).first();
+    expect(usd).toMatchObject({ extractionMethod: 'e_invoice', currency: 'USD' });
+
+    const { status, body } = await json('GET', '/reports/vat?from=2026-11-01&to=2026-11-30');
+    expect(status).toBe(200);
+    // LS-2026-0417 (7 %: 24.90 + 1.74; 19 %: 1049.40 + 199.39, its payment matched) and LS-2026-0502 (19 %: 300 + 57, unpaid); the forged one is not there.
+    expect(body.data.input).toEqual({
+      rates: [
+        { rate: 19, net: 1349.4, vat: 256.39, documents: 2 },
+        { rate: 7, net: 24.9, vat: 1.74, documents: 1 },
+      ],
+      net: 1374.3,
+      vat: 258.13,
+    });
+    const unattributed = body.data.unattributed.items.map((i: { type: string; id: string; reason: string }) => [i.type, i.id, i.reason]);
+    expect(unattributed).toContainEqual(['e_invoice', usd.id, 'no_exchange_rate']);
+    expect(unattributed.some(([, id]: string[]) => id === paidFacturX)).toBe(false);
+    expect(body.data.unattributed.items.find((i: { id: string }) => i.id === usd.id)).toMatchObject({ amount: -1275.43, currency: 'USD' });
+
+    // Unmatched, the payment counts by its category's rate beside the e-invoice: the match is what keeps the pair at once.
+    await stack.tdb.db('inbox_items').where({ teamId, reference: 'msg-fx:LS-2026-0417.pdf' }).update({ transactionId: null });
+    const unmatched = (await json('GET', '/reports/vat?from=2026-11-01&to=2026-11-30')).body.data.input;
+    expect(unmatched.rates[0]).toEqual({ rate: 19, net: 2421.19, vat: 460.03, documents: 3 });
   });
 });

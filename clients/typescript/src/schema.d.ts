@@ -84,7 +84,7 @@ export interface paths {
         put?: never;
         /**
          * Share an export with an accountant
-         * @description A link (`/accountant/<token>`) that downloads the export’s ZIP for anyone who has it, with no sign-in, until it expires (`expiresInDays`, 1–90, default 14) or is revoked. The URL is in this answer only: just the token’s hash is kept. Each download, and each attempt on an expired or revoked link (answered 404), is recorded in the team’s audit trail with the link as the actor (`link`, the link’s id) and the caller’s address. It hands the team’s data to someone outside it, so it takes a write scope. 404 for an export that is not the team’s, 409 for one not completed.
+         * @description A link (`/accountant/<token>`) that downloads the export’s ZIP for anyone who has it, with no sign-in, until it expires (`expiresInDays`, 1–90, default 14) or is revoked. The URL is in this answer only (just the token’s hash is kept), and in the email sent to `email` when one is given: what the export holds, the link and when it expires, sent through the notification outbox (the team gets an `accountant_link_shared` notice too); a link revoked before its email goes out is not mailed. Each download, and each attempt on an expired or revoked link (answered 404), is recorded in the team’s audit trail with the link as the actor (`link`, the link’s id) and the caller’s address. It hands the team’s data to someone outside it, so it takes a write scope. 404 for an export that is not the team’s, 409 for one not completed.
          *
          *     Required scopes: `transactions.write`.
          */
@@ -3971,7 +3971,7 @@ export interface components {
             exportId: string;
             /**
              * Format: email
-             * @description Whom the link is for: recorded with the link.
+             * @description Whom the link is for: recorded with the link, and the link is emailed there (what the export holds, the link, when it expires).
              */
             email?: string;
             /**
@@ -5585,7 +5585,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
+            type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "accountant_link_shared" | "webhook_endpoint_disabled" | "agent_action_proposed";
             /** @description One line for a person, in English. */
             title: string;
             /** @description 1 is the most urgent; 1–3 are shown to people. */
@@ -5610,7 +5610,7 @@ export interface components {
         /** @description The caller's choice for one type, in this team. */
         NotificationSetting: {
             /** @enum {string} */
-            type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
+            type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "accountant_link_shared" | "webhook_endpoint_disabled" | "agent_action_proposed";
             description: string;
             /** @description Shown in the list and counted as unread. */
             inApp: boolean;
@@ -5959,7 +5959,7 @@ export interface components {
                     net: number;
                     /** @description In the report currency, rounded to its minor unit (cents for EUR, whole yen for JPY, fils for BHD). */
                     vat: number;
-                    /** @description Invoices and credit notes (output) or transactions (input) counted at this rate. */
+                    /** @description Invoices and credit notes (output), or transactions and received e-invoices (input), counted at this rate. */
                     documents: number;
                 }[];
                 /** @description In the report currency, rounded to its minor unit (cents for EUR, whole yen for JPY, fils for BHD). */
@@ -5967,7 +5967,7 @@ export interface components {
                 /** @description In the report currency, rounded to its minor unit (cents for EUR, whole yen for JPY, fils for BHD). */
                 vat: number;
             };
-            /** @description VAT paid: posted expenses of the period (negative amounts, internal transfers left out) by their date, at the transaction’s own VAT rate (or amount), else its category’s. Reported as positive figures. */
+            /** @description VAT paid, reported as positive figures. Received e-invoices (inbox items read from a supplier’s Factur-X, XRechnung, UBL or CII, paid or not) by their issue date, each at its own exact VAT breakdown, less received credit notes; and posted expenses of the period (negative amounts, internal transfers left out) by their date, at the transaction’s own VAT rate (or amount), else its category’s. An expense matched to a received e-invoice counts once, through the e-invoice. */
             input: {
                 rates: {
                     /** @description VAT rate in percent. */
@@ -5976,7 +5976,7 @@ export interface components {
                     net: number;
                     /** @description In the report currency, rounded to its minor unit (cents for EUR, whole yen for JPY, fils for BHD). */
                     vat: number;
-                    /** @description Invoices and credit notes (output) or transactions (input) counted at this rate. */
+                    /** @description Invoices and credit notes (output), or transactions and received e-invoices (input), counted at this rate. */
                     documents: number;
                 }[];
                 /** @description In the report currency, rounded to its minor unit (cents for EUR, whole yen for JPY, fils for BHD). */
@@ -5992,8 +5992,11 @@ export interface components {
                 count: number;
                 /** @description Oldest first, at most 200. */
                 items: {
-                    /** @enum {string} */
-                    type: "transaction" | "invoice" | "credit_note";
+                    /**
+                     * @description `e_invoice`: a supplier’s e-invoice received in the inbox (`id` is the inbox item’s).
+                     * @enum {string}
+                     */
+                    type: "transaction" | "invoice" | "credit_note" | "e_invoice";
                     /** Format: uuid */
                     id: string;
                     date: string;
@@ -22125,7 +22128,7 @@ export interface operations {
                 /** @description One or more statuses; by default `unread` and `read` (archived ones are left out). */
                 status?: ("unread" | "read" | "archived")[] | null;
                 /** @description One or more types. */
-                type?: ("transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed")[] | null;
+                type?: ("transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "accountant_link_shared" | "webhook_endpoint_disabled" | "agent_action_proposed")[] | null;
                 /** @description Only this urgent or more (3: what people see). */
                 maxPriority?: number;
             };
@@ -22896,7 +22899,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "webhook_endpoint_disabled" | "agent_action_proposed";
+                type: "transactions_created" | "pending_transactions_expired" | "inbox_needs_review" | "receipt_matched" | "invoice_paid" | "invoice_refunded" | "invoice_payment_failed" | "invoice_payment_unapplied" | "team_member_joined" | "bank_connection_disconnected" | "bank_connection_reconnected" | "bank_connection_consent_expiring" | "bank_connection_consent_expired" | "document_unreadable" | "api_key_created" | "invoice_overdue" | "invoice_undeliverable" | "invoice_payment_suggested" | "invoice_paid_by_transfer" | "insight_ready" | "export_ready" | "accountant_link_shared" | "webhook_endpoint_disabled" | "agent_action_proposed";
             };
             cookie?: never;
         };

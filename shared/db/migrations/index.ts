@@ -55,6 +55,7 @@ import * as inboxEInvoices from './0096_inbox_e_invoices';
 import * as recurringPayments from './0097_recurring_payments';
 import * as transactionSplits from './0098_transaction_splits';
 import * as learnedCategories from './0099_learned_categories';
+import * as notificationEmailRecipients from './0100_notification_email_recipients';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -117,6 +118,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0097_recurring_payments': recurringPayments,
   '0098_transaction_splits': transactionSplits,
   '0099_learned_categories': learnedCategories,
+  '0100_notification_email_recipients': notificationEmailRecipients,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

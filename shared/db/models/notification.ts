@@ -26,6 +26,7 @@ export type NotificationType =
   | 'invoice_paid_by_transfer'
   | 'insight_ready'
   | 'export_ready'
+  | 'accountant_link_shared'
   | 'webhook_endpoint_disabled'
   | 'agent_action_proposed';
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/knex';
 import { AccountantLink, AccountantLinkUse, type AccountantLinkOutcome, Document, TransactionExport } from '../../db/models';
@@ -6,15 +6,30 @@ import { asActor } from '../../db/team-wall';
 import { dbNow, toIso, toIsoOrNull } from '../../db/timestamps';
 import { conflict, notFound } from '../../errors';
 import { StorageNotFoundError, type Storage } from '../../providers/storage';
+import type { MailMessage } from '../../providers/mail';
 import { sha256Hex } from '../crypto/tokens';
+import { enqueueNotificationEmailTo } from '../notifications/delivery';
+import { notify } from '../notifications/service';
+import { teamNameOf } from '../teams/current';
+import { accountantLinkEmail } from './email';
 import type { AccountantLinkDto, CreateAccountantLinkBody } from './schema';
 
-// 32 random bytes: unguessable, so the link needs no credentials; only its SHA-256 is stored.
-const newToken = () => `acc_${randomBytes(32).toString('base64url')}`;
+/**
+ * The link's token is the server key's HMAC of its id (256 bits, unguessable without the key), so
+ * the email sent later can carry the link while only the token's SHA-256 is stored.
+ */
+const tokenOf = (key: string, linkId: string) => `acc_${createHmac('sha256', key).update(`accountant-link:${linkId}`).digest('base64url')}`;
 const DAY_MS = 86_400_000;
 
 /** Where a link is opened. */
 export const accountantLinkPath = (token: string) => `/accountant/${token}`;
+const linkUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/$/, '')}${accountantLinkPath(token)}`;
+
+export interface LinkKeys {
+  /** The server key the tokens are derived with (ENCRYPTION_KEY). */
+  key: string;
+  publicUrl: string;
+}
 
 type LinkRow = AccountantLink & { uses?: number; refused?: number };
 
@@ -33,29 +48,76 @@ function toDto(l: LinkRow, now: Date, url: string | null = null): AccountantLink
   };
 }
 
-/** A new link to a completed export of the team; the URL (and its token) is in this answer only. */
+/**
+ * A new link to a completed export of the team; the URL (and its token) is in this answer only, and
+ * in the email to `email` when one is given: that email is queued in the notification outbox in the
+ * same transaction (a notice `accountant_link_shared` to the team, whose delivery to the address the
+ * relay and NotificationDelivery send), so the link is never created without its email.
+ */
 export async function createAccountantLink(
   db: Db,
   who: { teamId: string; userId: string | null },
   body: CreateAccountantLinkBody,
-  publicUrl: string,
+  keys: LinkKeys,
 ): Promise<AccountantLinkDto> {
   const exported = await TransactionExport.query(db).findOne({ teamId: who.teamId, id: body.exportId }).select('status', 'documentId');
   if (!exported) throw notFound(`Export ${body.exportId} not found`);
   if (exported.status !== 'completed' || !exported.documentId) throw conflict('Only a completed export can be shared');
-  const token = newToken();
+  const id = randomUUID();
+  const token = tokenOf(keys.key, id);
   const now = new Date();
-  const link = await AccountantLink.query(db)
-    .insert({
-      teamId: who.teamId,
-      exportId: body.exportId,
-      tokenHash: sha256Hex(token),
-      email: body.email ?? null,
-      expiresAt: new Date(now.getTime() + body.expiresInDays * DAY_MS),
-      createdBy: who.userId,
-    })
-    .returning('*');
-  return toDto(link, now, `${publicUrl.replace(/\/$/, '')}${accountantLinkPath(token)}`);
+  const write = async (trx: Db) => {
+    const link = await AccountantLink.query(trx)
+      .insert({
+        id,
+        teamId: who.teamId,
+        exportId: body.exportId,
+        tokenHash: sha256Hex(token),
+        email: body.email ?? null,
+        expiresAt: new Date(now.getTime() + body.expiresInDays * DAY_MS),
+        createdBy: who.userId,
+      })
+      .returning('*');
+    if (body.email) {
+      const metadata = { linkId: id, exportId: body.exportId, email: body.email, expiresAt: toIso(link.expiresAt) };
+      const notificationId = await notify(trx, { teamId: who.teamId, type: 'accountant_link_shared', metadata });
+      await enqueueNotificationEmailTo(trx, { id: notificationId, teamId: who.teamId }, body.email);
+    }
+    return link;
+  };
+  const link = await (db.isTransaction ? write(db) : db.transaction(write));
+  return toDto(link, now, linkUrl(keys.publicUrl, token));
+}
+
+/**
+ * The accountant's email for a link, as the notification outbox sends it; null when the link no
+ * longer works (revoked or expired before the mail went out: an email with a dead link helps nobody).
+ */
+export async function accountantLinkMessage(
+  db: Db,
+  keys: LinkKeys,
+  target: { teamId: string; linkId: string; to: string },
+  messageId: string,
+): Promise<MailMessage | null> {
+  const link = await AccountantLink.query(db).findOne({ teamId: target.teamId, id: target.linkId });
+  if (!link || link.revokedAt || link.expiresAt.getTime() <= Date.now()) return null;
+  const exported = await TransactionExport.query(db).findOne({ teamId: target.teamId, id: link.exportId });
+  if (!exported) return null;
+  const filters = exported.filters as { from?: string; to?: string };
+  return accountantLinkEmail(
+    {
+      to: target.to,
+      teamName: (await teamNameOf(db, target.teamId)) ?? 'A team',
+      url: linkUrl(keys.publicUrl, tokenOf(keys.key, link.id)),
+      expiresAt: link.expiresAt,
+      formats: exported.formats,
+      rows: exported.rowsWritten,
+      receipts: exported.receiptsWritten,
+      from: filters.from ?? null,
+      until: filters.to ?? null,
+    },
+    messageId,
+  );
 }
 
 const withCounts = (db: Db, teamId: string) =>

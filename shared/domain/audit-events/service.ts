@@ -154,12 +154,74 @@ export async function checkpointAuditTrail(
   return kept ? { day, position: kept.chainPos, hash: kept.hash.toString('hex') } : null;
 }
 
-interface Walk {
+/** The first broken link of a stretch of the chain, and how many entries the stretch has. */
+interface Stretch {
   entries: number;
-  unsealed: number;
   brokenPos: number | null;
   brokenId: string | null;
   reason: 'hash' | 'link' | 'missing' | null;
+}
+
+// The walk is cut into stretches of chain positions checked side by side on their own connections, so
+// a long chain uses more than one core of the database; each stretch reads the entry before it too,
+// to check its first link.
+const STRETCH = 50_000;
+const STRETCHES_AT_ONCE = 4;
+
+/**
+ * One stretch [lo, hi]. Each entry's own hash is recomputed in the scan, so the window that compares
+ * an entry with the one before it carries a few narrow columns instead of whole rows.
+ */
+async function walkStretch(db: Db, teamId: string, lo: number, hi: number): Promise<Stretch> {
+  const { rows } = await db.raw<{ rows: Stretch[] }>(
+    `with own as (
+       select e.id, e.chain_pos, e.prev_hash, e.hash,
+              e.hash is distinct from sha256(e.prev_hash || audit_entry_bytes(e, e.chain_pos)) as altered
+         from audit_events e
+        where e.team_id = :teamId and e.chain_pos between :lo - 1 and :hi
+     ), walk as (
+       select id, chain_pos,
+              case when chain_pos <> coalesce(lag(chain_pos) over w, 0) + 1 then 'missing'
+                   when prev_hash is distinct from coalesce(lag(hash) over w, cast('\\x0000000000000000000000000000000000000000000000000000000000000000' as bytea)) then 'link'
+                   when altered then 'hash'
+              end as reason
+         from own
+       window w as (order by chain_pos)
+     ), first_broken as (
+       select chain_pos, id, reason from walk where chain_pos >= :lo and reason is not null order by chain_pos limit 1
+     )
+     select cast((select count(*) from walk where chain_pos >= :lo) as int) as entries,
+            b.chain_pos as "brokenPos", b.id as "brokenId", b.reason
+       from (select 1) one left join first_broken b on true`,
+    { teamId, lo, hi },
+  );
+  return rows[0];
+}
+
+/** The whole chain, stretch by stretch, a few at once; the first broken link of all. */
+async function walkChain(db: Db, teamId: string): Promise<Stretch & { unsealed: number }> {
+  const { rows } = await db.raw<{ rows: { last: number | null; unsealed: number }[] }>(
+    `select cast((select max(chain_pos) from audit_events where team_id = :teamId and chain_pos is not null) as int) as last,
+            cast((select count(*) from audit_events where team_id = :teamId and chain_pos is null) as int) as unsealed`,
+    { teamId },
+  );
+  const { unsealed } = rows[0];
+  const last = rows[0].last ?? 0;
+  const starts: number[] = [];
+  for (let lo = 1; lo <= last; lo += STRETCH) starts.push(lo);
+  const stretches: Stretch[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < starts.length) {
+      const lo = starts[next++];
+      stretches.push(await walkStretch(db, teamId, lo, Math.min(lo + STRETCH - 1, last)));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STRETCHES_AT_ONCE, starts.length) }, worker));
+  const broken = stretches.filter((w) => w.brokenPos !== null).sort((a, b) => (a.brokenPos ?? 0) - (b.brokenPos ?? 0));
+  const entries = stretches.reduce((n, w) => n + w.entries, 0);
+  if (!broken.length) return { entries, unsealed, brokenPos: null, brokenId: null, reason: null };
+  return { ...broken[0], entries, unsealed };
 }
 
 /**
@@ -169,26 +231,7 @@ interface Walk {
  */
 export async function verifyAuditTrail(db: Db, teamId: string, seedHex: string): Promise<AuditVerification> {
   await sealAuditTrail(db, teamId);
-  const { rows } = await db.raw<{ rows: Walk[] }>(
-    `with walk as (
-       select e.id, e.chain_pos,
-              case when e.chain_pos <> coalesce(lag(e.chain_pos) over w, 0) + 1 then 'missing'
-                   when e.prev_hash is distinct from coalesce(lag(e.hash) over w, '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea) then 'link'
-                   when e.hash is distinct from sha256(e.prev_hash || audit_entry_bytes(e, e.chain_pos)) then 'hash'
-              end as reason
-         from audit_events e
-        where e.team_id = ? and e.chain_pos is not null
-       window w as (order by e.chain_pos)
-     ), first_broken as (
-       select chain_pos, id, reason from walk where reason is not null order by chain_pos limit 1
-     )
-     select (select count(*) from walk) as entries,
-            (select count(*) from audit_events where team_id = ? and chain_pos is null) as unsealed,
-            b.chain_pos as "brokenPos", b.id as "brokenId", b.reason
-       from (select 1) one left join first_broken b on true`,
-    [teamId, teamId],
-  );
-  const walk = rows[0];
+  const walk = await walkChain(db, teamId);
   let brokenAt: AuditVerification['brokenAt'] =
     walk.brokenPos === null ? null : { position: walk.brokenPos, id: walk.brokenId, reason: walk.reason ?? 'hash' };
 

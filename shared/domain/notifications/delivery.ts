@@ -25,6 +25,11 @@ export async function enqueueNotificationEmails(
   return result.rowCount;
 }
 
+/** Adds the email of a notification to an address outside the team (an accountant an export is shared with). */
+export async function enqueueNotificationEmailTo(db: Db, n: { id: string; teamId: string }, email: string): Promise<void> {
+  await db('notification_deliveries').insert({ notificationId: n.id, teamId: n.teamId, email }).onConflict().ignore();
+}
+
 export interface DueNotification {
   notificationId: string;
   teamId: string;
@@ -72,6 +77,9 @@ export async function unsentNotificationEmails(db: Db, notificationId: string): 
 export interface EmailToSend {
   deliveryId: string;
   to: string;
+  /** The delivery goes to an address outside the team, not to a member. */
+  external: boolean;
+  teamId: string;
   fullName: string | null;
   teamName: string;
   type: NotificationType;
@@ -83,12 +91,21 @@ export async function beginNotificationEmail(db: Db, deliveryId: string): Promis
   return db.transaction(async (trx) => {
     const row = await trx('notification_deliveries as d')
       .join('notifications as n', 'n.id', 'd.notification_id')
-      .join('users as u', 'u.id', 'd.user_id')
+      .leftJoin('users as u', 'u.id', 'd.user_id')
       .join('teams as t', 't.id', 'd.team_id')
       .where('d.id', deliveryId)
       .whereNotIn('d.status', ['sent', 'failed'])
       .forUpdate('d')
-      .first<EmailToSend | undefined>('d.id as delivery_id', 'u.email as to', 'u.full_name', 't.name as team_name', 'n.type', 'n.metadata');
+      .first<EmailToSend | undefined>(
+        'd.id as delivery_id',
+        trx.raw('coalesce(d.email, u.email) as "to"'),
+        trx.raw('d.email is not null as external'),
+        'd.team_id',
+        'u.full_name',
+        't.name as team_name',
+        'n.type',
+        'n.metadata',
+      );
     if (!row) return null;
     await trx('notification_deliveries')
       .where({ id: deliveryId })

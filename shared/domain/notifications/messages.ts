@@ -97,6 +97,10 @@ const writers: Writers = {
     title: `Your transaction export is ready: ${plural(m.rows, 'transaction', 'transactions')}`,
     body: `The export of ${plural(m.rows, 'transaction', 'transactions')} with ${plural(m.receipts, 'receipt', 'receipts')} is stored in the documents as a ZIP (transactions.csv, transactions.xlsx, receipts/).`,
   }),
+  accountant_link_shared: (m) => ({
+    title: `An export was shared with ${m.email}`,
+    body: `A link to download the export was emailed to ${m.email}; it works without sign-in until ${m.expiresAt} unless revoked, and each use is in the audit trail.`,
+  }),
   webhook_endpoint_disabled: (m) => ({
     title: 'A webhook endpoint was disabled',
     body: `Every delivery to ${m.url} has failed since ${m.failingSince}${m.lastError ? ` (last: ${m.lastError})` : ''}, so it was disabled. Fix it, then enable it again; replay the deliveries it missed.`,

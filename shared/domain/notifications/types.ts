@@ -64,6 +64,8 @@ export interface NotificationMetadata {
   insight_ready: { insightId: string; periodStart: string; periodEnd: string };
   /** A transaction export (ExportTransactions) is stored as a document, ready to download. */
   export_ready: { exportId: string; documentId: string; rows: number; receipts: number };
+  /** A member shared an export with an outside accountant by a link, emailed to the address (the link itself only in that email). */
+  accountant_link_shared: { linkId: string; exportId: string; email: string; expiresAt: string };
   /** A webhook endpoint failed every delivery for too long (WEBHOOK_DISABLE_AFTER) and was disabled. */
   webhook_endpoint_disabled: { endpointId: string; url: string; failingSince: string; lastError: string | null };
   /** An AI agent proposed a change that waits for a person's approval (AgentAction). */
@@ -100,6 +102,7 @@ export const NOTIFICATION_TYPE_DESCRIPTIONS: Record<NotificationType, string> = 
   invoice_paid_by_transfer: 'A bank transfer paid an invoice in full and was recorded as its payment.',
   insight_ready: "The week's summary of the team's money is ready.",
   export_ready: 'A transaction export you asked for is ready to download.',
+  accountant_link_shared: 'An export was shared with an outside accountant by an emailed link.',
   webhook_endpoint_disabled: 'A webhook endpoint kept failing and was disabled.',
   agent_action_proposed: 'An AI agent proposed a change that waits for your approval.',
 };

@@ -196,11 +196,16 @@ const vatRateRow = z.object({
   rate: z.number().meta({ description: 'VAT rate in percent.' }),
   net: money.meta({ description: 'The taxable amount at this rate, in the report currency.' }),
   vat: money,
-  documents: z.number().int().meta({ description: 'Invoices and credit notes (output) or transactions (input) counted at this rate.' }),
+  documents: z
+    .number()
+    .int()
+    .meta({ description: 'Invoices and credit notes (output), or transactions and received e-invoices (input), counted at this rate.' }),
 });
 
 const unattributedItem = z.object({
-  type: z.enum(['transaction', 'invoice', 'credit_note']),
+  type: z.enum(['transaction', 'invoice', 'credit_note', 'e_invoice']).meta({
+    description: '`e_invoice`: a supplier’s e-invoice received in the inbox (`id` is the inbox item’s).',
+  }),
   id: z.uuid(),
   date: z.string(),
   amount: z.number().meta({ description: 'Gross, in its own currency (negative: an expense or a credit note).' }),
@@ -221,7 +226,7 @@ export const vatReportSchema = z
       .meta({ description: 'VAT charged: issued invoices of the period by their issue date, less credit notes of the period.' }),
     input: z.object({ rates: z.array(vatRateRow), net: money, vat: money }).meta({
       description:
-        'VAT paid: posted expenses of the period (negative amounts, internal transfers left out) by their date, at the transaction’s own VAT rate (or amount), else its category’s. Reported as positive figures.',
+        'VAT paid, reported as positive figures. Received e-invoices (inbox items read from a supplier’s Factur-X, XRechnung, UBL or CII, paid or not) by their issue date, each at its own exact VAT breakdown, less received credit notes; and posted expenses of the period (negative amounts, internal transfers left out) by their date, at the transaction’s own VAT rate (or amount), else its category’s. An expense matched to a received e-invoice counts once, through the e-invoice.',
     }),
     payable: money.meta({ description: 'Output VAT less input VAT: negative is a refund.' }),
     unattributed: z

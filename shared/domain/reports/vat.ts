@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex';
 import { Team } from '../../db/models';
-import { unitsRounder } from '../currencies/money';
+import { minorUnitsOf, unitsRounder } from '../currencies/money';
+import type { ReceivedVat } from '../e-invoices/incoming/received';
 import { lineAmounts } from '../invoices/totals';
 import type { VatReport, VatReportQuery } from './schema';
 
@@ -48,9 +49,13 @@ const CREDIT_NOTE_LINES = `
    where c.team_id = :teamId and c.issue_date between :from and :to
    order by c.issue_date, c.id, l.position`;
 
+// A received e-invoice counts while its inbox item stands (not refused, not deleted).
+const RECEIVED_STANDS = `r.e_invoice is not null and r.status not in ('failed', 'deleted') and r.deleted_at is null`;
+
 // Expenses as the other reports count them (posted or completed, no internal transfers, no excluded
-// category such as taxes paid to the office); a split transaction as its parts, each at its own
-// category's rate with its share of a stated tax (migration 0098 counts the totals alike).
+// category such as taxes paid to the office), less those paid against a received e-invoice: its
+// exact breakdown counts instead, by the invoice's date. A split transaction counts as its parts, each
+// at its own category's rate with its share of a stated tax (migration 0098 counts the totals alike).
 const EXPENSES = `
   select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.currency, cast(p.amount as float8) as amount,
          cast(p.tax_amount as float8) as "taxAmount", cast(coalesce(t.tax_rate, c.tax_rate) as float8) as rate,
@@ -65,7 +70,17 @@ const EXPENSES = `
     left join transaction_categories c on c.team_id = t.team_id and c.slug = p.category_slug
    where t.team_id = :teamId and t.date between :from and :to and t.amount < 0
      and t.status in ('posted', 'completed') and not t.internal and c.excluded is not true
+     and not exists (select 1 from inbox_items r where r.team_id = t.team_id and r.transaction_id = t.id and ${RECEIVED_STANDS})
    order by t.date, t.id`;
+
+const RECEIVED_DATE = `cast(r.e_invoice ->> 'issueDate' as date)`;
+const RECEIVED_E_INVOICES = `
+  select r.id, r.e_invoice ->> 'issueDate' as date, r.e_invoice ->> 'currency' as currency, r.e_invoice ->> 'typeCode' as "typeCode",
+         cast(r.e_invoice -> 'totals' ->> 'payable' as float8) as payable, r.e_invoice -> 'vatBreakdown' as breakdown,
+         ${factorSql(RECEIVED_DATE, `cast(r.e_invoice ->> 'currency' as char(3))`)} as factor
+    from inbox_items r
+   where r.team_id = :teamId and ${RECEIVED_STANDS} and ${RECEIVED_DATE} between :from and :to
+   order by ${RECEIVED_DATE}, r.id`;
 
 type Scope = {
   teamId: string;
@@ -163,11 +178,10 @@ async function outputParts(db: Db, scope: Scope): Promise<Collected> {
 }
 
 /**
- * Input VAT. Expenses are its one source today; received e-invoices (their VAT breakdown, exact per
- * rate) are a second one to add here as another collector of VatParts, taking care that an expense
- * matched to a received e-invoice is counted from one of the two, not both.
+ * Input VAT from expenses: what each states, else what its category's rate implies. An expense paid
+ * against a received e-invoice is left to the e-invoice (EXPENSES), so the pair counts once.
  */
-async function inputParts(db: Db, scope: Scope): Promise<Collected> {
+async function expenseParts(db: Db, scope: Scope): Promise<Collected> {
   const round = unitsRounder(scope.base);
   const out: Collected = { parts: [], unattributed: [] };
   const { rows } = await db.raw<{
@@ -201,6 +215,50 @@ async function inputParts(db: Db, scope: Scope): Promise<Collected> {
     out.parts.push({ rate: t.rate, net: grossBase - vatBase, vat: vatBase, source: t.id });
   }
   return out;
+}
+
+/**
+ * Input VAT from suppliers' e-invoices read structurally: their own breakdown per rate, exact to the
+ * cent in their currency, by their issue date, whether paid yet or not. A credit note (type 381)
+ * counts against the input VAT.
+ */
+async function receivedParts(db: Db, scope: Scope): Promise<Collected> {
+  const round = unitsRounder(scope.base);
+  const out: Collected = { parts: [], unattributed: [] };
+  const { rows } = await db.raw<{
+    rows: {
+      id: string;
+      date: string;
+      currency: string;
+      typeCode: string;
+      payable: number;
+      breakdown: ReceivedVat[];
+      factor: number | null;
+    }[];
+  }>(RECEIVED_E_INVOICES, scope);
+  for (const r of rows) {
+    const sign = r.typeCode === '381' ? -1 : 1;
+    // Minor units of its currency to ten-thousandths.
+    const scale = 10 ** (4 - Math.min(4, minorUnitsOf(r.currency)));
+    if (r.factor === null) {
+      const amount = (-sign * r.payable * scale) / 10_000;
+      out.unattributed.push({ type: 'e_invoice', id: r.id, date: r.date, amount, currency: r.currency, reason: 'no_exchange_rate' });
+      continue;
+    }
+    for (const b of r.breakdown)
+      out.parts.push({
+        rate: b.rate ?? 0,
+        net: sign * round(b.base * scale * r.factor),
+        vat: sign * round(b.vat * scale * r.factor),
+        source: r.id,
+      });
+  }
+  return out;
+}
+
+async function inputParts(db: Db, scope: Scope): Promise<Collected> {
+  const [expenses, received] = await Promise.all([expenseParts(db, scope), receivedParts(db, scope)]);
+  return { parts: [...expenses.parts, ...received.parts], unattributed: [...expenses.unattributed, ...received.unattributed] };
 }
 
 function byRate(parts: VatPart[]) {
