@@ -3,14 +3,10 @@ import { z } from 'zod';
 export const createAccountantLinkBody = z
   .object({
     exportId: z.uuid().meta({ description: 'A completed export of the team (`POST /transactions/export`).' }),
-    email: z
-      .email()
-      .max(320)
-      .optional()
-      .meta({
-        description:
-          'Whom the link is for: recorded with the link, and the link is emailed there (what the export holds, the link, when it expires).',
-      }),
+    email: z.email().max(320).optional().meta({
+      description:
+        'Whom the link is for: recorded with the link, and the link is emailed there (what the export holds, the link, when it expires).',
+    }),
     expiresInDays: z
       .number()
       .int()

@@ -39,13 +39,10 @@ export const exportSchema = z
     filter: transactionFilterBody,
     formats: z.array(z.enum(EXPORT_FORMATS)),
     email: z.string().nullable(),
-    rowsWritten: z
-      .number()
-      .int()
-      .meta({
-        description:
-          'Rows written so far (a split transaction is a row per part): the progress of a running export, the total of a completed one.',
-      }),
+    rowsWritten: z.number().int().meta({
+      description:
+        'Rows written so far (a split transaction is a row per part): the progress of a running export, the total of a completed one.',
+    }),
     receiptsWritten: z.number().int(),
     receiptsMissing: z
       .number()
