@@ -95,6 +95,7 @@ describe('agent actions', () => {
       expect(tools.map((t) => t.name).sort()).toEqual([
         'bulk_update_transactions',
         'categorize_transactions',
+        'category_why',
         'create_transaction',
         'payments_to',
         'transactions_search',
@@ -102,6 +103,7 @@ describe('agent actions', () => {
       ]);
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
       expect(byName.transactions_search.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      expect(byName.category_why.annotations).toMatchObject({ readOnlyHint: true });
       expect(byName.categorize_transactions.annotations).toMatchObject({
         readOnlyHint: false,
         destructiveHint: true,
