@@ -10,6 +10,7 @@
  * names the purchase it stands for, so a pairing can be judged.
  */
 import type { MatchCandidate } from '../../shared/domain/transactions/match';
+import { seededRandom as random } from './seeded-random';
 
 export interface LabelledRow extends MatchCandidate {
   /** The purchase the row stands for. */
@@ -87,18 +88,6 @@ const MERCHANTS: Merchant[] = [
   M('Lieferando', 'LIEFERANDO.DE', 'Takeaway.com Lieferando', 'lieferando', [15, 55, 'range'], 2),
   M('Office Depot', 'OFFICE DEPOT #', 'Office Depot Deutschland #', 'office supplies', [5, 150, 'range'], 2),
 ];
-
-/** A seeded generator (mulberry32): every run builds the same set. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const START = Date.UTC(2024, 0, 1);
 /** A small business's card: about fifteen purchases a day over its two accounts. */

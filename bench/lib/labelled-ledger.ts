@@ -8,6 +8,7 @@
  * late (no history to learn from), and a few labels are simply the team's inconsistency. Seeded:
  * the same `size` and `seed` give the same rows.
  */
+import { seededRandom as random } from './seeded-random';
 
 export interface LabelledTransaction {
   id: string;
@@ -140,18 +141,6 @@ const PREFIXES = ['', '', '', 'POS ', 'CARD PURCHASE ', 'VISA ', 'SQ *', 'PAYPAL
 const CITIES = ['BERLIN DE', 'MUENCHEN DE', 'HAMBURG DE', 'LONDON GB', 'SEATTLE WA', 'DUBLIN IE', 'PARIS FR', 'AMSTERDAM NL'];
 const MONTHS = 24;
 const START = Date.UTC(2024, 0, 1);
-
-/** Deterministic 32-bit PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * At least `size` labelled transactions, sorted by date. `labelNoise` is the share whose category is
