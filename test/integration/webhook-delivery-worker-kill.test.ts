@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
+import { attemptWebhookDelivery } from '../../shared/domain/webhook-endpoints/deliveries';
+import { testConfig } from '../support/api';
 import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { isAlive, killHard, workerProcesses } from '../support/processes';
@@ -93,4 +95,19 @@ describe('WebhookDelivery survives a killed worker', () => {
     await new Promise((r) => setTimeout(r, 2000));
     expect(t.receiver.received).toHaveLength(2);
   }, 120_000);
+
+  it('an attempt whose completion was lost is retried: it reports the attempt that delivered, and sends nothing', async () => {
+    const d = await claimedWebhookDelivery(tdb.db, tdb.url, 'hook-lost-completion', { statuses: [201] });
+    cleanUps.push(
+      () => d.receiver.close(),
+      () => d.temporal.close(),
+    );
+    const deps = { db: tdb.db, config: testConfig({ ...d.env, DATABASE_URL: tdb.url }) };
+    const first = await attemptWebhookDelivery(deps, d.deliveryId);
+    expect(first).toEqual({ outcome: 'delivered', attempt: 1, statusCode: 201 });
+    // The activity's retry, as when the worker that sent it died before reporting.
+    expect(await attemptWebhookDelivery(deps, d.deliveryId)).toEqual(first);
+    expect(d.receiver.received).toHaveLength(1);
+    expect(await d.attempts()).toEqual([{ attempt: 1, statusCode: 201 }]);
+  });
 });

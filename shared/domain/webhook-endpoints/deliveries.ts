@@ -79,6 +79,8 @@ interface DeliveryToSend {
   id: string;
   teamId: string;
   status: string;
+  attempts: number;
+  lastStatusCode: number | null;
   payload: string;
   url: string;
   secretEncrypted: string;
@@ -100,9 +102,21 @@ export async function attemptWebhookDelivery(
   const row = await db('webhook_deliveries as d')
     .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .where('d.id', deliveryId)
-    .first<DeliveryToSend | undefined>('d.id', 'd.team_id', 'd.status', 'd.payload', 'e.url', 'e.secret_encrypted', 'e.enabled');
+    .first<DeliveryToSend | undefined>(
+      'd.id',
+      'd.team_id',
+      'd.status',
+      'd.attempts',
+      'd.last_status_code',
+      'd.payload',
+      'e.url',
+      'e.secret_encrypted',
+      'e.enabled',
+    );
   if (!row) return { outcome: 'abandoned', attempt: null, statusCode: null };
-  if (row.status === 'delivered') return { outcome: 'delivered', attempt: null, statusCode: null };
+  // Delivered by an attempt whose completion never reached the workflow (its worker was lost, or it
+  // outran its timeout): report that attempt again, so the run counts it and knows its answer.
+  if (row.status === 'delivered') return { outcome: 'delivered', attempt: row.attempts, statusCode: row.lastStatusCode };
   if (!row.enabled) {
     await giveUpWebhookDelivery(db, deliveryId);
     return { outcome: 'abandoned', attempt: null, statusCode: null };

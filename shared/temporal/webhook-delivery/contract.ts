@@ -23,7 +23,10 @@ export type WebhookAttemptOutcome = 'delivered' | 'failed' | 'abandoned';
 
 export interface WebhookAttemptReport {
   outcome: WebhookAttemptOutcome;
-  /** The attempt's number (1-based, counting every run of the delivery); null when nothing was sent. */
+  /**
+   * The attempt's number (1-based, counting every run of the delivery); for a delivery found already
+   * delivered, the attempt that delivered it; null when nothing was sent.
+   */
   attempt: number | null;
   statusCode: number | null;
 }
