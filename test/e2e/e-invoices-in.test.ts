@@ -202,9 +202,34 @@ describe('the VAT report', () => {
     expect(unattributed.some(([, id]: string[]) => id === paidFacturX)).toBe(false);
     expect(body.data.unattributed.items.find((i: { id: string }) => i.id === usd.id)).toMatchObject({ amount: -1275.43, currency: 'USD' });
 
+    expect(body.data.countedTwice).toEqual({ count: 0, items: [] });
+
     // Unmatched, the payment counts by its category's rate beside the e-invoice: the match is what keeps the pair at once.
-    await stack.tdb.db('inbox_items').where({ teamId, reference: 'msg-fx:LS-2026-0417.pdf' }).update({ transactionId: null });
-    const unmatched = (await json('GET', '/reports/vat?from=2026-11-01&to=2026-11-30')).body.data.input;
-    expect(unmatched.rates[0]).toEqual({ rate: 19, net: 2421.19, vat: 460.03, documents: 3 });
+    const facturX = await stack.tdb.db('inbox_items').where({ teamId, reference: 'msg-fx:LS-2026-0417.pdf' }).first();
+    // As an item arrives before its payment: pending, matched to nothing.
+    await stack.tdb.db('inbox_items').where({ teamId, id: facturX.id }).update({ transactionId: null, status: 'pending' });
+    const unmatched = (await json('GET', '/reports/vat?from=2026-11-01&to=2026-11-30')).body.data;
+    expect(unmatched.input.rates[0]).toEqual({ rate: 19, net: 2421.19, vat: 460.03, documents: 3 });
+    // …and the report names the pair, so the user can match it rather than file the VAT twice.
+    expect(unmatched.countedTwice).toEqual({
+      count: 1,
+      items: [
+        {
+          inboxItemId: facturX.id,
+          invoiceDate: facturX.eInvoice.issueDate,
+          transactionId: paidFacturX,
+          transactionDate: '2026-11-20',
+          amount: -1275.43, // 24.90 + 1.74 + 1049.40 + 199.39
+          currency: 'EUR',
+        },
+      ],
+    });
+    // The same pair seen from the next quarter, where only the payment falls: still named.
+    await stack.tdb.db('transactions').where({ teamId, id: paidFacturX }).update({ date: '2026-12-03' });
+    const next = (await json('GET', '/reports/vat?from=2026-12-01&to=2026-12-31')).body.data.countedTwice;
+    expect(next.items.map((i: { transactionId: string }) => i.transactionId)).toEqual([paidFacturX]);
+
+    expect((await json('POST', `/inbox/${facturX.id}/match`, { transactionId: paidFacturX })).status).toBe(200);
+    expect((await json('GET', '/reports/vat?from=2026-12-01&to=2026-12-31')).body.data.countedTwice).toEqual({ count: 0, items: [] });
   });
 });

@@ -2187,7 +2187,7 @@ export interface paths {
         };
         /**
          * VAT by rate: output, input and what is payable
-         * @description For a VAT return: output VAT from the invoices issued in the period (by issue date, each line's VAT as printed) less the period's credit notes, and input VAT from the period's expenses at the transaction's own VAT rate or amount, else its category's rate (the default categories carry their country's rates). Everything is in the team's base currency (EUR when it has none): a document or transaction in another currency is converted at the stored ECB rate of its date, rounded to the minor unit per document, and the totals are the sums of those figures. `unattributed` lists what was left out: expenses without a category or a rate, and anything in a currency without a rate. Received e-invoices are not yet a source of input VAT.
+         * @description For a VAT return: output VAT from the invoices issued in the period (by issue date, each line's VAT as printed) less the period's credit notes, and input VAT from the period's expenses at the transaction's own VAT rate or amount, else its category's rate (the default categories carry their country's rates). Everything is in the team's base currency (EUR when it has none): a document or transaction in another currency is converted at the stored ECB rate of its date, rounded to the minor unit per document, and the totals are the sums of those figures. Received e-invoices count at their own exact VAT breakdown by their issue date, and an expense matched to one counts once, through it. `unattributed` lists what was left out: expenses without a category or a rate, and anything in a currency without a rate. `countedTwice` lists received e-invoices and the unmatched payments that are probably theirs, both counted until matched.
          *
          *     Required scopes: `reports.read`.
          */
@@ -5986,6 +5986,29 @@ export interface components {
             };
             /** @description Output VAT less input VAT: negative is a refund. */
             payable: number;
+            /** @description Received e-invoices not matched to a payment, each beside an expense with exactly its amount in its currency, paid from 7 days before its issue date to 120 days after, also unmatched and counted at a VAT rate: until the payment is matched to the inbox item (`POST /inbox/{id}/match`), input VAT counts both, here or in the period of the other. Nothing is left out on a guess: a wrong pairing would lose input VAT. */
+            countedTwice: {
+                count: number;
+                /** @description Oldest e-invoice first, at most 200. */
+                items: {
+                    /**
+                     * Format: uuid
+                     * @description The received e-invoice’s inbox item.
+                     */
+                    inboxItemId: string;
+                    /** @description Its issue date. */
+                    invoiceDate: string;
+                    /**
+                     * Format: uuid
+                     * @description The expense that is probably its payment.
+                     */
+                    transactionId: string;
+                    transactionDate: string;
+                    /** @description The expense, in its own currency (negative). */
+                    amount: number;
+                    currency: string;
+                }[];
+            };
             /** @description What the report could not attribute to a rate or convert, and so left out of the figures. */
             unattributed: {
                 /** @description Everything left out, including past the 200 listed. */

@@ -216,6 +216,15 @@ const unattributedItem = z.object({
   }),
 });
 
+const countedTwiceItem = z.object({
+  inboxItemId: z.uuid().meta({ description: 'The received e-invoice’s inbox item.' }),
+  invoiceDate: z.string().meta({ description: 'Its issue date.' }),
+  transactionId: z.uuid().meta({ description: 'The expense that is probably its payment.' }),
+  transactionDate: z.string(),
+  amount: z.number().meta({ description: 'The expense, in its own currency (negative).' }),
+  currency: z.string(),
+});
+
 export const vatReportSchema = z
   .object({
     currency: z.string().nullable().meta({ description: "The team's base currency (EUR when it has none)." }),
@@ -229,6 +238,15 @@ export const vatReportSchema = z
         'VAT paid, reported as positive figures. Received e-invoices (inbox items read from a supplier’s Factur-X, XRechnung, UBL or CII, paid or not) by their issue date, each at its own exact VAT breakdown, less received credit notes; and posted expenses of the period (negative amounts, internal transfers left out) by their date, at the transaction’s own VAT rate (or amount), else its category’s. An expense matched to a received e-invoice counts once, through the e-invoice.',
     }),
     payable: money.meta({ description: 'Output VAT less input VAT: negative is a refund.' }),
+    countedTwice: z
+      .object({
+        count: z.number().int(),
+        items: z.array(countedTwiceItem).meta({ description: 'Oldest e-invoice first, at most 200.' }),
+      })
+      .meta({
+        description:
+          'Received e-invoices not matched to a payment, each beside an expense with exactly its amount in its currency, paid from 7 days before its issue date to 120 days after, also unmatched and counted at a VAT rate: until the payment is matched to the inbox item (`POST /inbox/{id}/match`), input VAT counts both, here or in the period of the other. Nothing is left out on a guess: a wrong pairing would lose input VAT.',
+      }),
     unattributed: z
       .object({
         count: z.number().int().meta({ description: 'Everything left out, including past the 200 listed.' }),

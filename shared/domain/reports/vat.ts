@@ -82,6 +82,31 @@ const RECEIVED_E_INVOICES = `
    where r.team_id = :teamId and ${RECEIVED_STANDS} and ${RECEIVED_DATE} between :from and :to
    order by ${RECEIVED_DATE}, r.id`;
 
+// Unmatched received e-invoices whose payment window (7 days before the issue date to 120 after)
+// reaches into the period, and the unmatched expenses that could be their payments: same currency,
+// exactly the payable amount, counted at a VAT rate (their own or their category's).
+const PAIR_BEFORE_DAYS = 7;
+const PAIR_AFTER_DAYS = 120;
+const UNPAIRED_E_INVOICES = `
+  select r.id, r.e_invoice ->> 'issueDate' as date, r.e_invoice ->> 'currency' as currency,
+         cast(r.e_invoice -> 'totals' ->> 'payable' as float8) as payable
+    from inbox_items r
+   where r.team_id = :teamId and ${RECEIVED_STANDS} and r.transaction_id is null
+     and coalesce(r.e_invoice ->> 'typeCode', '380') <> '381'
+     and ${RECEIVED_DATE} between cast(:from as date) - ${PAIR_AFTER_DAYS} and cast(:to as date) + ${PAIR_BEFORE_DAYS}
+   order by ${RECEIVED_DATE}, r.id`;
+const UNPAIRED_PAYMENTS = `
+  select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.currency, cast(t.amount as float8) as amount
+    from transactions t
+    join jsonb_to_recordset(cast(:amounts as jsonb)) as a(currency text, amount numeric)
+      on t.currency = a.currency and t.amount = -a.amount
+    left join transaction_categories c on c.team_id = t.team_id and c.slug = t.category_slug
+   where t.team_id = :teamId and t.status in ('posted', 'completed') and not t.internal
+     and t.date between cast(:from as date) - ${PAIR_AFTER_DAYS + PAIR_BEFORE_DAYS} and cast(:to as date) + ${PAIR_AFTER_DAYS + PAIR_BEFORE_DAYS}
+     and (t.splits is not null or (coalesce(t.tax_rate, c.tax_rate) is not null and c.excluded is not true))
+     and not exists (select 1 from inbox_items r where r.team_id = t.team_id and r.transaction_id = t.id and ${RECEIVED_STANDS})
+   order by t.date, t.id`;
+
 type Scope = {
   teamId: string;
   base: string;
@@ -277,12 +302,67 @@ function byRate(parts: VatPart[]) {
   return { rates, netUnits: sum((p) => p.net), vatUnits: sum((p) => p.vat) };
 }
 
+type CountedTwice = VatReport['countedTwice']['items'][number];
+
+const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+/**
+ * Each unmatched received e-invoice paired with at most one unmatched expense that is probably its
+ * payment (the one paid nearest after its issue date), where either falls in the period: both count
+ * as input VAT until someone matches them. Listed, never subtracted.
+ */
+async function countedTwice(db: Db, scope: Scope): Promise<CountedTwice[]> {
+  const { rows: invoices } = await db.raw<{ rows: { id: string; date: string; currency: string; payable: number }[] }>(
+    UNPAIRED_E_INVOICES,
+    scope,
+  );
+  if (!invoices.length) return [];
+  // The payable amount in minor units of its currency, as the amount a bank books.
+  const owed = invoices.map((r) => {
+    const digits = Math.min(4, minorUnitsOf(r.currency));
+    return { ...r, amount: (r.payable / 10 ** digits).toFixed(digits) };
+  });
+  const amounts = [...new Map(owed.map((o) => [`${o.currency}:${o.amount}`, { currency: o.currency, amount: o.amount }])).values()];
+  const { rows: payments } = await db.raw<{ rows: { id: string; date: string; currency: string; amount: number }[] }>(UNPAIRED_PAYMENTS, {
+    ...scope,
+    amounts: JSON.stringify(amounts),
+  });
+  const [from, to] = [dayOf(scope.from), dayOf(scope.to)];
+  const inPeriod = (day: number) => day >= from && day <= to;
+  const taken = new Set<string>();
+  const pairs: CountedTwice[] = [];
+  for (const invoice of owed) {
+    const issued = dayOf(invoice.date);
+    let best: { id: string; date: string; currency: string; amount: number; distance: number } | undefined;
+    for (const p of payments) {
+      const paid = dayOf(p.date);
+      const fits = p.currency.trim() === invoice.currency && -p.amount === Number(invoice.amount);
+      if (!fits || taken.has(p.id) || paid < issued - PAIR_BEFORE_DAYS || paid > issued + PAIR_AFTER_DAYS) continue;
+      if (!inPeriod(paid) && !inPeriod(issued)) continue;
+      // Paid after issue is likelier than paid before: a day before weighs as a week after.
+      const distance = paid >= issued ? paid - issued : (issued - paid) * 7;
+      if (!best || distance < best.distance) best = { ...p, distance };
+    }
+    if (!best) continue;
+    taken.add(best.id);
+    pairs.push({
+      inboxItemId: invoice.id,
+      invoiceDate: invoice.date,
+      transactionId: best.id,
+      transactionDate: best.date,
+      amount: best.amount,
+      currency: invoice.currency,
+    });
+  }
+  return pairs;
+}
+
 /** Output and input VAT of the period by rate, in the team's base currency, and what could not be attributed. */
 export async function vatReport(db: Db, teamId: string, q: VatReportQuery): Promise<VatReport> {
   const team = await Team.query(db).findById(teamId).select('baseCurrency');
   const base = team?.baseCurrency?.trim() ?? 'EUR';
   const scope: Scope = { teamId, base, from: q.from, to: q.to };
-  const [output, input] = await Promise.all([outputParts(db, scope), inputParts(db, scope)]);
+  const [output, input, twice] = await Promise.all([outputParts(db, scope), inputParts(db, scope), countedTwice(db, scope)]);
   const o = byRate(output.parts);
   const i = byRate(input.parts);
   const unattributed = [...output.unattributed, ...input.unattributed].sort(
@@ -296,5 +376,6 @@ export async function vatReport(db: Db, teamId: string, q: VatReportQuery): Prom
     input: { rates: i.rates, net: i.netUnits / 10_000, vat: i.vatUnits / 10_000 },
     payable: (o.vatUnits - i.vatUnits) / 10_000,
     unattributed: { count: unattributed.length, items: unattributed.slice(0, UNATTRIBUTED_LISTED) },
+    countedTwice: { count: twice.length, items: twice.slice(0, UNATTRIBUTED_LISTED) },
   };
 }
