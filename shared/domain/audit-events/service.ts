@@ -154,11 +154,12 @@ export async function checkpointAuditTrail(
   return kept ? { day, position: kept.chainPos, hash: kept.hash.toString('hex') } : null;
 }
 
-/** The first broken link of a stretch of the chain, if any. */
-interface Broken {
-  brokenPos: number;
-  brokenId: string;
-  reason: 'hash' | 'link' | 'missing';
+/** How many entries a stretch of the chain has, and its first broken link if any. */
+interface Stretch {
+  entries: number;
+  brokenPos: number | null;
+  brokenId: string | null;
+  reason: 'hash' | 'link' | 'missing' | null;
 }
 
 // The walk is cut into stretches of chain positions checked side by side on their own connections, so
@@ -170,55 +171,55 @@ const STRETCHES_AT_ONCE = 4;
 /**
  * One stretch [lo, hi], in one scan of the chain index: each entry's hash is recomputed by the same
  * SQL function that sealed it (migration 0102, inlined into this statement) and its link compared
- * with the entry before it. Only the first broken entry comes back, so nothing per entry reaches Node.
+ * with the entry before it. One row comes back, so nothing per entry reaches Node; the count comes
+ * from the walk itself, as counting the team's entries apart would read its rows a second time.
  */
-async function walkStretch(db: Db, teamId: string, lo: number, hi: number): Promise<Broken | undefined> {
-  const { rows } = await db.raw<{ rows: Broken[] }>(
-    `select chain_pos as "brokenPos", id as "brokenId", reason from (
-       select e.id, e.chain_pos,
-              case when e.chain_pos <> coalesce(lag(e.chain_pos) over w, 0) + 1 then 'missing'
-                   when e.prev_hash is distinct from coalesce(lag(e.hash) over w, cast('\\x0000000000000000000000000000000000000000000000000000000000000000' as bytea)) then 'link'
-                   when e.hash is distinct from audit_entry_hash(e, e.chain_pos, e.prev_hash) then 'hash'
-              end as reason
-         from audit_events e
-        where e.team_id = :teamId and e.chain_pos between :lo - 1 and :hi
-       window w as (order by e.chain_pos)
-     ) walk
-     where chain_pos >= :lo and reason is not null
-     order by chain_pos
-     limit 1`,
+async function walkStretch(db: Db, teamId: string, lo: number, hi: number): Promise<Stretch> {
+  const { rows } = await db.raw<{ rows: Stretch[] }>(
+    `select cast(count(*) as int) as entries,
+            min(chain_pos) filter (where reason is not null) as "brokenPos",
+            (array_agg(id order by chain_pos) filter (where reason is not null))[1] as "brokenId",
+            (array_agg(reason order by chain_pos) filter (where reason is not null))[1] as reason
+       from (
+         select e.id, e.chain_pos,
+                case when e.chain_pos <> coalesce(lag(e.chain_pos) over w, 0) + 1 then 'missing'
+                     when e.prev_hash is distinct from coalesce(lag(e.hash) over w, cast('\\x0000000000000000000000000000000000000000000000000000000000000000' as bytea)) then 'link'
+                     when e.hash is distinct from audit_entry_hash(e, e.chain_pos, e.prev_hash) then 'hash'
+                end as reason
+           from audit_events e
+          where e.team_id = :teamId and e.chain_pos between :lo - 1 and :hi
+         window w as (order by e.chain_pos)
+       ) walk
+      where chain_pos >= :lo`,
     { teamId, lo, hi },
   );
   return rows[0];
 }
 
-/**
- * The whole chain, stretch by stretch, a few at once; the first broken link of all. A stretch that
- * starts past a break already found is not walked: it cannot hold an earlier one.
- */
-async function walkChain(db: Db, teamId: string, stretch: number): Promise<{ entries: number; unsealed: number; broken?: Broken }> {
-  const { rows } = await db.raw<{ rows: { last: number | null; entries: number; unsealed: number }[] }>(
-    `select cast(max(chain_pos) as int) as last, cast(count(*) as int) as entries,
-            cast((select count(*) from audit_events where team_id = :teamId and chain_pos is null) as int) as unsealed
-       from audit_events where team_id = :teamId and chain_pos is not null`,
+/** The whole chain, stretch by stretch, a few at once; the first broken link of all. */
+async function walkChain(db: Db, teamId: string, stretch: number): Promise<Stretch & { unsealed: number }> {
+  const { rows } = await db.raw<{ rows: { last: number | null; unsealed: number }[] }>(
+    `select cast((select max(chain_pos) from audit_events where team_id = :teamId and chain_pos is not null) as int) as last,
+            cast((select count(*) from audit_events where team_id = :teamId and chain_pos is null) as int) as unsealed`,
     { teamId },
   );
-  const { entries, unsealed } = rows[0];
+  const { unsealed } = rows[0];
   const last = rows[0].last ?? 0;
   const starts: number[] = [];
   for (let lo = 1; lo <= last; lo += stretch) starts.push(lo);
-  let broken: Broken | undefined;
+  const stretches: Stretch[] = [];
   let next = 0;
   const worker = async () => {
     while (next < starts.length) {
       const lo = starts[next++];
-      if (broken && broken.brokenPos < lo) continue;
-      const found = await walkStretch(db, teamId, lo, Math.min(lo + stretch - 1, last));
-      if (found && (!broken || found.brokenPos < broken.brokenPos)) broken = found;
+      stretches.push(await walkStretch(db, teamId, lo, Math.min(lo + stretch - 1, last)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(STRETCHES_AT_ONCE, starts.length) }, worker));
-  return { entries, unsealed, broken };
+  const broken = stretches.filter((w) => w.brokenPos !== null).sort((a, b) => (a.brokenPos ?? 0) - (b.brokenPos ?? 0));
+  const entries = stretches.reduce((n, w) => n + w.entries, 0);
+  if (!broken.length) return { entries, unsealed, brokenPos: null, brokenId: null, reason: null };
+  return { ...broken[0], entries, unsealed };
 }
 
 /**
@@ -234,9 +235,8 @@ export async function verifyAuditTrail(
 ): Promise<AuditVerification> {
   await sealAuditTrail(db, teamId);
   const walk = await walkChain(db, teamId, stretch);
-  let brokenAt: AuditVerification['brokenAt'] = walk.broken
-    ? { position: walk.broken.brokenPos, id: walk.broken.brokenId, reason: walk.broken.reason }
-    : null;
+  let brokenAt: AuditVerification['brokenAt'] =
+    walk.brokenPos === null ? null : { position: walk.brokenPos, id: walk.brokenId, reason: walk.reason ?? 'hash' };
 
   const checkpoints = await AuditCheckpoint.query(db).where({ teamId }).orderBy('chainPos');
   if (checkpoints.length) {
