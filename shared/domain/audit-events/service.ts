@@ -154,7 +154,7 @@ export async function checkpointAuditTrail(
   return kept ? { day, position: kept.chainPos, hash: kept.hash.toString('hex') } : null;
 }
 
-/** The first broken link of a stretch of the chain, and how many entries the stretch has. */
+/** How many entries a stretch of the chain has, and its first broken link if any. */
 interface Stretch {
   entries: number;
   brokenPos: number | null;
@@ -169,37 +169,35 @@ const STRETCH = 50_000;
 const STRETCHES_AT_ONCE = 4;
 
 /**
- * One stretch [lo, hi]. Each entry's own hash is recomputed in the scan, so the window that compares
- * an entry with the one before it carries a few narrow columns instead of whole rows.
+ * One stretch [lo, hi], in one scan of the chain index: each entry's hash is recomputed by the same
+ * SQL function that sealed it (migration 0102, inlined into this statement) and its link compared
+ * with the entry before it. One row comes back, so nothing per entry reaches Node; the count comes
+ * from the walk itself, as counting the team's entries apart would read its rows a second time.
  */
 async function walkStretch(db: Db, teamId: string, lo: number, hi: number): Promise<Stretch> {
   const { rows } = await db.raw<{ rows: Stretch[] }>(
-    `with own as (
-       select e.id, e.chain_pos, e.prev_hash, e.hash,
-              e.hash is distinct from sha256(e.prev_hash || audit_entry_bytes(e, e.chain_pos)) as altered
-         from audit_events e
-        where e.team_id = :teamId and e.chain_pos between :lo - 1 and :hi
-     ), walk as (
-       select id, chain_pos,
-              case when chain_pos <> coalesce(lag(chain_pos) over w, 0) + 1 then 'missing'
-                   when prev_hash is distinct from coalesce(lag(hash) over w, cast('\\x0000000000000000000000000000000000000000000000000000000000000000' as bytea)) then 'link'
-                   when altered then 'hash'
-              end as reason
-         from own
-       window w as (order by chain_pos)
-     ), first_broken as (
-       select chain_pos, id, reason from walk where chain_pos >= :lo and reason is not null order by chain_pos limit 1
-     )
-     select cast((select count(*) from walk where chain_pos >= :lo) as int) as entries,
-            b.chain_pos as "brokenPos", b.id as "brokenId", b.reason
-       from (select 1) one left join first_broken b on true`,
+    `select cast(count(*) as int) as entries,
+            min(chain_pos) filter (where reason is not null) as "brokenPos",
+            (array_agg(id order by chain_pos) filter (where reason is not null))[1] as "brokenId",
+            (array_agg(reason order by chain_pos) filter (where reason is not null))[1] as reason
+       from (
+         select e.id, e.chain_pos,
+                case when e.chain_pos <> coalesce(lag(e.chain_pos) over w, 0) + 1 then 'missing'
+                     when e.prev_hash is distinct from coalesce(lag(e.hash) over w, cast('\\x0000000000000000000000000000000000000000000000000000000000000000' as bytea)) then 'link'
+                     when e.hash is distinct from audit_entry_hash(e, e.chain_pos, e.prev_hash) then 'hash'
+                end as reason
+           from audit_events e
+          where e.team_id = :teamId and e.chain_pos between :lo - 1 and :hi
+         window w as (order by e.chain_pos)
+       ) walk
+      where chain_pos >= :lo`,
     { teamId, lo, hi },
   );
   return rows[0];
 }
 
 /** The whole chain, stretch by stretch, a few at once; the first broken link of all. */
-async function walkChain(db: Db, teamId: string): Promise<Stretch & { unsealed: number }> {
+async function walkChain(db: Db, teamId: string, stretch: number): Promise<Stretch & { unsealed: number }> {
   const { rows } = await db.raw<{ rows: { last: number | null; unsealed: number }[] }>(
     `select cast((select max(chain_pos) from audit_events where team_id = :teamId and chain_pos is not null) as int) as last,
             cast((select count(*) from audit_events where team_id = :teamId and chain_pos is null) as int) as unsealed`,
@@ -208,13 +206,13 @@ async function walkChain(db: Db, teamId: string): Promise<Stretch & { unsealed: 
   const { unsealed } = rows[0];
   const last = rows[0].last ?? 0;
   const starts: number[] = [];
-  for (let lo = 1; lo <= last; lo += STRETCH) starts.push(lo);
+  for (let lo = 1; lo <= last; lo += stretch) starts.push(lo);
   const stretches: Stretch[] = [];
   let next = 0;
   const worker = async () => {
     while (next < starts.length) {
       const lo = starts[next++];
-      stretches.push(await walkStretch(db, teamId, lo, Math.min(lo + STRETCH - 1, last)));
+      stretches.push(await walkStretch(db, teamId, lo, Math.min(lo + stretch - 1, last)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(STRETCHES_AT_ONCE, starts.length) }, worker));
@@ -229,9 +227,14 @@ async function walkChain(db: Db, teamId: string): Promise<Stretch & { unsealed: 
  * before it, and must be the next position; then every checkpoint must name an entry that is still
  * there with the hash it signed, under the server's key. Reports the first broken link.
  */
-export async function verifyAuditTrail(db: Db, teamId: string, seedHex: string): Promise<AuditVerification> {
+export async function verifyAuditTrail(
+  db: Db,
+  teamId: string,
+  seedHex: string,
+  { stretch = STRETCH }: { stretch?: number } = {},
+): Promise<AuditVerification> {
   await sealAuditTrail(db, teamId);
-  const walk = await walkChain(db, teamId);
+  const walk = await walkChain(db, teamId, stretch);
   let brokenAt: AuditVerification['brokenAt'] =
     walk.brokenPos === null ? null : { position: walk.brokenPos, id: walk.brokenId, reason: walk.reason ?? 'hash' };
 
