@@ -267,20 +267,22 @@ describe('categories from the language model', () => {
     expect(await tdb.db('transactions').where({ id }).first()).toMatchObject({ categorySlug: 'software', awaitsLlmCategory: false });
   });
 
-  it('does not overwrite a category a user set while the model was thinking', async () => {
-    const [id] = await insertRows(acme.team.id, ['Obscure SaaS Ltd']);
+  it('does not overwrite what a user chose while the model was thinking: a category, or none', async () => {
+    const [chosen, cleared] = await insertRows(acme.team.id, ['Obscure SaaS Ltd', 'Obscure SaaS Ltd']);
     const real = categoryLlm();
     const slow: CategoryLlm = {
       model: MODEL,
       client: {
         completeJson: async (req) => {
-          expect((await call('PATCH', `/transactions/${id}`, { categorySlug: 'travel' })).status).toBe(200);
+          expect((await call('PATCH', `/transactions/${chosen}`, { categorySlug: 'travel' })).status).toBe(200);
+          expect((await call('PATCH', `/transactions/${cleared}`, { categorySlug: null })).status).toBe(200);
           return real.client.completeJson(req);
         },
       },
     };
-    await categoriseWithLlm(tdb.db, slow, acme.team.id);
-    expect(await read(id)).toMatchObject({ category: { slug: 'travel' }, categorySource: { by: 'user' } });
+    expect(await categoriseWithLlm(tdb.db, slow, acme.team.id)).toMatchObject({ asked: 2, applied: 0 });
+    expect(await read(chosen)).toMatchObject({ category: { slug: 'travel' }, categorySource: { by: 'user' } });
+    expect(await read(cleared)).toMatchObject({ category: null, suggestedCategory: null });
   });
 
   it('asks nothing and starts nothing without a model configured', async () => {

@@ -12,6 +12,8 @@ import { DEFAULT_LEARNED_THRESHOLD } from './apply';
 export const LLM_BATCH = 50;
 /** Requests one pass makes at most; what is left is asked by the next pass. */
 const BATCHES_PER_PASS = 4;
+/** A transaction's text sent at most: a bank's long reference would only make the prompt dear. */
+const TEXT_MAX = 200;
 /** A reason longer than this is cut: it is shown, never acted on. */
 const REASON_MAX = 200;
 
@@ -210,9 +212,9 @@ async function markAsked(db: Db, teamId: string, ids: string[]): Promise<void> {
 async function ask(llm: CategoryLlm, batch: Candidate[], categories: Pick<Category, 'slug' | 'name' | 'description'>[]): Promise<unknown> {
   const transactions = batch.map((t) => ({
     id: t.id,
-    name: t.name,
-    merchant: t.merchantName || t.counterpartyName || null,
-    description: t.description,
+    name: t.name.slice(0, TEXT_MAX),
+    merchant: (t.merchantName || t.counterpartyName || null)?.slice(0, TEXT_MAX) ?? null,
+    description: t.description?.slice(0, TEXT_MAX) ?? null,
     amount: Number(t.amount),
     currency: t.currency.trim(),
   }));
