@@ -14,6 +14,8 @@ import { createLlmClient, LlmError } from '../../shared/providers/llm';
 import type { TemporalGateway } from '../../shared/temporal/client';
 import { llmCategoriesId, type LlmCategoriesWorkflow } from '../../shared/temporal/llm-categories/contract';
 import { syncConnectionId, type SyncConnectionWorkflow } from '../../shared/temporal/sync-connection/contract';
+import { importTransactionsId, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
+import { OFX_STATEMENT } from '../fixtures/statements';
 
 /**
  * Categories from the language model end to end: what nothing else categorises (no rule, nothing
@@ -31,6 +33,7 @@ const choices = new Map<string, [string | null, number, string]>([
   ['Obscure SaaS Ltd', ['software', 0.95, 'a software subscription']],
   ['Mystery Bistro', ['meals', 0.5, 'sounds like a restaurant']],
   ['Zebra Consulting', ['consulting', 0.9, 'professional services']],
+  ['Office Supplies GmbH', ['office-supplies', 0.92, 'the name says so']],
 ]);
 let override: ((asked: AskedTransaction[]) => unknown) | undefined;
 
@@ -88,6 +91,7 @@ const tdb = withTestDatabase({
           ['meals', 'Meals and entertainment'],
           ['consulting', 'Consulting'],
           ['travel', 'Travel'],
+          ['office-supplies', 'Office supplies'],
         ].map(([slug, name]) => ({ teamId, slug, name })),
       );
     }
@@ -157,7 +161,13 @@ describe('categories from the language model', () => {
     expect(req.body.model).toBe(MODEL);
     expect(req.body.response_format.type).toBe('json_schema');
     const prompt: string = req.body.messages[1].content[0].text;
-    for (const slug of ['software: Software', 'meals: Meals and entertainment', 'consulting: Consulting', 'travel: Travel'])
+    for (const slug of [
+      'software: Software',
+      'meals: Meals and entertainment',
+      'consulting: Consulting',
+      'travel: Travel',
+      'office-supplies: Office supplies',
+    ])
       expect(prompt).toContain(slug);
     const asked = askedIn(req);
     expect(asked.map((t) => t.merchant).sort()).toEqual([...named].sort());
@@ -207,6 +217,29 @@ describe('categories from the language model', () => {
     // Another pass changes nothing of it.
     await categoriseWithLlm(tdb.db, categoryLlm(), acme.team.id);
     expect(await read(t.id)).toMatchObject({ category: { slug: 'travel' }, categorySource: { by: 'user' } });
+  });
+
+  it('categorises what an import left uncategorised', async () => {
+    const [account] = await tdb
+      .db('bank_accounts')
+      .insert({ teamId: acme.team.id, name: 'Imported', currency: 'EUR', manual: true })
+      .returning<{ id: string }[]>('id');
+    const form = new FormData();
+    form.append('bankAccountId', account.id);
+    form.append('file', new Blob([OFX_STATEMENT]), 'statement.ofx');
+    const res = await api.fetch('/transactions/import', { method: 'POST', token: acme.sessionToken, body: form });
+    expect(res.status).toBe(202);
+    const imp = (await res.json()).data;
+    await worker.client.workflow.getHandle<ImportTransactionsWorkflow>(importTransactionsId(imp.id)).result();
+    const supplies = await eventuallyValue(async () => {
+      const row = await tdb.db('transactions').where({ bankAccountId: account.id, name: 'Office Supplies GmbH' }).first();
+      return row?.categorySlug ? row : undefined;
+    }, 30_000);
+    await settled();
+    expect(supplies).toMatchObject({ categorySlug: 'office-supplies', fieldSources: { categorySlug: { by: 'llm', confidence: 0.92 } } });
+    // What the model did not know stays as it was.
+    const fee = await tdb.db('transactions').where({ bankAccountId: account.id, name: 'Account fee' }).first();
+    expect(fee).toMatchObject({ categorySlug: null, suggestedCategory: null, awaitsLlmCategory: false });
   });
 
   it('never learns from what the model chose', async () => {
