@@ -281,6 +281,20 @@ describe('categories from the language model', () => {
     expect(rows.find((r) => r.id === foreign).awaitsLlmCategory).toBe(true);
   });
 
+  it('compares the confidence the model stated with the threshold, not the rounded one it shows', async () => {
+    const [id] = await insertRows(acme.team.id, ['Borderline Ltd']);
+    override = (asked) => ({ categories: asked.map((t) => ({ id: t.id, category: 'software', confidence: 0.849, reason: 'perhaps' })) });
+    expect(await categoriseWithLlm(tdb.db, categoryLlm(), acme.team.id)).toMatchObject({ asked: 1, applied: 0, suggested: 1 });
+    expect(await read(id)).toMatchObject({
+      category: null,
+      suggestedCategory: {
+        slug: 'software',
+        confidence: 0.85,
+        explanation: `Suggested by the language model ${MODEL}: perhaps, confidence 0.85`,
+      },
+    });
+  });
+
   it('ignores an answer that is not JSON, or not of the asked shape', async () => {
     for (const broken of [rawContent('Sure! {"categories": [oops'), { choices: 'software' }, ['software']]) {
       const [id] = await insertRows(acme.team.id, ['Broken Answer Ltd']);

@@ -154,7 +154,8 @@ export async function categoriseWithLlm(db: Db, llm: CategoryLlm, teamId: string
       const explanation = `Suggested by the language model ${llm.model}${c.reason ? `: ${c.reason}` : ''}${
         confidence === undefined ? '' : `, confidence ${confidence.toFixed(2)}`
       }`;
-      const apply = confidence !== undefined && confidence >= threshold;
+      // The stated figure, not the rounded one shown: 0.849 stays below a threshold of 0.85.
+      const apply = c.confidence !== undefined && c.confidence >= threshold;
       const source: FieldSource = {
         by: 'llm',
         ruleId: null,
