@@ -10,6 +10,7 @@ import { createLlmClient } from '../shared/providers/llm';
 import { createEcbRatesClient, type EcbRatesClient } from '../shared/providers/exchange-rates';
 import { createOcr } from '../shared/domain/receipts/ocr';
 import { createReceiptExtractor, type ReceiptExtractor } from '../shared/domain/receipts/extractor';
+import type { CategoryLlm } from '../shared/domain/learned-categories/llm';
 import { temporalGatewayOptions } from '../shared/temporal/connection-options';
 import { createTemporalGateway, type TemporalGateway } from '../shared/temporal/client';
 import type { WebhookAttemptOutcome } from '../shared/temporal/webhook-delivery/contract';
@@ -26,6 +27,8 @@ export interface ActivityDeps {
   exchangeRates: EcbRatesClient;
   /** PDF text, OCR, or the LLM when LLM_API_URL is set. */
   receipts: ReceiptExtractor & { close(): Promise<void> };
+  /** The language model (LLM_API_URL) that categorises what nothing else did; none without it. */
+  categoryLlm?: CategoryLlm;
   /** Temporal as a client: stopping what runs for a team that is being deleted. */
   temporal: TemporalGateway;
   /** What activities count for /metrics (the worker's); absent where nobody scrapes (tests, scripts). */
@@ -52,6 +55,12 @@ export function createActivityDeps(config: Config, db: Db, overrides: Partial<Ac
     exchangeRates: createEcbRatesClient({ url: config.FX_RATES_URL }),
     receipts: overrides.receipts ?? createReceiptReader(config),
     temporal: overrides.temporal ?? createTemporalGateway(temporalGatewayOptions(config)),
+    categoryLlm: config.LLM_API_URL
+      ? {
+          client: createLlmClient({ baseUrl: config.LLM_API_URL, apiKey: config.LLM_API_KEY, model: config.LLM_MODEL }),
+          model: config.LLM_MODEL,
+        }
+      : undefined,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ import { teamDeletionActivities } from './teams/deletion';
 import { webhookDeliveryActivities } from './webhooks/deliver';
 import { applyRulesActivities } from './rules/apply';
 import { retentionActivities } from './retention/prune';
+import { llmCategoryActivities } from './categories/llm';
 import type { ActivityDeps } from './deps';
 
 export { createActivityDeps, closeActivityDeps, type ActivityDeps } from './deps';
@@ -45,6 +46,7 @@ export function createActivities(deps: ActivityDeps) {
     ...applyRulesActivities(deps),
     ...agentActionActivities(deps),
     ...retentionActivities(deps),
+    ...llmCategoryActivities(deps),
   };
 }
 

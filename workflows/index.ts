@@ -21,3 +21,4 @@ export { applyRules } from './apply-rules';
 export { agentAction } from './agent-action';
 export { retention } from './retention';
 export { auditCheckpoint } from './audit-checkpoint';
+export { llmCategories } from './llm-categories';

@@ -6,6 +6,7 @@ import type { Db } from '../../shared/db/knex';
 import { decrypt, keyringOf } from '../../shared/domain/crypto/encryption';
 import { notify } from '../../shared/domain/notifications/service';
 import { detectAfterArrival } from '../../shared/domain/recurring-payments/service';
+import { requestLlmCategoriesAfterArrival } from '../../shared/domain/learned-categories/llm';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
 import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
 import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
@@ -183,6 +184,10 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
           teamId: conn.teamId,
           type: 'transactions_created',
           metadata: { connectionId: conn.id, count: result.added, manualSync: input.manualSync },
+        });
+        // Apart from this run: a slow or absent model must not hold the sync up.
+        await requestLlmCategoriesAfterArrival({ config, temporal }, conn.teamId, (err) => {
+          log.warn('language model categories not requested after a sync', { connectionId: conn.id, error: String(err) });
         });
       }
       return result;

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ApplicationFailure, heartbeat, log } from '@temporalio/activity';
 import { detectAfterArrival } from '../../shared/domain/recurring-payments/service';
+import { requestLlmCategoriesAfterArrival } from '../../shared/domain/learned-categories/llm';
 import { csvRows } from '../../shared/domain/transaction-imports/csv';
 import { MAX_REPORTED_ERRORS, rowHasher, stageRow, type RowResult, type StagedRow } from '../../shared/domain/transaction-imports/rows';
 import {
@@ -40,7 +41,7 @@ async function readAll(stream: Readable): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export function importActivities({ db, storage }: ActivityDeps) {
+export function importActivities({ db, storage, config, temporal }: ActivityDeps) {
   const find = async ({ teamId, importId }: ImportTransactionsInput) => {
     const found = await importToRun(db, teamId, importId);
     // The team or the account was deleted (the import with it): nothing left to import into.
@@ -118,6 +119,9 @@ export function importActivities({ db, storage }: ActivityDeps) {
       if (outcome.ok && outcome.created > 0) {
         await detectAfterArrival(db, imp.teamId, (err) => {
           log.warn('recurring payments not detected after an import', { importId: imp.id, error: String(err) });
+        });
+        await requestLlmCategoriesAfterArrival({ config, temporal }, imp.teamId, (err) => {
+          log.warn('language model categories not requested after an import', { importId: imp.id, error: String(err) });
         });
       }
       return outcome;

@@ -3,13 +3,14 @@ import * as service from '../../shared/domain/transactions/service';
 import * as bulk from '../../shared/domain/transactions/bulk';
 import * as merges from '../../shared/domain/transactions/merge';
 import * as splits from '../../shared/domain/transactions/splits';
+import { requestLlmCategoriesAfterArrival } from '../../shared/domain/learned-categories/llm';
 import { mutation, none, one, page, query } from './declare';
 
 export const transactions = [
   query('transactions.get', 'GET /transactions', ['transactions.read'], {
     summary: 'List transactions',
     description:
-      "The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page. `categorizedBy` selects by how the category was set (a rule, learned, the bank's category, a user).",
+      "The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page. `categorizedBy` selects by how the category was set (a rule, learned, the bank's category, the language model, a user).",
     input: schema.listTransactionsQuery,
     output: page(schema.transactionSchema),
     run: ({ principal, input }, { db }) => service.listTransactions(db, principal.teamId, input),
@@ -17,7 +18,7 @@ export const transactions = [
   query('transactions.getById', 'GET /transactions/:id', ['transactions.read'], {
     summary: 'Get a transaction',
     description:
-      "The transaction, with `categorySource` (why it has its category, in words in its `explanation`: \"Rule 'SaaS' matched: name contains 'github'\", \"Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93\", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold), `splits` (its parts, when split) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.",
+      "The transaction, with `categorySource` (why it has its category, in words in its `explanation`: \"Rule 'SaaS' matched: name contains 'github'\", \"Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93\", the bank's category, the language model or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold), `splits` (its parts, when split) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.",
     input: schema.transactionIdParams,
     output: one(schema.transactionDetailSchema),
     run: ({ principal, input }, { db }) => merges.getTransactionDetail(db, principal.teamId, input.id),
@@ -29,7 +30,15 @@ export const transactions = [
       "For transactions that no bank feed brings in (cash, imports). Every referenced account, category, tag and user must belong to your team. Without a `categorySlug`, a new transaction is categorised as a synced or imported one is: by the team's rules, then learned from its similar past transactions (applied from the team's `learnedCategoryThreshold`, suggested below it).",
     input: schema.createTransactionBody,
     output: one(schema.transactionSchema),
-    run: ({ principal, input }, { db }) => service.createTransaction(db, principal.teamId, input),
+    run: async ({ principal, input }, { db, config, temporal, logger }) => {
+      const created = await service.createTransaction(db, principal.teamId, input);
+      // Not awaited: the answer does not wait for Temporal, and a row it misses waits for the team's next arrival.
+      if (!created.category)
+        void requestLlmCategoriesAfterArrival({ config, temporal }, principal.teamId, (err) => {
+          logger.warn({ err: String(err) }, 'language model categories not requested after a create');
+        });
+      return created;
+    },
   }),
   mutation('transactions.update', 'PATCH /transactions/:id', ['transactions.write'], {
     body: 'data',

@@ -41,6 +41,12 @@ import {
 import { importTransactionsContract, type ImportTransactionsWorkflow } from '../../shared/temporal/import-transactions/contract';
 import { applyRulesContract, type ApplyRulesChunk, type ApplyRulesWorkflow } from '../../shared/temporal/apply-rules/contract';
 import {
+  llmCategoriesContract,
+  llmCategoriesRequested,
+  type LlmCategoriesPass,
+  type LlmCategoriesWorkflow,
+} from '../../shared/temporal/llm-categories/contract';
+import {
   webhookDeliveryContract,
   type WebhookAttemptReport,
   type WebhookDeliveryWorkflow,
@@ -516,5 +522,26 @@ export const SCENARIOS: HistoryScenario[] = [
         workflowId,
         args: [{ runId: 'r1', teamId: 't1' }],
       }),
+  },
+  {
+    // A sync's request: a full pass with rows left, then the rest.
+    name: 'llm-categories',
+    activities: (() => {
+      const passes: LlmCategoriesPass[] = [
+        { asked: 200, applied: 150, suggested: 20, more: true },
+        { asked: 3, applied: 1, suggested: 1, more: false },
+      ];
+      return { categoriseWithLlm: async () => passes.shift() };
+    })(),
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.signalWithStart<LlmCategoriesWorkflow>(llmCategoriesContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ teamId: 't1' }],
+        signal: llmCategoriesRequested,
+        signalArgs: [],
+      });
+      return handle.result();
+    },
   },
 ];

@@ -22,8 +22,14 @@ export interface LlmJsonRequest {
 }
 
 export class LlmError extends Error {
-  constructor(message: string) {
+  /**
+   * The model answered, but with nothing usable (a refusal, no content, not JSON): asking again
+   * would most likely get the same. Otherwise the server was unreachable or failed: worth a retry.
+   */
+  readonly answered: boolean;
+  constructor(message: string, answered = false) {
     super(message);
+    this.answered = answered;
     this.name = 'LlmError';
   }
 }
@@ -80,12 +86,12 @@ export function createLlmClient(opts: LlmClientOptions) {
       if (!res.ok) throw answeredError(res.status, json);
       const answer = completionBody.safeParse(json);
       const message = answer.success ? answer.data.choices[0].message : undefined;
-      if (message?.refusal) throw new LlmError(`LLM refused: ${message.refusal}`);
-      if (typeof message?.content !== 'string') throw new LlmError('LLM answer has no message content');
+      if (message?.refusal) throw new LlmError(`LLM refused: ${message.refusal}`, true);
+      if (typeof message?.content !== 'string') throw new LlmError('LLM answer has no message content', true);
       try {
         return JSON.parse(message.content) as unknown;
       } catch {
-        throw new LlmError('LLM answer is not JSON');
+        throw new LlmError('LLM answer is not JSON', true);
       }
     },
   };

@@ -1,6 +1,7 @@
 import { LearnedModel, amountBand, type LearnedExample } from '../../shared/domain/learned-categories/model';
 import { merchantTokens } from '../../shared/domain/learned-categories/normalise';
 import { providerCategorySlug } from '../../shared/domain/learned-categories/provider-categories';
+import { validChoices } from '../../shared/domain/learned-categories/llm';
 
 describe('merchant normalisation', () => {
   it.each([
@@ -108,5 +109,54 @@ describe('provider categories', () => {
     expect(providerCategorySlug('software')).toBe('software');
     expect(providerCategorySlug('TRANSFER_OUT')).toBeNull();
     expect(providerCategorySlug(null)).toBeNull();
+  });
+});
+
+describe("the language model's answer (validChoices)", () => {
+  const asked = new Set(['t1', 't2', 't3']);
+  const categories = new Map([
+    ['software', 'Software'],
+    ['travel', 'Travel'],
+  ]);
+
+  it('keeps a slug of the team for an id it asked, with the confidence and a one-line reason', () => {
+    expect(
+      validChoices(
+        {
+          categories: [
+            { id: 't1', category: 'software', confidence: 0.9, reason: 'a SaaS\nvendor\u202e' },
+            { id: 't2', category: 'travel' },
+          ],
+        },
+        asked,
+        categories,
+      ),
+    ).toEqual([
+      { id: 't1', slug: 'software', confidence: 0.9, reason: 'a SaaS vendor' },
+      { id: 't2', slug: 'travel', confidence: undefined, reason: undefined },
+    ]);
+  });
+
+  it('ignores unknown slugs, ids not asked, ids named twice, bad confidences and other shapes', () => {
+    const answer = {
+      categories: [
+        { id: 't1', category: 'gambling', confidence: 1 },
+        { id: 'elsewhere', category: 'software', confidence: 1 },
+        { id: 't2', category: 'software', confidence: 1 },
+        { id: 't2', category: 'travel', confidence: 1 },
+        { id: 't3', category: 'software', confidence: 1.5 },
+        { id: 't3', category: null, confidence: 1 },
+        'software',
+        null,
+      ],
+    };
+    expect(validChoices(answer, asked, categories)).toEqual([]);
+    for (const shape of [null, 'software', [], { categories: 'software' }, { choices: [] }])
+      expect(validChoices(shape, asked, categories)).toEqual([]);
+  });
+
+  it('cuts a long reason', () => {
+    const [choice] = validChoices({ categories: [{ id: 't1', category: 'software', reason: 'x'.repeat(5_000) }] }, asked, categories);
+    expect(choice.reason).toHaveLength(200);
   });
 });

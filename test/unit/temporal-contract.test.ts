@@ -23,6 +23,7 @@ import { agentActionContract } from '../../shared/temporal/agent-action/contract
 import { applyRulesContract } from '../../shared/temporal/apply-rules/contract';
 import { reEncryptContract } from '../../shared/temporal/re-encrypt/contract';
 import { retentionContract } from '../../shared/temporal/retention/contract';
+import { llmCategoriesContract } from '../../shared/temporal/llm-categories/contract';
 import { linesMatching, ROOT, tsFiles } from '../support/source-files';
 
 const TEMPORAL = path.join(ROOT, 'shared', 'temporal');
@@ -50,6 +51,7 @@ const contracts = {
   'apply-rules': applyRulesContract,
   're-encrypt': reEncryptContract,
   retention: retentionContract,
+  'llm-categories': llmCategoriesContract,
 };
 
 const importsOf = (file: string) => [...readFileSync(file, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);

@@ -2889,7 +2889,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page. `categorizedBy` selects by how the category was set (a rule, learned, the bank's category, a user).
+         * @description The team's transactions, newest first (by date, then id) or in the order `sort` names (`sort=-amount,date`), with keyset pagination: pass `meta.cursor` back as `cursor`, with the same `sort`, for the next page. `categorizedBy` selects by how the category was set (a rule, learned, the bank's category, the language model, a user).
          *
          *     Required scopes: `transactions.read`.
          */
@@ -2917,7 +2917,7 @@ export interface paths {
         };
         /**
          * Get a transaction
-         * @description The transaction, with `categorySource` (why it has its category, in words in its `explanation`: "Rule 'SaaS' matched: name contains 'github'", "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93", the bank's category or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold), `splits` (its parts, when split) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
+         * @description The transaction, with `categorySource` (why it has its category, in words in its `explanation`: "Rule 'SaaS' matched: name contains 'github'", "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93", the bank's category, the language model or a user), `suggestedCategory` (without a category: what similar transactions suggest, below the team's threshold), `splits` (its parts, when split) and `mergedFrom`: the transactions merged into it (a pending one it replaced when booked, a duplicate entered by hand or imported), each restorable by `POST /transactions/{id}/unmerge`.
          *
          *     Required scopes: `transactions.read`.
          */
@@ -6498,7 +6498,7 @@ export interface components {
             amountMin?: number;
             amountMax?: number;
             manual?: boolean;
-            categorizedBy?: ("rule" | "learned" | "provider" | "user")[];
+            categorizedBy?: ("rule" | "learned" | "provider" | "llm" | "user")[];
         };
         RequestTransactionExport: {
             /** @description Which transactions: the filters of `GET /transactions`. Default: the same as the list with no filter. */
@@ -6522,7 +6522,7 @@ export interface components {
                 amountMin?: number;
                 amountMax?: number;
                 manual?: boolean;
-                categorizedBy?: ("rule" | "learned" | "provider" | "user")[];
+                categorizedBy?: ("rule" | "learned" | "provider" | "llm" | "user")[];
             };
             /** @description What goes into the ZIP: `csv` (transactions.csv), `xlsx` (transactions.xlsx), `receipts` (the attached files, under receipts/), `datev` (EXTF_Buchungsstapel_<fiscal year start>.csv: DATEV's EXTF 700 Buchungsstapel, Windows-1252, one booking per transaction between its bank account's and its category's ledger accounts from the team's account mapping, `GET /datev/account-mapping`; needs the mapping's consultant and client numbers, else 409). Default: `csv`, `xlsx` and `receipts`. */
             formats?: ("csv" | "xlsx" | "receipts" | "datev")[];
@@ -6828,7 +6828,7 @@ export interface components {
                 amountMin?: number;
                 amountMax?: number;
                 manual?: boolean;
-                categorizedBy?: ("rule" | "learned" | "provider" | "user")[];
+                categorizedBy?: ("rule" | "learned" | "provider" | "llm" | "user")[];
             };
             /**
              * @description Count what would change without changing anything.
@@ -6869,13 +6869,13 @@ export interface components {
                 name: string;
                 color: string | null;
             } | null;
-            /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
+            /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, the language model, or a user. Null without a category, or when it was set before this was recorded. */
             categorySource: {
                 /**
-                 * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                 * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `llm`: the language model (`LLM_API_URL`) chose it for a transaction nothing else categorised, at a confidence of its own at or above the team's `learnedCategoryThreshold`; the `explanation` names the model. `user`: set by hand.
                  * @enum {string}
                  */
-                by: "rule" | "learned" | "provider" | "user";
+                by: "rule" | "learned" | "provider" | "llm" | "user";
                 /** Format: uuid */
                 ruleId: string | null;
                 ruleName: string | null;
@@ -6884,7 +6884,7 @@ export interface components {
                  * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
                  */
                 explanation: string;
-                /** @description Learned: how sure, 0 to 1. */
+                /** @description Learned, llm: how sure, 0 to 1. */
                 confidence?: number;
                 /** @description Learned: some of the past transactions it was learned from, the nearest first. */
                 neighbours?: {
@@ -6894,7 +6894,7 @@ export interface components {
                 /** @description Provider: the bank's category, as the bank sent it. */
                 providerCategory?: string;
             } | null;
-            /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+            /** @description Without a category: the one the team's similar past transactions point to (or, when none do, the language model), not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
             suggestedCategory: {
                 slug: string;
                 name: string;
@@ -6998,13 +6998,13 @@ export interface components {
                 name: string;
                 color: string | null;
             } | null;
-            /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
+            /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, the language model, or a user. Null without a category, or when it was set before this was recorded. */
             categorySource: {
                 /**
-                 * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                 * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `llm`: the language model (`LLM_API_URL`) chose it for a transaction nothing else categorised, at a confidence of its own at or above the team's `learnedCategoryThreshold`; the `explanation` names the model. `user`: set by hand.
                  * @enum {string}
                  */
-                by: "rule" | "learned" | "provider" | "user";
+                by: "rule" | "learned" | "provider" | "llm" | "user";
                 /** Format: uuid */
                 ruleId: string | null;
                 ruleName: string | null;
@@ -7013,7 +7013,7 @@ export interface components {
                  * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
                  */
                 explanation: string;
-                /** @description Learned: how sure, 0 to 1. */
+                /** @description Learned, llm: how sure, 0 to 1. */
                 confidence?: number;
                 /** @description Learned: some of the past transactions it was learned from, the nearest first. */
                 neighbours?: {
@@ -7023,7 +7023,7 @@ export interface components {
                 /** @description Provider: the bank's category, as the bank sent it. */
                 providerCategory?: string;
             } | null;
-            /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+            /** @description Without a category: the one the team's similar past transactions point to (or, when none do, the language model), not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
             suggestedCategory: {
                 slug: string;
                 name: string;
@@ -7234,13 +7234,13 @@ export interface components {
                     name: string;
                     color: string | null;
                 } | null;
-                /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
+                /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, the language model, or a user. Null without a category, or when it was set before this was recorded. */
                 categorySource: {
                     /**
-                     * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                     * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `llm`: the language model (`LLM_API_URL`) chose it for a transaction nothing else categorised, at a confidence of its own at or above the team's `learnedCategoryThreshold`; the `explanation` names the model. `user`: set by hand.
                      * @enum {string}
                      */
-                    by: "rule" | "learned" | "provider" | "user";
+                    by: "rule" | "learned" | "provider" | "llm" | "user";
                     /** Format: uuid */
                     ruleId: string | null;
                     ruleName: string | null;
@@ -7249,7 +7249,7 @@ export interface components {
                      * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
                      */
                     explanation: string;
-                    /** @description Learned: how sure, 0 to 1. */
+                    /** @description Learned, llm: how sure, 0 to 1. */
                     confidence?: number;
                     /** @description Learned: some of the past transactions it was learned from, the nearest first. */
                     neighbours?: {
@@ -7259,7 +7259,7 @@ export interface components {
                     /** @description Provider: the bank's category, as the bank sent it. */
                     providerCategory?: string;
                 } | null;
-                /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+                /** @description Without a category: the one the team's similar past transactions point to (or, when none do, the language model), not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
                 suggestedCategory: {
                     slug: string;
                     name: string;
@@ -7346,13 +7346,13 @@ export interface components {
                     name: string;
                     color: string | null;
                 } | null;
-                /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded. */
+                /** @description Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, the language model, or a user. Null without a category, or when it was set before this was recorded. */
                 categorySource: {
                     /**
-                     * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.
+                     * @description `rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `llm`: the language model (`LLM_API_URL`) chose it for a transaction nothing else categorised, at a confidence of its own at or above the team's `learnedCategoryThreshold`; the `explanation` names the model. `user`: set by hand.
                      * @enum {string}
                      */
-                    by: "rule" | "learned" | "provider" | "user";
+                    by: "rule" | "learned" | "provider" | "llm" | "user";
                     /** Format: uuid */
                     ruleId: string | null;
                     ruleName: string | null;
@@ -7361,7 +7361,7 @@ export interface components {
                      * @example Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93
                      */
                     explanation: string;
-                    /** @description Learned: how sure, 0 to 1. */
+                    /** @description Learned, llm: how sure, 0 to 1. */
                     confidence?: number;
                     /** @description Learned: some of the past transactions it was learned from, the nearest first. */
                     neighbours?: {
@@ -7371,7 +7371,7 @@ export interface components {
                     /** @description Provider: the bank's category, as the bank sent it. */
                     providerCategory?: string;
                 } | null;
-                /** @description Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
+                /** @description Without a category: the one the team's similar past transactions point to (or, when none do, the language model), not confident enough to apply. Setting `categorySlug` accepts or overrules it. */
                 suggestedCategory: {
                     slug: string;
                     name: string;
@@ -31416,8 +31416,8 @@ export interface operations {
                 amountMax?: number | null;
                 /** @description `true` for API-created, `false` for bank-synced. */
                 manual?: boolean;
-                /** @description How the category was set (`categorySource.by`): `rule`, `learned`, `provider` or `user`; one or more. */
-                categorizedBy?: ("rule" | "learned" | "provider" | "user")[] | null;
+                /** @description How the category was set (`categorySource.by`): `rule`, `learned`, `provider`, `llm` or `user`; one or more. */
+                categorizedBy?: ("rule" | "learned" | "provider" | "llm" | "user")[] | null;
             };
             header?: never;
             path?: never;

@@ -57,6 +57,7 @@ import * as transactionSplits from './0098_transaction_splits';
 import * as learnedCategories from './0099_learned_categories';
 import * as notificationEmailRecipients from './0100_notification_email_recipients';
 import * as auditEntryHash from './0102_audit_entry_hash';
+import * as llmCategories from './0104_llm_categories';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -121,6 +122,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0099_learned_categories': learnedCategories,
   '0100_notification_email_recipients': notificationEmailRecipients,
   '0102_audit_entry_hash': auditEntryHash,
+  '0104_llm_categories': llmCategories,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -21,19 +21,19 @@ export const RULE_FIELDS = ['categorySlug', 'tags', 'assignedId', 'note', 'statu
 export type RuleField = (typeof RULE_FIELDS)[number];
 
 /** Who can set a transaction's category, as `field_sources.categorySlug.by` and `GET /transactions?categorizedBy=` name them. */
-export const CATEGORY_SOURCES = ['rule', 'learned', 'provider', 'user'] as const;
+export const CATEGORY_SOURCES = ['rule', 'learned', 'provider', 'llm', 'user'] as const;
 
 /**
  * Why a field has its value: set by a rule (which, and what it matched), by a user, by a detection
  * (recurring payments), learned from the team's similar transactions (with them and the confidence),
- * or mapped from the bank's own category.
+ * mapped from the bank's own category, or chosen by the language model (with its confidence).
  */
 export interface FieldSource {
-  by: 'rule' | 'user' | 'detected' | 'learned' | 'provider';
+  by: 'rule' | 'user' | 'detected' | 'learned' | 'provider' | 'llm';
   ruleId: string | null;
   ruleName: string | null;
   explanation: string;
-  /** Learned: how sure, 0..1. */
+  /** Learned, llm: how sure, 0..1. */
   confidence?: number;
   /** Learned: some of the past transactions it was learned from. */
   neighbours?: { id: string; name: string }[];
@@ -83,11 +83,13 @@ export class Transaction extends TeamScopedModel {
   assignedId!: string | null;
   /** The provider's own category (bank-a's personal_finance_category), for rules to match. */
   providerCategory!: string | null;
+  /** Inserted since migration 0104 and not yet asked of the language model (learned-categories/llm.ts). */
+  awaitsLlmCategory!: boolean;
   /** Fields a user set by hand (RULE_FIELDS): no rule overwrites them. */
   manualFields!: string[];
   /** Why each field holds its value: field → FieldSource. */
   fieldSources!: Record<string, FieldSource>;
-  /** A learned category below the team's threshold, until one is set. */
+  /** A learned (or the language model's) category below the team's threshold, until one is set. */
   suggestedCategory!: SuggestedCategory | null;
   /** The parts of a split transaction, in order, summing to `amount`; null when it is not split. */
   splits!: StoredSplitPart[] | null;

@@ -37,7 +37,7 @@ export const transactionSchema = z
       .object({
         by: z.enum(CATEGORY_SOURCES).meta({
           description:
-            "`rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `user`: set by hand.",
+            "`rule`: a transaction rule set it. `learned`: the team categorised similar transactions so (nearest neighbours over merchant words, amount and account), with a confidence at or above the team's `learnedCategoryThreshold`. `provider`: the bank's own category, mapped onto the default tree, when nothing else applied. `llm`: the language model (`LLM_API_URL`) chose it for a transaction nothing else categorised, at a confidence of its own at or above the team's `learnedCategoryThreshold`; the `explanation` names the model. `user`: set by hand.",
         }),
         ruleId: z.uuid().nullable(),
         ruleName: z.string().nullable(),
@@ -45,7 +45,7 @@ export const transactionSchema = z
           description: 'The reason in words.',
           example: "Learned from 4 similar transactions (e.g. 'GitHub'), confidence 0.93",
         }),
-        confidence: z.number().optional().meta({ description: 'Learned: how sure, 0 to 1.' }),
+        confidence: z.number().optional().meta({ description: 'Learned, llm: how sure, 0 to 1.' }),
         neighbours: z
           .array(z.object({ id: z.string(), name: z.string() }))
           .optional()
@@ -55,7 +55,7 @@ export const transactionSchema = z
       .nullable()
       .meta({
         description:
-          "Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, or a user. Null without a category, or when it was set before this was recorded.",
+          "Why the transaction has its category: a rule (which, and what it matched), learned from similar transactions, the bank's category, the language model, or a user. Null without a category, or when it was set before this was recorded.",
       }),
     suggestedCategory: z
       .object({
@@ -70,7 +70,7 @@ export const transactionSchema = z
       .nullable()
       .meta({
         description:
-          "Without a category: the one the team's similar past transactions point to, not confident enough to apply. Setting `categorySlug` accepts or overrules it.",
+          "Without a category: the one the team's similar past transactions point to (or, when none do, the language model), not confident enough to apply. Setting `categorySlug` accepts or overrules it.",
       }),
     counterpartyName: z.string().nullable(),
     merchantName: z.string().nullable(),
@@ -161,7 +161,7 @@ export const listTransactionsQuery = z
     amountMax: z.coerce.number().optional(),
     manual: queryBoolean.meta({ description: '`true` for API-created, `false` for bank-synced.' }),
     categorizedBy: multi(z.enum(CATEGORY_SOURCES)).meta({
-      description: 'How the category was set (`categorySource.by`): `rule`, `learned`, `provider` or `user`; one or more.',
+      description: 'How the category was set (`categorySource.by`): `rule`, `learned`, `provider`, `llm` or `user`; one or more.',
     }),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: '`from` must not be after `to`', path: ['from'] })

@@ -6,14 +6,14 @@ import { defineTool, money } from './define';
 
 /**
  * Why a transaction is in its category, in the words `GET /transactions/{id}` gives
- * (`categorySource.explanation`): a rule, learned from similar transactions, the bank's category or
- * a user. "Why is GitHub in Software?", "why is this in Software?" (the newest there).
+ * (`categorySource.explanation`): a rule, learned from similar transactions, the bank's category, the
+ * language model or a user. "Why is GitHub in Software?", "why is this in Software?" (the newest there).
  */
 export const categoryWhyTool = defineTool({
   name: 'category_why',
   title: 'Why a transaction has its category',
   description:
-    'Explains how transactions got their category (a rule and what it matched, learned from similar past transactions with a confidence, the bank category, or set by hand): one transaction by id, or the newest matching a text and/or in a category.',
+    'Explains how transactions got their category (a rule and what it matched, learned from similar past transactions with a confidence, the bank category, chosen by the language model, or set by hand): one transaction by id, or the newest matching a text and/or in a category.',
   scopes: ['transactions.read'],
   input: z.object({
     transactionId: z.uuid().optional(),
