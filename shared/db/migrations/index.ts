@@ -56,6 +56,7 @@ import * as recurringPayments from './0097_recurring_payments';
 import * as transactionSplits from './0098_transaction_splits';
 import * as learnedCategories from './0099_learned_categories';
 import * as notificationEmailRecipients from './0100_notification_email_recipients';
+import * as transactionPending from './0101_transaction_pending';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -119,6 +120,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0098_transaction_splits': transactionSplits,
   '0099_learned_categories': learnedCategories,
   '0100_notification_email_recipients': notificationEmailRecipients,
+  '0101_transaction_pending': transactionPending,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
