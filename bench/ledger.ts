@@ -12,6 +12,7 @@
  *   npx tsx bench/ledger.ts      (DATABASE_URL or an embedded PostgreSQL; the 1,000,000 rows are seeded once and kept)
  *   LEDGER_SYNC=10000 LEDGER_APPLY=100000 LEDGER_PURCHASES=5000 npx tsx bench/ledger.ts   (a quick run)
  *   LEDGER_FIGURES=duplicates npx tsx bench/ledger.ts   (some of sync, apply, duplicates)
+ *   BENCH_DATABASE=finops_bench_ledger_mine npx tsx bench/ledger.ts   (a database of its own on DATABASE_URL's server)
  */
 import type { Db } from '../shared/db/knex';
 import { Category, Tag, Team } from '../shared/db/models';
@@ -354,7 +355,7 @@ function duplicatesFigure(): void {
 async function main() {
   if (FIGURES.has('duplicates')) duplicatesFigure();
   if (!FIGURES.has('sync') && !FIGURES.has('apply')) return;
-  const bench = await benchDatabase('finops_bench_ledger');
+  const bench = await benchDatabase(process.env.BENCH_DATABASE ?? 'finops_bench_ledger');
   const applyTeam = FIGURES.has('apply') ? await seededTeam(bench.db, APPLY_N) : undefined;
   const stack = await startSyncStack(bench, 'bench-ledger');
   try {

@@ -21,9 +21,11 @@ import {
   setInstitution,
   storeBankAPage,
   storeBankBPage,
+  type CategoriserSource,
   type ConnectionToSync,
   type SyncedTransaction,
 } from '../../shared/domain/bank-connections/sync';
+import { loadCategoriser } from '../../shared/domain/learned-categories/apply';
 import { fetchedAhead } from './fetch-ahead';
 
 const bankAMethod = (t: BankATransaction): SyncedTransaction['method'] =>
@@ -35,6 +37,7 @@ async function syncBankA(
   conn: ConnectionToSync,
   token: string,
   onConsentExpiry: (expiresAt: Date | null, observedAt: Date) => Promise<void>,
+  categoriser: CategoriserSource,
 ): Promise<SyncResult> {
   const readAt = new Date();
   const { accounts, item } = await client.getAccounts(token);
@@ -70,11 +73,16 @@ async function syncBankA(
       pendingProviderId: t.pending_transaction_id ?? null,
     });
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
-    const counts = await storeBankAPage(db, conn, {
-      rows: [...res.added, ...res.modified].map(toRow),
-      removed: res.removed.map((r) => r.transaction_id),
-      cursor: next,
-    });
+    const counts = await storeBankAPage(
+      db,
+      conn,
+      {
+        rows: [...res.added, ...res.modified].map(toRow),
+        removed: res.removed.map((r) => r.transaction_id),
+        cursor: next,
+      },
+      categoriser,
+    );
     totals.added += counts.added;
     totals.modified += counts.modified;
     totals.removed += counts.removed;
@@ -90,7 +98,13 @@ const BANK_B_METHODS = new Map<string | undefined, SyncedTransaction['method']>(
   ['wire', 'wire'],
 ]);
 
-async function syncBankB(db: Db, client: BankBClient, conn: ConnectionToSync, token: string): Promise<SyncResult> {
+async function syncBankB(
+  db: Db,
+  client: BankBClient,
+  conn: ConnectionToSync,
+  token: string,
+  categoriser: CategoriserSource,
+): Promise<SyncResult> {
   const { raw: accounts, accounts: providerAccounts } = await bankBAccounts(client, token);
   const accountIds = await upsertProviderAccounts(db, conn, providerAccounts);
   const institution = accounts.at(0)?.institution;
@@ -122,7 +136,7 @@ async function syncBankB(db: Db, client: BankBClient, conn: ConnectionToSync, to
         counterpartyName: t.details?.counterparty?.name ?? null,
         providerCategory: t.details?.category ?? null,
       }));
-      const counts = await storeBankBPage(db, conn.teamId, rows);
+      const counts = await storeBankBPage(db, conn.teamId, rows, categoriser);
       totals.added += counts.added;
       totals.modified += counts.modified;
       heartbeat({ account: account.id, page });
@@ -157,12 +171,22 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
         throw ApplicationFailure.nonRetryable(`bank connection ${conn.id} has no access token`, 'MissingAccessToken');
       const token = decrypt(conn.accessTokenEncrypted, keyringOf(config));
       let result: SyncResult;
+      // The team's rules and learner are read once for the pass, when a page first brings a new row.
+      let categoriser: ReturnType<CategoriserSource> | undefined;
+      const onePerPass: CategoriserSource = () => (categoriser ??= loadCategoriser(db, conn.teamId));
       try {
         const consentDeps = { db, temporal, config, logger: activityLogger };
         result =
           conn.provider === 'bank-a'
-            ? await syncBankA(db, bankA, conn, token, (expiresAt, readAt) => recordConsentExpiry(consentDeps, conn, expiresAt, readAt))
-            : await syncBankB(db, bankB, conn, token);
+            ? await syncBankA(
+                db,
+                bankA,
+                conn,
+                token,
+                (expiresAt, readAt) => recordConsentExpiry(consentDeps, conn, expiresAt, readAt),
+                onePerPass,
+              )
+            : await syncBankB(db, bankB, conn, token, onePerPass);
       } catch (err) {
         if (err instanceof BankAuthError) {
           await markDisconnected(db, conn, { code: err.code, message: err.message });

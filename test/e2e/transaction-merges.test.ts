@@ -242,4 +242,90 @@ describe('pending → booked, duplicates and their undoing', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0].metadata).toMatchObject({ count: 1, maxAgeDays: 14, transactions: [{ name: 'Hotel Deposit', amount: -150 }] });
   }, 60_000);
+  it('a pending transaction the user split keeps its split when booked at the same amount, and loses it at another', async () => {
+    const hotel = tx({ name: 'Hotel Plaza', amount: 120, date: daysAgo(3), pending: true });
+    const dinner = tx({ name: 'Harbour Grill', amount: 60, date: daysAgo(3), pending: true });
+    bankA.add(item.itemId, [hotel, dinner]);
+    await sync();
+    const byName = (rows: { name: string }[], name: string) =>
+      rows.find((r) => r.name === name) as { id: string; name: string; amount: string; manualFields: string[]; splits: unknown };
+    const first = await rowsOf([hotel.transaction_id, dinner.transaction_id]);
+    const [h, d] = [byName(first, 'Hotel Plaza'), byName(first, 'Harbour Grill')];
+    const hotelParts = [
+      { amount: -90, categorySlug: coffeeCategory, note: 'room' },
+      { amount: -30, note: 'minibar' },
+    ];
+    expect((await call('PUT', `/transactions/${h.id}/splits`, { parts: hotelParts })).status).toBe(200);
+    expect((await call('PUT', `/transactions/${d.id}/splits`, { parts: [{ amount: -40 }, { amount: -20 }] })).status).toBe(200);
+
+    // The dinner books with the tip in it.
+    const booked = bankA.book(item.itemId, [hotel, dinner], (p) => (p.name === 'Harbour Grill' ? { amount: 66 } : {}));
+    await sync();
+    expect(await rowsOf([hotel.transaction_id, dinner.transaction_id])).toEqual([]);
+    const now = await rowsOf(booked.map((b) => b.transaction_id));
+    const [bh, bd] = [byName(now, 'Hotel Plaza'), byName(now, 'Harbour Grill')];
+    expect(bh).toMatchObject({ name: 'Hotel Plaza', status: 'posted' });
+    expect(bh.manualFields).toContain('splits');
+    const shown = (await call('GET', `/transactions/${bh.id}`)).body.data;
+    expect(shown.splits).toEqual([
+      { amount: -90, category: expect.objectContaining({ slug: coffeeCategory }), tags: [], note: 'room' },
+      { amount: -30, category: null, tags: [], note: 'minibar' },
+    ]);
+    expect(shown.mergedFrom).toEqual([expect.objectContaining({ id: h.id, reason: 'booked' })]);
+    expect(bd).toMatchObject({ name: 'Harbour Grill', splits: null });
+    expect(Number(bd.amount)).toBe(-66);
+    expect((await call('GET', `/transactions/${bd.id}`)).body.data.mergedFrom).toEqual([expect.objectContaining({ id: d.id })]);
+  }, 90_000);
+
+  it('a pending transaction the user excluded is still pending: withdrawn, then booked in a later sync, it is one excluded transaction', async () => {
+    const gift = tx({ name: 'Gift Shop', amount: 25, date: daysAgo(2), pending: true });
+    bankA.add(item.itemId, [gift]);
+    await sync();
+    const [row] = await rowsOf([gift.transaction_id]);
+    expect((await call('PATCH', `/transactions/${row.id}`, { status: 'excluded' })).status).toBe(200);
+    expect((await rowsOf([gift.transaction_id]))[0]).toMatchObject({ status: 'excluded', pending: true });
+
+    bankA.remove(item.itemId, gift);
+    await sync();
+    // The user excluded it: the bank's withdrawal leaves it for its booking.
+    expect((await rowsOf([gift.transaction_id])).map((r) => r.id)).toEqual([row.id]);
+
+    const booked = { ...gift, transaction_id: `${gift.transaction_id}_b`, pending: false, pending_transaction_id: gift.transaction_id };
+    bankA.add(item.itemId, [booked]);
+    await sync();
+    expect(await rowsOf([gift.transaction_id])).toEqual([]);
+    const [now] = await rowsOf([booked.transaction_id]);
+    expect(now).toMatchObject({ status: 'excluded', pending: false });
+    expect((await call('GET', `/transactions/${now.id}`)).body.data.mergedFrom).toEqual([
+      expect.objectContaining({ id: row.id, reason: 'booked', name: 'Gift Shop' }),
+    ]);
+    expect(await db()('transactions').where({ teamId: teamId(), bankAccountId: accountId, name: 'Gift Shop' })).toHaveLength(1);
+  }, 90_000);
+
+  it('a pending transaction the user excluded that the bank never books expires like any other; an excluded booked one stays', async () => {
+    const hold = tx({ name: 'Car Rental Hold', amount: 300, date: daysAgo(5), pending: true });
+    const fee = tx({ name: 'Annual Card Fee', amount: 50, date: daysAgo(30) });
+    bankA.add(item.itemId, [hold, fee]);
+    await sync();
+    const h = (await rowsOf([hold.transaction_id]))[0];
+    const f = (await rowsOf([fee.transaction_id]))[0];
+    for (const id of [h.id, f.id]) expect((await call('PATCH', `/transactions/${id}`, { status: 'excluded' })).status).toBe(200);
+
+    // Still within PENDING_TRANSACTION_MAX_AGE_DAYS: it waits.
+    await sync();
+    expect((await rowsOf([hold.transaction_id, fee.transaction_id])).map((r) => r.name).sort()).toEqual([
+      'Annual Card Fee',
+      'Car Rental Hold',
+    ]);
+    // Weeks on, never booked.
+    await db()('transactions')
+      .where({ teamId: teamId(), id: h.id })
+      .update({ date: daysAgo(20) });
+    await sync();
+    expect((await rowsOf([hold.transaction_id, fee.transaction_id])).map((r) => r.name)).toEqual(['Annual Card Fee']);
+    const notices = await db()('notifications').where({ teamId: teamId(), type: 'pending_transactions_expired' });
+    expect(notices.map((n) => n.metadata.transactions)).toContainEqual([
+      expect.objectContaining({ name: 'Car Rental Hold', amount: -300 }),
+    ]);
+  }, 90_000);
 });

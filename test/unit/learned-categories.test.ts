@@ -91,6 +91,21 @@ describe('nearest neighbours', () => {
     expect(model.suggest({ text: '#12345', accountId: 'a', amount: -21 })).toBeNull();
   });
 
+  it('answers from examples added later as from those it was built with, a misspelling included', () => {
+    const model = new LearnedModel([example('Figma', 'software', -15, 'a', 1, 'f1')]);
+    // Asked before the word is known: the misspelling finds nothing, and must not stay cached so.
+    expect(model.suggest({ text: 'STARBUKS', accountId: 'a', amount: -5 })).toBeNull();
+    model.add([example('Starbucks', 'meals', -5, 'a', 10, 's1')]);
+    model.add([example('Figma', 'software', -15, 'a', 3, 'f2')]);
+    expect(model.size).toBe(2);
+    expect(model.suggest({ text: 'STARBUKS', accountId: 'a', amount: -5 })?.categorySlug).toBe('meals');
+    const figma = model.suggest({ text: 'FIGMA', accountId: 'a', amount: -15 })!;
+    expect(figma).toMatchObject({ categorySlug: 'software', support: 4 });
+    expect(figma.confidence).toBeGreaterThan(
+      new LearnedModel([example('Figma', 'software', -15, 'a', 1)]).suggest({ text: 'FIGMA', accountId: 'a', amount: -15 })!.confidence,
+    );
+  });
+
   it('groups alike examples and bands amounts by half octaves', () => {
     const model = new LearnedModel([
       example('GitHub', 'software', -21),

@@ -56,6 +56,7 @@ import * as recurringPayments from './0097_recurring_payments';
 import * as transactionSplits from './0098_transaction_splits';
 import * as learnedCategories from './0099_learned_categories';
 import * as notificationEmailRecipients from './0100_notification_email_recipients';
+import * as transactionPending from './0101_transaction_pending';
 import * as auditEntryHash from './0102_audit_entry_hash';
 import * as llmCategories from './0104_llm_categories';
 
@@ -121,6 +122,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0098_transaction_splits': transactionSplits,
   '0099_learned_categories': learnedCategories,
   '0100_notification_email_recipients': notificationEmailRecipients,
+  '0101_transaction_pending': transactionPending,
   '0102_audit_entry_hash': auditEntryHash,
   '0104_llm_categories': llmCategories,
 };

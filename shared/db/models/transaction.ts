@@ -69,6 +69,8 @@ export class Transaction extends TeamScopedModel {
   amount!: number;
   currency!: string;
   status!: (typeof TRANSACTION_STATUSES)[number];
+  /** The bank calls it pending (migration 0101), whatever status the team gave it. */
+  pending!: boolean;
   categorySlug!: string | null;
   counterpartyName!: string | null;
   merchantName!: string | null;

@@ -4,7 +4,8 @@ import { notify } from '../notifications/service';
 import { deleteAnnounced } from '../transactions/service';
 
 /**
- * A connection's pending transactions the bank never booked: those dated more than `maxAgeDays`
+ * A connection's pending transactions the bank never booked (those the team excluded too: a purchase
+ * that never happened is gone either way): those dated more than `maxAgeDays`
  * ago are removed (announced as `transaction.deleted`), and the team gets one notice naming how
  * many, in the same transaction, so a retried pass finds nothing left and says nothing twice.
  * Returns how many went.
@@ -17,7 +18,7 @@ export async function expireStalePending(
   return db.transaction(async (trx) => {
     const stale = await trx('transactions as t')
       .join('bank_accounts as a', 'a.id', 't.bank_account_id')
-      .where({ 't.teamId': conn.teamId, 'a.bankConnectionId': conn.id, 't.status': 'pending' })
+      .where({ 't.teamId': conn.teamId, 'a.bankConnectionId': conn.id, 't.pending': true })
       .whereNotNull('t.providerTransactionId')
       .whereRaw('t.date < current_date - ?::int', [maxAgeDays])
       .forUpdate('t')

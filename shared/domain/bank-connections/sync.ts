@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { BankConnection, type Transaction } from '../../db/models';
-import { categoriseNew } from '../learned-categories/apply';
+import { categoriseNew, loadCategoriser, type Categorised, type IncomingCategoriser, type IncomingRow } from '../learned-categories/apply';
+import { mergeTransactions } from '../transactions/merge';
 import { deleteWithdrawnTransactions } from '../transactions/service';
-import { mergeArrivals, type Arrival } from '../transactions/reconcile';
+import { pairArrivals, type Arrival } from '../transactions/reconcile';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 
 /** A provider transaction in our terms: what one sync writes of it (the team is the connection's). */
@@ -30,10 +32,11 @@ export type SyncedTransaction = Pick<
 /**
  * The columns a sync writes, each with its SQL type; a later sync overwrites all but the team and
  * the provider's id (and a status the team set: KEPT_STATUS), and keeps the team's notes, category
- * and tags. New rows are categorised (the team's rules, then learned categories, then the bank's
- * category) before their `transaction.created` is emitted.
+ * and tags. `pending` is the provider's word, kept apart from the status the team may change (a
+ * pending transaction the user excluded is still pending: its booked version replaces it, and it
+ * expires if never booked).
  */
-const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | null])[] = [
+const COLUMNS: readonly (readonly [column: string, type: string, value: (r: SyncedTransaction) => string | number | boolean | null])[] = [
   ['bank_account_id', 'uuid', (r) => r.bankAccountId],
   ['provider_transaction_id', 'text', (r) => r.providerTransactionId],
   ['date', 'date', (r) => r.date],
@@ -42,12 +45,29 @@ const COLUMNS: readonly (readonly [column: string, type: string, value: (r: Sync
   ['method', 'text', (r) => r.method],
   ['amount', 'numeric', (r) => r.amount],
   ['currency', 'text', (r) => r.currency],
-  ['status', 'text', (r) => r.status],
   ['merchant_name', 'text', (r) => r.merchantName],
   ['counterparty_name', 'text', (r) => r.counterpartyName],
   ['provider_category', 'text', (r) => r.providerCategory],
+  ['pending', 'boolean', (r) => r.status === 'pending'],
 ];
 const MERGED = COLUMNS.filter(([column]) => column !== 'provider_transaction_id');
+
+/**
+ * What only a new row is inserted with: its status and what the team's rules, learned categories and
+ * the bank's category give it (loadCategoriser), so it is written once, categorised, before its
+ * `transaction.created`. An existing row gets its provider's status here, and the update keeps its
+ * category, notes and the rest.
+ */
+const NEW_ONLY: readonly (readonly [column: string, type: string, value: (c: Categorised) => string | boolean | null])[] = [
+  ['status', 'text', (c) => c.status],
+  ['category_slug', 'text', (c) => c.categorySlug],
+  ['note', 'text', (c) => c.note],
+  ['assigned_id', 'uuid', (c) => c.assignedId],
+  ['recurring', 'boolean', (c) => c.recurring],
+  ['splits', 'jsonb', (c) => (c.splits ? JSON.stringify(c.splits) : null)],
+  ['field_sources', 'jsonb', (c) => JSON.stringify(c.fieldSources)],
+  ['suggested_category', 'jsonb', (c) => (c.suggestedCategory ? JSON.stringify(c.suggestedCategory) : null)],
+];
 
 /**
  * A re-synced row's status: the provider's (pending or posted) unless the team's rules or people gave
@@ -58,26 +78,93 @@ const KEPT_STATUS = `case when transactions.status in ('excluded', 'completed', 
 
 // The bulk upsert is the sync's hot path: one statement per page, each column one array parameter
 // that unnest turns back into rows. Knex's multi-row VALUES made a statement of 6,000 parameters per
-// page, which Node spent its time writing and PostgreSQL parsing.
-const UPSERT = `insert into transactions (team_id, ${COLUMNS.map(([column]) => column).join(', ')}, updated_at)
-  select ?, u.*, now() from unnest(${COLUMNS.map(([, type]) => `?::${type}[]`).join(', ')}) as u
+// page, which Node spent its time writing and PostgreSQL parsing. The ids are chosen here, so a row's
+// rules and learned category, worked out before, can name it.
+const UPSERT = `insert into transactions (team_id, id, ${[...COLUMNS, ...NEW_ONLY].map(([column]) => column).join(', ')}, updated_at)
+  select ?, u.*, now() from unnest(?::uuid[], ${[...COLUMNS, ...NEW_ONLY].map(([, type]) => `?::${type}[]`).join(', ')}) as u
   on conflict (team_id, provider_transaction_id) do update set
-    ${MERGED.map(([column]) => `${column} = ${column === 'status' ? KEPT_STATUS : `excluded.${column}`}`).join(', ')}, updated_at = excluded.updated_at
+    ${MERGED.map(([column]) => `${column} = excluded.${column}`).join(', ')}, status = ${KEPT_STATUS}, updated_at = excluded.updated_at
   returning id, provider_transaction_id as "providerTransactionId", (xmax = 0) as inserted`;
 
-/** Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated. */
+const bare = (r: SyncedTransaction): Categorised => ({
+  categorySlug: null,
+  note: null,
+  status: r.status,
+  assignedId: null,
+  recurring: false,
+  splits: null,
+  tags: [],
+  fieldSources: {},
+  suggestedCategory: null,
+});
+
+/** Loads the team's categoriser when a page first has a new row; a sync pass passes one for all its pages. */
+export type CategoriserSource = () => Promise<IncomingCategoriser>;
+
+interface Upserted {
+  added: number;
+  modified: number;
+  addedIds: string[];
+  modifiedIds: string[];
+  arrivals: Arrival[];
+  /** What each new row was inserted with, by its id. */
+  categorised: Map<string, Categorised>;
+}
+
+/**
+ * Idempotent: keyed by the provider's transaction id, a row synced twice is updated, never duplicated.
+ * The rows the team does not have yet are categorised first and inserted so. A connection's sync
+ * passes run one at a time (one workflow per connection), so a row found missing is not inserted by
+ * another writer meanwhile.
+ */
 async function upsertTransactions(
-  db: Db,
+  trx: Knex.Transaction,
   teamId: string,
   all: SyncedTransaction[],
-): Promise<{ added: number; modified: number; addedIds: string[]; modifiedIds: string[]; arrivals: Arrival[] }> {
+  categoriser: CategoriserSource,
+): Promise<Upserted> {
   // One statement may touch a row once: when a page both adds and modifies a transaction, the later version wins.
   const byProviderId = new Map(all.map((r) => [r.providerTransactionId, r]));
   const rows = [...byProviderId.values()];
-  if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [], arrivals: [] };
+  if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [], arrivals: [], categorised: new Map() };
+  const known = new Set(
+    await trx('transactions')
+      .where({ teamId })
+      .whereIn(
+        'providerTransactionId',
+        rows.map((r) => r.providerTransactionId),
+      )
+      .pluck<string[]>('providerTransactionId'),
+  );
+  const ids = rows.map(() => randomUUID());
+  const fresh = rows.flatMap((r, i): IncomingRow[] =>
+    known.has(r.providerTransactionId)
+      ? []
+      : [
+          {
+            id: ids[i],
+            name: r.name,
+            description: r.description,
+            counterpartyName: r.counterpartyName,
+            merchantName: r.merchantName,
+            providerCategory: r.providerCategory,
+            amount: r.amount,
+            currency: r.currency,
+            bankAccountId: r.bankAccountId,
+            date: r.date,
+            status: r.status,
+          },
+        ],
+  );
+  const categorised = fresh.length ? (await categoriser()).categorise(fresh) : new Map<string, Categorised>();
+  const values = rows.map((r, i) => categorised.get(ids[i]) ?? bare(r));
   // Arrays holding nulls, which pg sends as NULL elements; Knex's binding type knows no such array.
-  const columns = COLUMNS.map(([, , value]) => rows.map(value)) as unknown as Knex.RawBinding[];
-  const { rows: result } = await db.raw<{ rows: { id: string; providerTransactionId: string; inserted: boolean }[] }>(UPSERT, [
+  const columns = [
+    ids,
+    ...COLUMNS.map(([, , value]) => rows.map(value)),
+    ...NEW_ONLY.map(([, , value]) => values.map(value)),
+  ] as unknown as Knex.RawBinding[];
+  const { rows: result } = await trx.raw<{ rows: { id: string; providerTransactionId: string; inserted: boolean }[] }>(UPSERT, [
     teamId,
     ...columns,
   ]);
@@ -101,7 +188,54 @@ async function upsertTransactions(
       },
     ];
   });
-  return { added: added.length, modified: modifiedIds.length, addedIds: added.map((r) => r.id), modifiedIds, arrivals };
+  return { added: added.length, modified: modifiedIds.length, addedIds: added.map((r) => r.id), modifiedIds, arrivals, categorised };
+}
+
+/**
+ * The new rows, merged with the rows they replace (mergeArrivals), their tags added; returns the new
+ * rows that stay. A new row that takes another over is first put back as the bank sent it, then
+ * merged, then categorised as categoriseNew does after any insert: the merge carries what people
+ * and rules gave the row it replaces, and the rules then see the merged row (its tags, attachments,
+ * fields set by hand), as they did when all categorising came after the insert.
+ */
+async function settleArrivals(
+  trx: Knex.Transaction,
+  teamId: string,
+  upserted: Upserted,
+  opts: { fuzzyPending: boolean },
+): Promise<string[]> {
+  const pairs = await pairArrivals(trx, teamId, upserted.arrivals, opts);
+  const survivors = new Set(pairs.map((p) => p.survivorId));
+  const statusOf = new Map(upserted.arrivals.map((a) => [a.id, a.status]));
+  const undo = [...survivors].filter((id) => {
+    const c = upserted.categorised.get(id);
+    return c && (c.tags.length || Object.keys(c.fieldSources).length || c.suggestedCategory || c.status !== statusOf.get(id));
+  });
+  if (undo.length) {
+    await trx.raw(
+      `update transactions t set category_slug = null, note = null, assigned_id = null, recurring = false, splits = null,
+         field_sources = '{}', suggested_category = null, status = u.status
+       from unnest(?::uuid[], ?::text[]) as u(id, status) where t.team_id = ? and t.id = u.id`,
+      [undo, undo.map((id) => statusOf.get(id) ?? 'posted'), teamId],
+    );
+  }
+  const tags = upserted.addedIds.flatMap((id) =>
+    survivors.has(id) ? [] : (upserted.categorised.get(id)?.tags ?? []).map((tag) => ({ t: id, g: tag })),
+  );
+  if (tags.length) {
+    await trx.raw(
+      `insert into transaction_tags (team_id, transaction_id, tag_id)
+       select ?, x.t, x.g from jsonb_to_recordset(?::jsonb) as x(t uuid, g uuid) on conflict (transaction_id, tag_id) do nothing`,
+      [teamId, JSON.stringify(tags)],
+    );
+  }
+  const gone = new Set(await mergeTransactions(trx, teamId, pairs));
+  await categoriseNew(
+    trx,
+    teamId,
+    [...survivors].filter((id) => !gone.has(id)),
+  );
+  return upserted.addedIds.filter((id) => !gone.has(id));
 }
 
 /** The connection a sync pass works on. */
@@ -131,13 +265,12 @@ export async function storeBankAPage(
   db: Db,
   conn: Pick<BankConnection, 'id' | 'teamId'>,
   page: { rows: SyncedTransaction[]; removed: string[]; cursor: string | null },
+  categoriser: CategoriserSource = () => loadCategoriser(db, conn.teamId),
 ): Promise<{ added: number; modified: number; removed: number }> {
   return db.transaction(async (trx) => {
-    const counts = await upsertTransactions(trx, conn.teamId, page.rows);
+    const counts = await upsertTransactions(trx, conn.teamId, page.rows, categoriser);
     // Before the withdrawn rows go: bank-a withdraws a pending transaction in the page that books it.
-    const gone = new Set(await mergeArrivals(trx, conn.teamId, counts.arrivals, { fuzzyPending: false }));
-    const addedIds = counts.addedIds.filter((id) => !gone.has(id));
-    await categoriseNew(trx, conn.teamId, addedIds);
+    const addedIds = await settleArrivals(trx, conn.teamId, counts, { fuzzyPending: false });
     await emitTransactionEvents(trx, conn.teamId, 'transaction.created', addedIds);
     await emitTransactionEvents(trx, conn.teamId, 'transaction.updated', counts.modifiedIds);
     const removed = await deleteWithdrawnTransactions(trx, conn.teamId, page.removed);
@@ -150,13 +283,16 @@ export async function storeBankAPage(
  * One page of bank-b's transactions upserted. bank-b lists every transaction again on each sync, so
  * only new ones are events; a changed one cannot be told from one re-listed unchanged.
  */
-export async function storeBankBPage(db: Db, teamId: string, rows: SyncedTransaction[]): Promise<{ added: number; modified: number }> {
+export async function storeBankBPage(
+  db: Db,
+  teamId: string,
+  rows: SyncedTransaction[],
+  categoriser: CategoriserSource = () => loadCategoriser(db, teamId),
+): Promise<{ added: number; modified: number }> {
   const counts = await db.transaction(async (trx) => {
-    const upserted = await upsertTransactions(trx, teamId, rows);
+    const upserted = await upsertTransactions(trx, teamId, rows, categoriser);
     // bank-b links no booked transaction to its pending one: the matcher pairs them.
-    const gone = new Set(await mergeArrivals(trx, teamId, upserted.arrivals, { fuzzyPending: true }));
-    const addedIds = upserted.addedIds.filter((id) => !gone.has(id));
-    await categoriseNew(trx, teamId, addedIds);
+    const addedIds = await settleArrivals(trx, teamId, upserted, { fuzzyPending: true });
     await emitTransactionEvents(trx, teamId, 'transaction.created', addedIds);
     return { added: addedIds.length, modified: upserted.modified };
   });

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
-import { Category, Team, type FieldSource, type SuggestedCategory } from '../../db/models';
-import { applyRulesToNew } from '../transaction-rules/apply';
+import { Category, Team, type FieldSource, type RuleField, type StoredSplitPart, type SuggestedCategory } from '../../db/models';
+import { applyRulesToNew, loadReferences, loadRules } from '../transaction-rules/apply';
+import { compileRules, evaluate, type RuleRow } from '../transaction-rules/engine';
 import { LearnedModel, type LearnedExample, type Suggestion } from './model';
 import { merchantText } from './normalise';
 import { providerCategorySlug } from './provider-categories';
@@ -24,6 +25,120 @@ export async function categoriseNew(trx: Knex.Transaction, teamId: string, ids: 
   if (!ids.length) return;
   await applyRulesToNew(trx, teamId, ids);
   await learnCategories(trx, teamId, ids);
+}
+
+/** A transaction about to be inserted (its id chosen already), as the rules and the learner read it. */
+export type IncomingRow = Pick<
+  RuleRow,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'counterpartyName'
+  | 'merchantName'
+  | 'providerCategory'
+  | 'amount'
+  | 'currency'
+  | 'bankAccountId'
+  | 'date'
+  | 'status'
+>;
+
+/** What a new transaction is inserted with: the fields its rules and learned categories set, and why. */
+export interface Categorised {
+  categorySlug: string | null;
+  note: string | null;
+  status: string;
+  assignedId: string | null;
+  recurring: boolean;
+  splits: StoredSplitPart[] | null;
+  tags: string[];
+  fieldSources: Partial<Record<RuleField, FieldSource>>;
+  suggestedCategory: SuggestedCategory | null;
+}
+
+/** categoriseNew for rows not yet inserted: each row's values, in memory, by its id. */
+export interface IncomingCategoriser {
+  categorise(rows: readonly IncomingRow[]): Map<string, Categorised>;
+}
+
+/**
+ * What categoriseNew does after an insert, done before it, so a synced row is written once: the
+ * team's rules, then learned categories, then the bank's category, on a row that has nothing yet (no
+ * tags, no attachment, no field set by hand, as any row just inserted). What it needs is read once
+ * (a sync pass keeps it for all its pages); each batch's rows that the rules categorised join the
+ * learner, as they would once inserted, so the rest of the batch and later batches learn from them.
+ * A row that merges with an existing one is not done here: the merge decides what it carries
+ * (shared/domain/bank-connections/sync.ts).
+ */
+export async function loadCategoriser(db: Db, teamId: string): Promise<IncomingCategoriser> {
+  const [rules, refs, model, threshold, categories] = await Promise.all([
+    loadRules(db, teamId),
+    loadReferences(db, teamId),
+    loadModel(db, teamId),
+    teamThreshold(db, teamId),
+    categoryNames(db, teamId),
+  ]);
+  const compiled = compileRules(rules);
+  return {
+    categorise(rows) {
+      const out = new Map<string, Categorised>();
+      const chosen: LearnedExample[] = [];
+      for (const row of rows) {
+        const c: Categorised = {
+          categorySlug: null,
+          note: null,
+          status: row.status,
+          assignedId: null,
+          recurring: false,
+          splits: null,
+          tags: [],
+          fieldSources: {},
+          suggestedCategory: null,
+        };
+        if (compiled.length) {
+          const bare: RuleRow = {
+            ...row,
+            hasAttachment: false,
+            categorySlug: null,
+            note: null,
+            assignedId: null,
+            recurring: false,
+            tags: [],
+            splits: null,
+            manualFields: [],
+          };
+          const { change } = evaluate(compiled, bare, refs);
+          if (change) {
+            Object.assign(c, change.set);
+            c.tags = change.addTags;
+            c.fieldSources = { ...change.sources };
+          }
+        }
+        if (c.categorySlug !== null && c.fieldSources.categorySlug)
+          chosen.push({
+            text: merchantText(row),
+            accountId: row.bankAccountId,
+            amount: row.amount,
+            categorySlug: c.categorySlug,
+            count: 1,
+            samples: [{ id: row.id, name: row.name }],
+          });
+        out.set(row.id, c);
+      }
+      if (chosen.length) model.add(chosen);
+      for (const row of rows) {
+        const c = out.get(row.id);
+        // As learnCategories: only a category nobody chose (a rule clearing one chose too).
+        if (!c || c.categorySlug !== null || c.fieldSources.categorySlug) continue;
+        const choice = learnedChoice(row, model, threshold, categories);
+        if (!choice) continue;
+        c.categorySlug = choice.slug;
+        if (choice.source) c.fieldSources.categorySlug = choice.source;
+        c.suggestedCategory = choice.suggested;
+      }
+      return out;
+    },
+  };
 }
 
 interface Uncategorised {
@@ -52,22 +167,10 @@ export async function learnCategories(trx: Knex.Transaction, teamId: string, ids
     teamThreshold(trx, teamId),
     categoryNames(trx, teamId),
   ]);
-  const changes: { id: string; slug: string | null; source: FieldSource | null; suggested: SuggestedCategory | null }[] = [];
+  const changes: ({ id: string } & LearnedChoice)[] = [];
   for (const row of rows) {
-    const learned = model.size
-      ? model.suggest({ text: merchantText(row), accountId: row.bankAccountId, amount: Number(row.amount) })
-      : null;
-    const name = learned && categories.get(learned.categorySlug);
-    if (learned && name && learned.confidence >= threshold) {
-      changes.push({ id: row.id, slug: learned.categorySlug, source: learnedSource(learned), suggested: null });
-      continue;
-    }
-    const suggested = learned && name ? { slug: learned.categorySlug, ...explainLearned(learned), neighbours: learned.neighbours } : null;
-    const mapped = providerCategorySlug(row.providerCategory);
-    const mappedName = mapped && categories.get(mapped);
-    if (mapped && mappedName && row.providerCategory) {
-      changes.push({ id: row.id, slug: mapped, source: providerSource(row.providerCategory, mappedName), suggested });
-    } else if (suggested) changes.push({ id: row.id, slug: null, source: null, suggested });
+    const choice = learnedChoice(row, model, threshold, categories);
+    if (choice) changes.push({ id: row.id, ...choice });
   }
   if (!changes.length) return 0;
   // Only where the category is still empty: nothing between the read and this write may be overwritten.
@@ -81,6 +184,40 @@ export async function learnCategories(trx: Knex.Transaction, teamId: string, ids
     [JSON.stringify(changes), teamId],
   );
   return changes.filter((c) => c.slug).length;
+}
+
+/** What learned categories (or the bank's, mapped) give a transaction nobody categorised: a category with why, a suggestion, or both. */
+export interface LearnedChoice {
+  slug: string | null;
+  source: FieldSource | null;
+  suggested: SuggestedCategory | null;
+}
+
+type LearnedInput = Pick<Uncategorised, 'name' | 'merchantName' | 'counterpartyName' | 'bankAccountId' | 'providerCategory'> & {
+  amount: number | string;
+};
+
+/**
+ * The learned category from the team's threshold, else the bank's category mapped onto the tree
+ * (with what was learned below the threshold kept as a suggestion), else only the suggestion; null
+ * when there is nothing to say. Pure: the same for a row before its insert and one read back after.
+ */
+export function learnedChoice(
+  row: LearnedInput,
+  model: LearnedModel,
+  threshold: number,
+  categories: ReadonlyMap<string, string>,
+): LearnedChoice | null {
+  const learned = model.size ? model.suggest({ text: merchantText(row), accountId: row.bankAccountId, amount: Number(row.amount) }) : null;
+  const name = learned && categories.get(learned.categorySlug);
+  if (learned && name && learned.confidence >= threshold)
+    return { slug: learned.categorySlug, source: learnedSource(learned), suggested: null };
+  const suggested = learned && name ? { slug: learned.categorySlug, ...explainLearned(learned), neighbours: learned.neighbours } : null;
+  const mapped = providerCategorySlug(row.providerCategory);
+  const mappedName = mapped && categories.get(mapped);
+  if (mapped && mappedName && row.providerCategory)
+    return { slug: mapped, source: providerSource(row.providerCategory, mappedName), suggested };
+  return suggested ? { slug: null, source: null, suggested } : null;
 }
 
 /**
@@ -109,11 +246,11 @@ export async function loadModel(db: Db, teamId: string): Promise<LearnedModel> {
   return new LearnedModel(rows.map(({ ids, names, ...r }) => ({ ...r, samples: ids.map((id, i) => ({ id, name: names[i] })) })));
 }
 
-async function teamThreshold(db: Db, teamId: string): Promise<number> {
+export async function teamThreshold(db: Db, teamId: string): Promise<number> {
   return (await Team.query(db).findById(teamId).select('learnedCategoryThreshold'))?.learnedCategoryThreshold ?? DEFAULT_LEARNED_THRESHOLD;
 }
 
-async function categoryNames(db: Db, teamId: string): Promise<Map<string, string>> {
+export async function categoryNames(db: Db, teamId: string): Promise<Map<string, string>> {
   return new Map((await Category.query(db).where({ teamId }).select('slug', 'name')).map((c) => [c.slug, c.name]));
 }
 

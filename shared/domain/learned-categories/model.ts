@@ -74,9 +74,20 @@ export class LearnedModel {
   private readonly postings = new Map<string, number[]>();
   private readonly trigrams = new Map<string, string[]>();
   private readonly spellings = new Map<string, [string, number][]>();
+  private readonly byKey = new Map<string, Entry>();
 
   constructor(examples: Iterable<LearnedExample>) {
-    const byKey = new Map<string, Entry>();
+    this.add(examples);
+  }
+
+  /**
+   * More of the team's choices, as if they had been loaded with the rest: a sync pass adds what its
+   * rules chose on one page before the next page asks (the model is loaded once per pass).
+   */
+  add(examples: Iterable<LearnedExample>): void {
+    const byKey = this.byKey;
+    // A new word may now stand for an unseen one it did not before.
+    this.spellings.clear();
     for (const ex of examples) {
       const tokens = merchantTokens(ex.text);
       if (!tokens.length) continue;

@@ -28,7 +28,9 @@ type LinkKey = (typeof LINKS)[number]['key'];
 /**
  * The columns a merge may carry over, with the API's field name when a rule or a user can set it
  * (`manual_fields`, `field_sources` speak those names). Status is carried only when set by hand
- * (an excluded or archived row stays so); a bank's status is the survivor's own.
+ * (an excluded or archived row stays so); a bank's status is the survivor's own. A split is carried
+ * only onto the same amount: its parts must sum to the whole, and a changed amount drops a split
+ * anywhere (migration 0098's trigger).
  */
 const CARRIED = [
   { column: 'category_slug', field: 'categorySlug' },
@@ -36,6 +38,7 @@ const CARRIED = [
   { column: 'assigned_id', field: 'assignedId' },
   { column: 'recurring', field: 'recurring' },
   { column: 'status', field: 'status' },
+  { column: 'splits', field: 'splits' },
   { column: 'frequency', field: null },
   { column: 'internal', field: null },
   { column: 'tax_amount', field: null },
@@ -74,6 +77,8 @@ async function storedRows(trx: Knex.Transaction, teamId: string, ids: readonly s
 
 const isSet = (v: unknown) => v !== null && v !== undefined && v !== false;
 
+const sameWhole = (a: StoredRow, b: StoredRow) => Number(a.amount) === Number(b.amount) && a.currency === b.currency;
+
 /**
  * What the survivor takes over: a field the survivor's user set stays; one the merged row's user
  * set comes over; otherwise a value the merged row has and the survivor lacks comes over.
@@ -86,6 +91,7 @@ function carriedOver(survivor: StoredRow, merged: StoredRow) {
   for (const { column, field } of CARRIED) {
     const byHandThere = field !== null && merged.manual_fields.includes(field);
     if (field !== null && manual.has(field)) continue;
+    if (column === 'splits' && !sameWhole(survivor, merged)) continue;
     const take = column === 'status' ? byHandThere : byHandThere || (isSet(merged[column]) && !isSet(survivor[column]));
     if (!take || merged[column] === survivor[column]) continue;
     before[column] = survivor[column];

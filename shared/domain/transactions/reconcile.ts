@@ -61,6 +61,16 @@ export async function mergeArrivals(
   arrivals: readonly Arrival[],
   opts: { fuzzyPending: boolean },
 ): Promise<string[]> {
+  return mergeTransactions(trx, teamId, await pairArrivals(trx, teamId, arrivals, opts));
+}
+
+/** mergeArrivals's pairs, not merged yet: each survivor is one of the arrivals. */
+export async function pairArrivals(
+  trx: Knex.Transaction,
+  teamId: string,
+  arrivals: readonly Arrival[],
+  opts: { fuzzyPending: boolean },
+): Promise<MergePair[]> {
   if (!arrivals.length) return [];
   const newIds = arrivals.map((a) => a.id);
   const pairs: MergePair[] = [];
@@ -92,14 +102,7 @@ export async function mergeArrivals(
   const booked = () => arrivals.filter((a) => a.status !== 'pending' && !taken.has(a.id));
   if (opts.fuzzyPending && booked().length) {
     const batch = booked().filter((a) => a.bankAccountId);
-    const pending = await candidates(
-      trx,
-      teamId,
-      "t.status = 'pending' and t.provider_transaction_id is not null",
-      batch,
-      PENDING_TO_BOOKED,
-      newIds,
-    );
+    const pending = await candidates(trx, teamId, 't.pending and t.provider_transaction_id is not null', batch, PENDING_TO_BOOKED, newIds);
     for (const p of pairDuplicates(batch, pending, PENDING_TO_BOOKED)) pair(p.incoming, p.existing, 'booked');
   }
 
@@ -112,5 +115,5 @@ export async function mergeArrivals(
     const imported = found.filter((f) => f.imported && !taken.has(f.id));
     for (const p of pairDuplicates(booked(), imported, IMPORTED_DUPLICATE)) pair(p.incoming, p.existing, 'duplicate');
   }
-  return mergeTransactions(trx, teamId, pairs);
+  return pairs;
 }

@@ -173,7 +173,7 @@ export async function deleteWithdrawnTransactions(db: Knex, teamId: string, prov
       .where('t.teamId', teamId)
       .whereIn('t.providerTransactionId', providerTransactionIds)
       .whereRaw(
-        `not (t.status = 'pending' and (t.manual_fields <> '{}'
+        `not (t.pending and (t.manual_fields <> '{}'
            or exists (select 1 from transaction_attachments x where x.transaction_id = t.id)
            or exists (select 1 from inbox_items i where i.transaction_id = t.id)))`,
       )
