@@ -86,6 +86,8 @@ async function queued(label: string, receiverOpts: Parameters<typeof startWebhoo
         .where({ deliveryId })
         .orderBy('attempt')
         .select<{ attempt: number; statusCode: number | null; createdAt: Date }[]>('attempt', 'statusCode', 'createdAt'),
+    failingSince: async () =>
+      (await tdb.db('webhook_endpoints').where({ id: endpoint.id }).first<{ failingSince: Date | null }>('failingSince')).failingSince,
     run: () => client.workflow.getHandle<WebhookDeliveryWorkflow>(webhookDeliveryId(deliveryId)),
   };
 }
@@ -112,6 +114,7 @@ describe('the webhook delivery relay', () => {
     expect(d.receiver.received.map((r) => r.status)).toEqual([503]);
     expect(await d.row()).toEqual({ status: 'running', attempts: 1 });
     expect(metrics.attempts).toEqual(['failed']);
+    expect(await d.failingSince()).toEqual(expect.any(Date));
     const progress = await d.run().query(webhookDeliveryProgress);
     expect(progress).toMatchObject({ stage: 'waiting_to_retry', attempts: 1, lastStatusCode: 503, nextAttemptAt: expect.any(String) });
 
@@ -127,6 +130,8 @@ describe('the webhook delivery relay', () => {
     // Attempt 2 came after the first wait (2s), not at once.
     expect(attempts[1].createdAt.getTime() - attempts[0].createdAt.getTime()).toBeGreaterThanOrEqual(1900);
     expect(await d.row()).toEqual({ status: 'delivered', attempts: 3 });
+    // A success ends the endpoint's failing spell.
+    expect(await d.failingSince()).toBeNull();
   }, 60_000);
 
   it('a claim lost mid-attempt, or after a failed attempt before its run started, is claimed again once stale and delivered by a run', async () => {

@@ -223,7 +223,10 @@ async function recordAttempt(
         updatedAt: dbNow(),
       });
     if (ok) {
-      await WebhookEndpoint.query(trx).findById(current.endpointId).patch({ failingSince: null });
+      // Only an endpoint that was failing is written: a healthy one's row is left unlocked, or every
+      // concurrent success to it would queue on that lock, holding its transaction (and the event
+      // feed's horizon) open meanwhile.
+      await WebhookEndpoint.query(trx).findById(current.endpointId).whereNotNull('failingSince').patch({ failingSince: null });
       return { outcome: 'delivered', attempt, statusCode: result.statusCode };
     }
     const disabled = await disableIfFailingTooLong(trx, current.endpointId, disableAfterMs, result.error);
