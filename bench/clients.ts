@@ -360,6 +360,8 @@ async function changeFreshness(base: string, key: string) {
     })();
 
     const made = new Map<string, number>();
+    // When each change was answered (its commit is before): what the two figures after it start from.
+    const answered = new Map<string, number>();
     let refused = 0;
     await paced(CHANGE_RATE, SECONDS, async (i) => {
       const at = performance.now();
@@ -373,14 +375,20 @@ async function changeFreshness(base: string, key: string) {
         await res.arrayBuffer();
         return;
       }
-      made.set(((await res.json()) as { data: { id: string } }).data.id, at);
+      const { id } = ((await res.json()) as { data: { id: string } }).data;
+      answered.set(id, performance.now());
+      made.set(id, at);
     });
     if (refused) throw new Error(`${refused} POST /transactions were refused`);
     const waitedForHooks = await waitUntilSeen(made, delivered);
     const waitedForFeed = await waitUntilSeen(made, inFeed);
     following.on = false;
     await follower;
-    return { webhook: lateness(made, delivered, waitedForHooks), feed: lateness(made, inFeed, waitedForFeed) };
+    return {
+      answer: lateness(made, answered, waitedForFeed),
+      webhook: lateness(made, delivered, waitedForHooks),
+      feed: lateness(made, inFeed, waitedForFeed),
+    };
   } finally {
     receiver.close();
   }
@@ -444,7 +452,8 @@ async function main() {
         bank,
         TARGETS.bankP99,
       );
-      const { webhook, feed } = await changeFreshness(base, freshKey);
+      const { answer, webhook, feed } = await changeFreshness(base, freshKey);
+      console.log(`  POST /transactions sent → answered: p50 ${ms(answer.p50)}, p99 ${ms(answer.p99)}, max ${ms(answer.max)}`);
       reportFreshness(
         `change → outbound webhook received p99 at ${CHANGE_RATE}/s`,
         'POST /transactions sent → its transaction.created at a loopback endpoint',
