@@ -5,6 +5,8 @@ import { readBacklogs, type Backlogs } from '../shared/domain/backlogs/service';
 import type { WebhookProvider } from '../shared/domain/webhook-events/record';
 import { CounterFamily, HistogramFamily, LATENCY_BUCKETS, type CounterCell, type HistogramCell } from '../shared/metrics/cells';
 import { processRegistry } from '../shared/metrics/registry';
+import { WebhookAttemptCounter } from '../shared/metrics/webhook-attempts';
+import type { WebhookAttemptOutcome } from '../shared/temporal/webhook-delivery/contract';
 import { boundedMethod } from './http/methods';
 import type { AppState } from './http/state';
 
@@ -112,13 +114,20 @@ export class ApiMetrics {
   );
   private readonly routes = new Map<string, Map<string, RequestMeter>>();
   private readonly unmatched: RequestMeter;
+  private readonly webhookAttempts: WebhookAttemptCounter;
 
   constructor(db: Db, opts: { processMetrics: boolean }) {
     this.registry = processRegistry(db, opts);
     for (const family of [this.requests, this.latency, this.authRejections, this.rateLimits, this.webhooks])
       family.registerIn(this.registry);
     this.unmatched = this.meter('unmatched', 'http');
+    this.webhookAttempts = new WebhookAttemptCounter(this.registry);
     registerBacklogGauges(this.registry, db);
+  }
+
+  /** An outgoing webhook's first attempt, made by this process's delivery relay. */
+  deliveryAttempt(outcome: WebhookAttemptOutcome): void {
+    this.webhookAttempts.inc(outcome);
   }
 
   /** The meter of one door of one operation (or route): made at start-up, kept by the door. */

@@ -1,6 +1,6 @@
 /**
- * What API clients and agents plan around (issue 32), measured against the compiled API in its own
- * process, a Temporal dev server and a worker:
+ * What API clients and agents plan around (issue 32), measured against the compiled API and worker,
+ * each in its own process as in production, and a Temporal dev server:
  *   - GET /events at 200 requests/s over a team's log of CLIENTS_EVENTS events (1,000,000), pages of
  *     50 from positions all over the log, and the catch-up rate of one client reading it from the start;
  *   - an MCP tool call through POST /mcp (JSON-RPC `tools/call`, API key), from the request to the
@@ -15,15 +15,14 @@
  * The seeded team (events and transactions) is kept between runs, keyed by size; the freshness team is
  * made for the run and deleted after it.
  */
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { NativeConnection } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createActivityDeps } from '../activities';
 import { loadConfig, type Config } from '../shared/config';
 import { BankConnection, Team, User } from '../shared/db/models';
-import { createDb, type Db } from '../shared/db/knex';
+import type { Db } from '../shared/db/knex';
 import { encodeCursor } from '../shared/domain/common/cursor';
 import { encrypt, keyringOf } from '../shared/domain/crypto/encryption';
 import { createUserWithTeam } from '../shared/domain/teams/service';
@@ -32,7 +31,6 @@ import { requestSync } from '../shared/temporal/sync-connection/calls';
 import type { SyncConnectionWorkflow } from '../shared/temporal/sync-connection/contract';
 import { localDevServer } from '../scripts/lib/temporal-cli';
 import { freePort } from '../scripts/lib/ports';
-import { createWorker } from '../worker/create-worker';
 import { startBankAFake, type BankAFake } from '../test/fakes/bank-a';
 import { issueBenchKey } from './lib/api-key';
 import { benchDatabase, forgetTeam, seedSpendingYear, settleSeed } from './lib/database';
@@ -41,7 +39,7 @@ import { ms, percentile } from './lib/latency';
 import { waitForPort } from './lib/load';
 import { pacedLoad } from './lib/paced-load';
 import { runMain } from './lib/run-main';
-import { spawnApi } from './lib/server-process';
+import { spawnApi, spawnWorker } from './lib/server-process';
 
 const EVENTS = Number(process.env.CLIENTS_EVENTS ?? 1_000_000);
 const TRANSACTIONS = Number(process.env.CLIENTS_TRANSACTIONS ?? 200_000);
@@ -139,7 +137,8 @@ async function feedFigures(base: string, db: Db, teamId: string, key: string) {
   const request = (i: number) => ({ method: 'GET', path: `/events?pageSize=50&after=${cursors[i % cursors.length]}`, headers });
   await pacedLoad({ url: base, rate: FEED_RATE, durationS: 3, request }); // warm-up: JIT, pools, caches
   const paced = await pacedLoad({ url: base, rate: FEED_RATE, durationS: FEED_SECONDS, request });
-  if (paced.non2xx || paced.errors) throw new Error(`GET /events: ${paced.non2xx} non-2xx answers, ${paced.errors} errors`);
+  if (paced.non2xx || paced.errors)
+    throw new Error(`GET /events: ${paced.non2xx} non-2xx answers, ${paced.errors} errors: ${JSON.stringify(paced.failures)}`);
 
   let read = 0;
   let cursor: string | undefined;
@@ -361,6 +360,8 @@ async function changeFreshness(base: string, key: string) {
     })();
 
     const made = new Map<string, number>();
+    // When each change was answered (its commit is before): what the two figures after it start from.
+    const answered = new Map<string, number>();
     let refused = 0;
     await paced(CHANGE_RATE, SECONDS, async (i) => {
       const at = performance.now();
@@ -374,14 +375,20 @@ async function changeFreshness(base: string, key: string) {
         await res.arrayBuffer();
         return;
       }
-      made.set(((await res.json()) as { data: { id: string } }).data.id, at);
+      const { id } = ((await res.json()) as { data: { id: string } }).data;
+      answered.set(id, performance.now());
+      made.set(id, at);
     });
     if (refused) throw new Error(`${refused} POST /transactions were refused`);
     const waitedForHooks = await waitUntilSeen(made, delivered);
     const waitedForFeed = await waitUntilSeen(made, inFeed);
     following.on = false;
     await follower;
-    return { webhook: lateness(made, delivered, waitedForHooks), feed: lateness(made, inFeed, waitedForFeed) };
+    return {
+      answer: lateness(made, answered, waitedForFeed),
+      webhook: lateness(made, delivered, waitedForHooks),
+      feed: lateness(made, inFeed, waitedForFeed),
+    };
   } finally {
     receiver.close();
   }
@@ -414,18 +421,12 @@ async function main() {
     CHAT_RATE_LIMIT: '100000000',
   };
   const config = loadConfig({ ...process.env, ...SECRETS, ...apiEnv, LOG_LEVEL: 'warn', DATABASE_URL: bench.url });
-  const connection = await NativeConnection.connect({ address: env.address });
-  // The worker's own pool, as worker/main.ts opens it: the bench's (4) would queue its activities.
-  const workerDb = createDb({ url: bench.url, poolMax: config.DATABASE_POOL_MAX });
-  const worker = await createWorker({
-    connection,
-    namespace: 'default',
-    taskQueue: TASK_QUEUE,
-    deps: createActivityDeps(config, workerDb),
-  });
   const temporal = createTemporalGateway({ address: env.address, namespace: 'default', taskQueue: TASK_QUEUE });
   const port = await freePort();
   const api = spawnApi({ databaseUrl: bench.url, port, env: apiEnv });
+  const worker = spawnWorker({ databaseUrl: bench.url, env: apiEnv });
+  const exited = (child: ChildProcess) =>
+    new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
   const base = `http://127.0.0.1:${port}`;
   const keys: string[] = [];
   const key = async (teamId: string, userId: string, scopes: string[]) => {
@@ -436,7 +437,7 @@ async function main() {
   let fresh: string | undefined;
   try {
     await waitForPort(`127.0.0.1:${port}`);
-    await worker.runUntil(async () => {
+    {
       await feedFigures(base, db, team.id, await key(team.id, user.id, ['events.read']));
       await mcpFigures(base, await key(team.id, user.id, ['transactions.read', 'reports.read']));
 
@@ -451,7 +452,8 @@ async function main() {
         bank,
         TARGETS.bankP99,
       );
-      const { webhook, feed } = await changeFreshness(base, freshKey);
+      const { answer, webhook, feed } = await changeFreshness(base, freshKey);
+      console.log(`  POST /transactions sent → answered: p50 ${ms(answer.p50)}, p99 ${ms(answer.p99)}, max ${ms(answer.max)}`);
       reportFreshness(
         `change → outbound webhook received p99 at ${CHANGE_RATE}/s`,
         'POST /transactions sent → its transaction.created at a loopback endpoint',
@@ -464,14 +466,14 @@ async function main() {
         feed,
         TARGETS.eventsP99,
       );
-    });
+    }
   } finally {
     api.kill('SIGTERM');
+    worker.kill('SIGTERM');
+    await Promise.all([exited(api), exited(worker)]);
     await db('api_keys').where({ name: 'bench-clients' }).delete();
     if (fresh) await forgetTeam(db, fresh);
     await temporal.close();
-    await connection.close();
-    await workerDb.destroy();
     await bankA.close();
     await env.teardown();
     await bench.close();

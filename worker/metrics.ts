@@ -1,34 +1,26 @@
 import net from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Db } from '../shared/db/knex';
-import { CounterFamily, type CounterCell } from '../shared/metrics/cells';
 import { processRegistry } from '../shared/metrics/registry';
 import type { Scrape } from '../shared/metrics/server';
+import { WebhookAttemptCounter } from '../shared/metrics/webhook-attempts';
 import type { WebhookAttemptOutcome } from '../shared/temporal/webhook-delivery/contract';
-
-const OUTCOMES: readonly WebhookAttemptOutcome[] = ['delivered', 'failed', 'abandoned'];
 
 /**
  * The worker's own metrics: its PostgreSQL pool, the process, and what its activities count
- * (webhook delivery attempts by outcome, never by endpoint: ids would make a series each).
+ * (webhook delivery attempts by outcome).
  */
 export class WorkerMetrics {
   readonly registry: Registry;
-  private readonly attempts = new CounterFamily(
-    'finops_webhook_delivery_attempts_total',
-    'Outgoing webhook delivery attempts, by outcome: delivered (2xx), failed (retried later), abandoned (endpoint gone or disabled).',
-    ['outcome'],
-  );
-  private readonly attemptCells: Map<WebhookAttemptOutcome, CounterCell>;
+  private readonly attempts: WebhookAttemptCounter;
 
   constructor(db: Db, opts: { processMetrics: boolean }) {
     this.registry = processRegistry(db, opts);
-    this.attempts.registerIn(this.registry);
-    this.attemptCells = new Map(OUTCOMES.map((o) => [o, this.attempts.cell(o)]));
+    this.attempts = new WebhookAttemptCounter(this.registry);
   }
 
   deliveryAttempt(outcome: WebhookAttemptOutcome): void {
-    this.attemptCells.get(outcome)?.inc();
+    this.attempts.inc(outcome);
   }
 
   /**

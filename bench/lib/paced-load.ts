@@ -12,6 +12,8 @@ export interface PacedResult {
   total: number;
   non2xx: number;
   errors: number;
+  /** What went wrong, a few of each kind: `HTTP 409`, `ECONNRESET`…, with how many. */
+  failures: Record<string, number>;
   /** Milliseconds from when each request was due to when its answer had arrived, ascending. */
   latencies: number[];
   p50: number;
@@ -41,6 +43,8 @@ export async function pacedLoad(opts: {
   const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
+  const failures: Record<string, number> = {};
+  const failed = (what: string) => (failures[what] = (failures[what] ?? 0) + 1);
   const send = (r: PacedRequest, due: number) =>
     new Promise<void>((resolve) => {
       const req = http.request(
@@ -49,13 +53,17 @@ export async function pacedLoad(opts: {
           res.resume();
           res.on('end', () => {
             latencies.push(performance.now() - due);
-            if (!res.statusCode || res.statusCode < 200 || res.statusCode > 299) non2xx += 1;
+            if (!res.statusCode || res.statusCode < 200 || res.statusCode > 299) {
+              non2xx += 1;
+              failed(`HTTP ${res.statusCode}`);
+            }
             resolve();
           });
         },
       );
-      req.on('error', () => {
+      req.on('error', (err: NodeJS.ErrnoException) => {
         errors += 1;
+        failed(err.code ?? err.message);
         resolve();
       });
       req.end(r.body);
@@ -76,6 +84,7 @@ export async function pacedLoad(opts: {
     total: count,
     non2xx,
     errors,
+    failures,
     latencies,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),

@@ -74,6 +74,32 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
 }
 
 /**
+ * Starts the worker as its own node process running the compiled build, as production runs it:
+ * in the bench's own process its workflow tasks and activities would share one event loop with
+ * the load the bench makes and the endpoints that time what arrives, and stretch all three.
+ * No schedules of its own (exchange rates, retention), probes on a free port; `env` adds the rest.
+ */
+export function spawnWorker(opts: { databaseUrl: string; env: NodeJS.ProcessEnv }): ChildProcess {
+  const entry = path.join(path.dirname(path.dirname(compiledApiEntry())), 'worker', 'main.js');
+  return spawn(process.execPath, [entry], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: '1'.repeat(64),
+      AUDIT_SIGNING_KEY: '2'.repeat(64),
+      DATABASE_URL: opts.databaseUrl,
+      LOG_LEVEL: 'warn',
+      WORKER_HEALTH_PORT: '0',
+      FX_RATES_SCHEDULE: 'false',
+      RETENTION_SCHEDULE: 'false',
+      ...opts.env,
+    },
+    stdio: 'inherit',
+  });
+}
+
+/**
  * Starts a bench's bare comparator (a TypeScript program beside the bench) as its own process; with
  * BENCH_CPU_PROF=<dir> it writes `bare.<time>.cpuprofile` there, so the two profiles of one run can
  * be read side by side. BENCH_BARE_NODE_ARGS adds node flags to it alone, as BENCH_API_NODE_ARGS does to the API.

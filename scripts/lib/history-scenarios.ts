@@ -503,6 +503,34 @@ export const SCENARIOS: HistoryScenario[] = [
       }),
   },
   {
+    // Handed over by the relay after its own first attempt failed: wait until then, 503 on attempt 2, 200 on attempt 3.
+    name: 'webhook-delivery-continued',
+    activities: (() => {
+      const reports: WebhookAttemptReport[] = [
+        { outcome: 'failed', attempt: 2, statusCode: 503 },
+        { outcome: 'delivered', attempt: 3, statusCode: 200 },
+      ];
+      return {
+        attemptWebhookDelivery: async () => reports.shift(),
+        giveUpWebhookDelivery: async () => undefined,
+      };
+    })(),
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            deliveryId: 'd1',
+            teamId: 't1',
+            endpointId: 'e1',
+            retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
+            continueFrom: { attempts: 1, lastStatusCode: 500, nextAttemptAt: new Date(Date.now() + 1000).toISOString() },
+          },
+        ],
+      }),
+  },
+  {
     // A rule over 2,500 transactions: two chunks, then done.
     name: 'apply-rules',
     activities: (() => {

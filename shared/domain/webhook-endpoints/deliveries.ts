@@ -13,10 +13,13 @@ import { signedHeaders } from './signing';
 
 /**
  * The delivery outbox. A delivery is `pending` from the transaction that emitted it until a relay
- * claims it (`starting`) and starts its WebhookDelivery run (`running`); the run's attempts end it
- * `delivered` or `failed`. A replay puts a finished delivery back to `starting`. A start lost with
- * its process leaves the row `starting`; after `staleAfterS` a relay claims it again, and the
- * workflow id makes that start find the run if there is one.
+ * claims it (`starting`). The relay makes the first attempt itself (most succeed: no workflow); when
+ * it fails, the row stays `starting` until the relay has started a WebhookDelivery run to go on from
+ * the second attempt (`running`); the run's attempts end it `delivered` or `failed`. A replay puts a
+ * finished delivery back to `starting` and starts a run from a first attempt. A claim lost with its
+ * process (mid-attempt, or before its start) leaves the row `starting`; after `staleAfterS` a relay
+ * claims it again and starts a run for it without an attempt of its own, as that process may have
+ * started one already: the workflow id makes that start find the run if there is one.
  */
 
 export interface DueDelivery {
@@ -26,23 +29,34 @@ export interface DueDelivery {
   /** The event and the endpoint's URL, for the run's summary; the URL is null once the endpoint is gone. */
   eventType: string;
   url: string | null;
+  /** Claimed from `pending`: no process has had it yet, so the relay may attempt it itself. */
+  fresh: boolean;
 }
 
 export async function claimDueWebhookDeliveries(db: Db, opts: { limit: number; staleAfterS: number }): Promise<DueDelivery[]> {
-  const { rows } = await db.raw<{ rows: { id: string; team_id: string; endpoint_id: string; event_type: string; url: string | null }[] }>(
+  const { rows } = await db.raw<{
+    rows: { id: string; team_id: string; endpoint_id: string; event_type: string; url: string | null; fresh: boolean }[];
+  }>(
     `with due as (
-       select id from webhook_deliveries
+       select id, status = 'pending' as fresh from webhook_deliveries
         where status = 'pending' or (status = 'starting' and claimed_at < now() - make_interval(secs => ?))
         order by created_at
         limit ?
         for update skip locked)
      update webhook_deliveries d set status = 'starting', claimed_at = now(), updated_at = now()
        from due where d.id = due.id
-     returning d.id, d.team_id, d.endpoint_id, d.event_type,
+     returning d.id, d.team_id, d.endpoint_id, d.event_type, due.fresh,
        (select e.url from webhook_endpoints e where e.id = d.endpoint_id and e.team_id = d.team_id) as url`,
     [opts.staleAfterS, opts.limit],
   );
-  return rows.map((r) => ({ deliveryId: r.id, teamId: r.team_id, endpointId: r.endpoint_id, eventType: r.event_type, url: r.url }));
+  return rows.map((r) => ({
+    deliveryId: r.id,
+    teamId: r.team_id,
+    endpointId: r.endpoint_id,
+    eventType: r.event_type,
+    url: r.url,
+    fresh: r.fresh,
+  }));
 }
 
 export const webhookRetryPolicy = (config: Config): WebhookRetryPolicy => ({
@@ -58,7 +72,7 @@ export const webhookRetryPolicy = (config: Config): WebhookRetryPolicy => ({
  */
 export async function startClaimedDelivery(
   deps: { db: Db; temporal: TemporalGateway; config: Config; logger: Logger },
-  due: DueDelivery,
+  due: Omit<DueDelivery, 'fresh'>,
 ): Promise<boolean> {
   try {
     const { deliveryId, teamId, endpointId } = due;
@@ -68,11 +82,57 @@ export async function startClaimedDelivery(
     await WebhookDelivery.query(deps.db).where({ id: due.deliveryId, status: 'starting' }).patch({ status: 'pending', claimedAt: null });
     return false;
   }
-  // The run may have finished its first attempt already: only a delivery still `starting` moves.
-  await WebhookDelivery.query(deps.db)
-    .where({ id: due.deliveryId, status: 'starting' })
-    .patch({ status: 'running', updatedAt: new Date() });
+  await markRunning(deps.db, due.deliveryId);
   return true;
+}
+
+// The run may have finished its first attempt already: only a delivery still `starting` moves.
+const markRunning = (db: Db, deliveryId: string) =>
+  WebhookDelivery.query(db).where({ id: deliveryId, status: 'starting' }).patch({ status: 'running', updatedAt: new Date() });
+
+/** What the relay did with a claimed delivery. */
+export type RelayedDelivery = 'delivered' | 'abandoned' | 'handed_over' | 'started' | 'left_due';
+
+/**
+ * The relay's part in a claimed delivery. A fresh one it attempts itself: delivered (or given up)
+ * is the end of it; a failure starts a run that goes on from the second attempt after the first
+ * wait. A stale one (a process lost it mid-attempt or before its start) and one whose attempt broke
+ * (the database, not the endpoint) get a run from a first attempt, as before. A run that cannot be
+ * started after a failed attempt leaves the row `starting`, for a relay to claim again once stale:
+ * released at once it would be attempted again at the next pass, ignoring the backoff.
+ */
+export async function relayClaimedDelivery(
+  deps: { db: Db; temporal: TemporalGateway; config: Config; logger: Logger; onAttempt?: (report: WebhookAttemptReport) => void },
+  due: DueDelivery,
+): Promise<RelayedDelivery> {
+  if (!due.fresh) return (await startClaimedDelivery(deps, due)) ? 'started' : 'left_due';
+  let report: WebhookAttemptReport;
+  try {
+    report = await attemptWebhookDelivery(deps, due.deliveryId, () => new Date(), { whileClaimed: true });
+  } catch (err) {
+    deps.logger.warn({ err, deliveryId: due.deliveryId }, 'webhook delivery attempt broke; handing it to a run');
+    return (await startClaimedDelivery(deps, due)) ? 'started' : 'left_due';
+  }
+  deps.onAttempt?.(report);
+  if (report.outcome !== 'failed') return report.outcome;
+  const { deliveryId, teamId, endpointId } = due;
+  const retry = webhookRetryPolicy(deps.config);
+  const continueFrom = {
+    attempts: 1,
+    lastStatusCode: report.statusCode,
+    nextAttemptAt: new Date(Date.now() + retry.initialIntervalMs).toISOString(),
+  };
+  try {
+    await startWebhookDelivery(deps.temporal, { deliveryId, teamId, endpointId, retry, continueFrom }, due);
+  } catch (err) {
+    deps.logger.warn(
+      { err, deliveryId },
+      'could not start a webhook delivery after its first attempt; it is due again once its claim is stale',
+    );
+    return 'left_due';
+  }
+  await markRunning(deps.db, deliveryId);
+  return 'handed_over';
 }
 
 interface DeliveryToSend {
@@ -97,6 +157,13 @@ export async function attemptWebhookDelivery(
   deps: { db: Db; config: Config },
   deliveryId: string,
   now: () => Date = () => new Date(),
+  opts: {
+    /**
+     * The relay's attempt of a row it claimed: a failure leaves it `starting` (claimed afresh) until
+     * its run has started, so that a relay lost before that start is followed by another.
+     */
+    whileClaimed?: boolean;
+  } = {},
 ): Promise<WebhookAttemptReport> {
   const { db, config } = deps;
   const row = await db('webhook_deliveries as d')
@@ -129,7 +196,7 @@ export async function attemptWebhookDelivery(
     timeoutMs: config.WEBHOOK_TIMEOUT,
     allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE,
   });
-  return recordAttempt(db, row, result, config.WEBHOOK_DISABLE_AFTER);
+  return recordAttempt(db, row, result, config.WEBHOOK_DISABLE_AFTER, opts.whileClaimed ?? false);
 }
 
 async function recordAttempt(
@@ -137,6 +204,7 @@ async function recordAttempt(
   delivery: Pick<DeliveryToSend, 'id' | 'teamId'>,
   result: AttemptResult,
   disableAfterMs: number,
+  whileClaimed: boolean,
 ): Promise<WebhookAttemptReport> {
   const ok = result.error === null;
   return db.transaction(async (trx) => {
@@ -149,12 +217,16 @@ async function recordAttempt(
       .patch({
         attempts: attempt,
         lastStatusCode: result.statusCode,
-        status: ok ? 'delivered' : 'running',
+        status: ok ? 'delivered' : whileClaimed ? 'starting' : 'running',
+        ...(!ok && whileClaimed ? { claimedAt: dbNow() } : {}),
         deliveredAt: ok ? dbNow() : null,
         updatedAt: dbNow(),
       });
     if (ok) {
-      await WebhookEndpoint.query(trx).findById(current.endpointId).patch({ failingSince: null });
+      // Only an endpoint that was failing is written: a healthy one's row is left unlocked, or every
+      // concurrent success to it would queue on that lock, holding its transaction (and the event
+      // feed's horizon) open meanwhile.
+      await WebhookEndpoint.query(trx).findById(current.endpointId).whereNotNull('failingSince').patch({ failingSince: null });
       return { outcome: 'delivered', attempt, statusCode: result.statusCode };
     }
     const disabled = await disableIfFailingTooLong(trx, current.endpointId, disableAfterMs, result.error);

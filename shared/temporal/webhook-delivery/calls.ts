@@ -40,7 +40,7 @@ export async function startWebhookDelivery(
       typedSearchAttributes: new TypedSearchAttributes([
         { key: TeamId, value: input.teamId },
         { key: WebhookEndpointId, value: input.endpointId },
-        { key: Stage, value: 'sending' },
+        { key: Stage, value: input.continueFrom ? 'waiting_to_retry' : 'sending' },
       ]),
       staticSummary: summaryOf(about),
     });

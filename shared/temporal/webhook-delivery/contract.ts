@@ -16,6 +16,21 @@ export interface WebhookDeliveryInput {
   teamId: string;
   endpointId: string;
   retry: WebhookRetryPolicy;
+  /**
+   * The attempts the relay made itself before handing the delivery over (it makes the first, and
+   * starts a run only when that one fails): the run waits until `nextAttemptAt` and goes on from the
+   * next attempt with the backoff those attempts reached. Absent (runs started before it existed, a
+   * replay, a test event): the run makes the first attempt itself.
+   */
+  continueFrom?: WebhookDeliveryContinuation;
+}
+
+export interface WebhookDeliveryContinuation {
+  /** Attempts already made for this run, all failed (at least 1). */
+  attempts: number;
+  lastStatusCode: number | null;
+  /** When the next attempt is due (ISO 8601): the last failure plus the wait after it. */
+  nextAttemptAt: string;
 }
 
 /** What one attempt came to: sent and answered 2xx; failed (try again); or nothing more to do (endpoint gone or disabled). */
@@ -35,7 +50,7 @@ export type WebhookDeliveryStage = 'sending' | 'waiting_to_retry' | 'delivered' 
 
 export interface WebhookDeliveryProgress {
   stage: WebhookDeliveryStage;
-  /** Attempts this run made. */
+  /** Attempts this run made, counting those the relay made before it started. */
   attempts: number;
   lastStatusCode: number | null;
   /** When the next attempt is due while waiting (ISO 8601). */
