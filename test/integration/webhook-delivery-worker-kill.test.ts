@@ -54,7 +54,8 @@ describe('WebhookDelivery survives a killed worker', () => {
     const t = await setUp(
       'hook-kill-wait',
       { statuses: [500, 500] },
-      { WEBHOOK_RETRY_INITIAL_INTERVAL: '3s', WEBHOOK_RETRY_MAX_INTERVAL: '3s' },
+      // Long enough that the first worker, busy on a loaded machine, is surely killed before its timer fires.
+      { WEBHOOK_RETRY_INITIAL_INTERVAL: '6s', WEBHOOK_RETRY_MAX_INTERVAL: '6s' },
     );
     await eventually(async () => (await t.attempts()).length === 1, 60_000, 'the first attempt');
     await kill(t.first);
