@@ -54,15 +54,9 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
   const extra = process.env.BENCH_API_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   return spawn(process.execPath, [...profile, ...extra, compiledApiEntry()], {
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      AUTH_JWT_SECRET: 'x'.repeat(32),
-      ENCRYPTION_KEY: '1'.repeat(64),
-      AUDIT_SIGNING_KEY: '2'.repeat(64),
-      DATABASE_URL: opts.databaseUrl,
+      ...productionEnv(opts.databaseUrl),
       PORT: String(opts.port),
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '100000000',
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       // A free port of its own: two APIs of one bench, or of two benches, cannot both have the default.
@@ -72,6 +66,17 @@ export function spawnApi(opts: { databaseUrl: string; port: number; env?: NodeJS
     stdio: 'inherit',
   });
 }
+
+/** What the API and the worker both run with here: production mode, fixed test keys, logging at `warn`. */
+const productionEnv = (databaseUrl: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  NODE_ENV: 'production',
+  AUTH_JWT_SECRET: 'x'.repeat(32),
+  ENCRYPTION_KEY: '1'.repeat(64),
+  AUDIT_SIGNING_KEY: '2'.repeat(64),
+  DATABASE_URL: databaseUrl,
+  LOG_LEVEL: 'warn',
+});
 
 /**
  * Starts the worker as its own node process running the compiled build, as production runs it:
@@ -83,13 +88,7 @@ export function spawnWorker(opts: { databaseUrl: string; env: NodeJS.ProcessEnv 
   const entry = path.join(path.dirname(path.dirname(compiledApiEntry())), 'worker', 'main.js');
   return spawn(process.execPath, [entry], {
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      AUTH_JWT_SECRET: 'x'.repeat(32),
-      ENCRYPTION_KEY: '1'.repeat(64),
-      AUDIT_SIGNING_KEY: '2'.repeat(64),
-      DATABASE_URL: opts.databaseUrl,
-      LOG_LEVEL: 'warn',
+      ...productionEnv(opts.databaseUrl),
       WORKER_HEALTH_PORT: '0',
       FX_RATES_SCHEDULE: 'false',
       RETENTION_SCHEDULE: 'false',

@@ -1,12 +1,10 @@
 import { sendConsentNotice } from '../../shared/domain/bank-connections/consent';
 import { watchConsentExpiry } from '../../shared/temporal/bank-consent/calls';
 import type { BankConsentWorkflow } from '../../shared/temporal/bank-consent/contract';
-import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
-import { testConfig } from '../support/api';
-import { withTestDatabase } from '../support/database';
+import { workerKillTest } from '../support/worker-kill';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
-import { isAlive, killHard, workerProcesses } from '../support/processes';
+import { isAlive, killHard } from '../support/processes';
 import { uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
 
 /**
@@ -14,25 +12,13 @@ import { uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
  * the "expired" notice is being retried (its table is away). A new worker finishes the run, and the
  * team hears each notice exactly once.
  */
-let temporal: TemporalGateway | undefined;
-const tdb = withTestDatabase({
-  tearDown: async () => {
-    await workers.killAll();
-    await temporal?.close();
-  },
-});
-const workers = workerProcesses(() => tdb.url);
+const { tdb, workers, temporal: gatewayFor } = workerKillTest();
 const startWorker = (env: Record<string, string>) => workers.start(env);
 
 describe('BankConsentExpiry survives a killed worker', () => {
   it('warns once and tells of the expiry once', async () => {
     const env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('consent-kill') };
-    const config = testConfig(env);
-    temporal = createTemporalGateway({
-      address: config.TEMPORAL_ADDRESS,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: env.TEMPORAL_TASK_QUEUE,
-    });
+    const temporal = gatewayFor(env);
     const owner = await createTeamAndOwner(tdb.db, 'Consent');
     // The clock starts once the worker polls: one that started late would find the warning's time past.
     let worker = startWorker(env);

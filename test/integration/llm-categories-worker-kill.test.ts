@@ -1,12 +1,10 @@
-import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { requestLlmCategories } from '../../shared/temporal/llm-categories/calls';
 import type { LlmCategoriesWorkflow } from '../../shared/temporal/llm-categories/contract';
 import { startLlmFake } from '../fakes/llm';
-import { testConfig } from '../support/api';
-import { withTestDatabase } from '../support/database';
+import { workerKillTest } from '../support/worker-kill';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
-import { isAlive, killHard, workerProcesses } from '../support/processes';
+import { isAlive, killHard } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
 /**
@@ -14,14 +12,7 @@ import { uniqueTaskQueue } from '../support/worker';
  * a restarted worker asks again, and each transaction is categorised (and announced) once.
  */
 const KEY = 'sk-kill';
-let temporal: TemporalGateway | undefined;
-const tdb = withTestDatabase({
-  tearDown: async () => {
-    await workers.killAll();
-    await temporal?.close();
-  },
-});
-const workers = workerProcesses(() => tdb.url);
+const { tdb, workers, temporal: gatewayFor } = workerKillTest();
 
 it('a worker killed mid-request: the restarted one asks again and categorises each row once', async () => {
   let release: () => void = () => undefined;
@@ -46,12 +37,7 @@ it('a worker killed mid-request: the restarted one asks again and categorises ea
         .returning<{ id: string }[]>('id')
     ).map((r) => r.id);
     const env = { TEMPORAL_TASK_QUEUE: uniqueTaskQueue('llm-kill'), LLM_API_URL: llm.url, LLM_API_KEY: KEY, LLM_MODEL: 'kill-gpt' };
-    const config = testConfig(env);
-    temporal = createTemporalGateway({
-      address: config.TEMPORAL_ADDRESS,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: env.TEMPORAL_TASK_QUEUE,
-    });
+    const temporal = gatewayFor(env);
 
     const first = workers.start(env);
     const workflowId = await requestLlmCategories(temporal, { teamId, teamName: 'Killed' });

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { decrypt, encrypt, keyIdOf, keyringOf } from '../../shared/domain/crypto/encryption';
 import { countNotUnderCurrentKey } from '../../shared/domain/crypto/re-encrypt';
-import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { reEncryptId, type ReEncryptProgress } from '../../shared/temporal/re-encrypt/contract';
 import { Stage } from '../../shared/temporal/search-attribute-keys';
-import { testConfig } from '../support/api';
-import { withTestDatabase } from '../support/database';
+import { workerKillTest } from '../support/worker-kill';
 import { eventually } from '../support/eventually';
 import { createTeamAndOwner } from '../support/fixtures';
-import { isAlive, killHard, workerProcesses } from '../support/processes';
+import { isAlive, killHard } from '../support/processes';
 import { uniqueTaskQueue } from '../support/worker';
 
 /**
@@ -16,14 +14,7 @@ import { uniqueTaskQueue } from '../support/worker';
  * which seals every bank token and webhook secret again under the new key. The worker is killed
  * mid-run; another finishes it, and every value still opens to the very secret it held.
  */
-let temporal: TemporalGateway | undefined;
-const tdb = withTestDatabase({
-  tearDown: async () => {
-    await workers.killAll();
-    await temporal?.close();
-  },
-});
-const workers = workerProcesses(() => tdb.url);
+const { tdb, workers, temporal: gatewayFor } = workerKillTest();
 
 const CONNECTIONS = 2_400;
 const ENDPOINTS = 600;
@@ -75,12 +66,7 @@ it('a worker killed while re-encrypting loses no secret, and the run ends with e
     ENCRYPTION_KEYS_RETIRED: oldKey,
     RE_ENCRYPT_BATCH: '40',
   };
-  const config = testConfig(env);
-  temporal = createTemporalGateway({
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: env.TEMPORAL_TASK_QUEUE,
-  });
+  const temporal = gatewayFor(env);
 
   // The worker starts the run itself, because a key is retired.
   const first = workers.start(env);

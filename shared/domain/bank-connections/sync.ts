@@ -3,7 +3,14 @@ import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import type { Db } from '../../db/knex';
 import { BankConnection, type Transaction } from '../../db/models';
-import { categoriseNew, loadCategoriser, type Categorised, type IncomingCategoriser, type IncomingRow } from '../learned-categories/apply';
+import {
+  categoriseNew,
+  loadCategoriser,
+  uncategorised,
+  type Categorised,
+  type IncomingCategoriser,
+  type IncomingRow,
+} from '../learned-categories/apply';
 import { mergeTransactions } from '../transactions/merge';
 import { deleteWithdrawnTransactions } from '../transactions/service';
 import { pairArrivals, type Arrival } from '../transactions/reconcile';
@@ -86,18 +93,6 @@ const UPSERT = `insert into transactions (team_id, id, ${[...COLUMNS, ...NEW_ONL
     ${MERGED.map(([column]) => `${column} = excluded.${column}`).join(', ')}, status = ${KEPT_STATUS}, updated_at = excluded.updated_at
   returning id, provider_transaction_id as "providerTransactionId", (xmax = 0) as inserted`;
 
-const bare = (r: SyncedTransaction): Categorised => ({
-  categorySlug: null,
-  note: null,
-  status: r.status,
-  assignedId: null,
-  recurring: false,
-  splits: null,
-  tags: [],
-  fieldSources: {},
-  suggestedCategory: null,
-});
-
 /** Loads the team's categoriser when a page first has a new row; a sync pass passes one for all its pages. */
 export type CategoriserSource = () => Promise<IncomingCategoriser>;
 
@@ -157,7 +152,7 @@ async function upsertTransactions(
         ],
   );
   const categorised = fresh.length ? (await categoriser()).categorise(fresh) : new Map<string, Categorised>();
-  const values = rows.map((r, i) => categorised.get(ids[i]) ?? bare(r));
+  const values = rows.map((r, i) => categorised.get(ids[i]) ?? uncategorised(r.status));
   // Arrays holding nulls, which pg sends as NULL elements; Knex's binding type knows no such array.
   const columns = [
     ids,

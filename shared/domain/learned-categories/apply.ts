@@ -56,6 +56,19 @@ export interface Categorised {
   suggestedCategory: SuggestedCategory | null;
 }
 
+/** A new row as nothing categorised it: the bank's status and no other field set. */
+export const uncategorised = (status: string): Categorised => ({
+  categorySlug: null,
+  note: null,
+  status,
+  assignedId: null,
+  recurring: false,
+  splits: null,
+  tags: [],
+  fieldSources: {},
+  suggestedCategory: null,
+});
+
 /** categoriseNew for rows not yet inserted: each row's values, in memory, by its id. */
 export interface IncomingCategoriser {
   categorise(rows: readonly IncomingRow[]): Map<string, Categorised>;
@@ -84,17 +97,7 @@ export async function loadCategoriser(db: Db, teamId: string): Promise<IncomingC
       const out = new Map<string, Categorised>();
       const chosen: LearnedExample[] = [];
       for (const row of rows) {
-        const c: Categorised = {
-          categorySlug: null,
-          note: null,
-          status: row.status,
-          assignedId: null,
-          recurring: false,
-          splits: null,
-          tags: [],
-          fieldSources: {},
-          suggestedCategory: null,
-        };
+        const c = uncategorised(row.status);
         if (compiled.length) {
           const bare: RuleRow = {
             ...row,
