@@ -49,6 +49,7 @@ import {
 import {
   webhookDeliveryContract,
   type WebhookAttemptReport,
+  type WebhookDeliveryInput,
   type WebhookDeliveryWorkflow,
 } from '../../shared/temporal/webhook-delivery/contract';
 
@@ -97,6 +98,36 @@ export interface HistoryScenario {
   name: string;
   activities: Record<string, (...args: never[]) => Promise<unknown>>;
   run(client: Client, ids: { taskQueue: string; workflowId: string }): Promise<unknown>;
+}
+
+/** A WebhookDelivery run whose attempts answer `reports` in turn; `continueFrom`, when the relay made the first attempt. */
+function webhookDeliveryScenario(
+  name: string,
+  reports: WebhookAttemptReport[],
+  continueFrom?: () => WebhookDeliveryInput['continueFrom'],
+): HistoryScenario {
+  const left = [...reports];
+  return {
+    name,
+    activities: {
+      attemptWebhookDelivery: async () => left.shift(),
+      giveUpWebhookDelivery: async () => undefined,
+    },
+    run: (client, { taskQueue, workflowId }) =>
+      client.workflow.execute<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            deliveryId: 'd1',
+            teamId: 't1',
+            endpointId: 'e1',
+            retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
+            ...(continueFrom && { continueFrom: continueFrom() }),
+          },
+        ],
+      }),
+  };
 }
 
 export const SCENARIOS: HistoryScenario[] = [
@@ -474,62 +505,21 @@ export const SCENARIOS: HistoryScenario[] = [
         args: [{ importId: 'i1', teamId: 't1' }],
       }),
   },
-  {
-    // An endpoint that answers 500, then 503, then 200: two waits (1 s, then 2 s) and delivered.
-    name: 'webhook-delivery',
-    activities: (() => {
-      const reports: WebhookAttemptReport[] = [
-        { outcome: 'failed', attempt: 1, statusCode: 500 },
-        { outcome: 'failed', attempt: 2, statusCode: 503 },
-        { outcome: 'delivered', attempt: 3, statusCode: 200 },
-      ];
-      return {
-        attemptWebhookDelivery: async () => reports.shift(),
-        giveUpWebhookDelivery: async () => undefined,
-      };
-    })(),
-    run: (client, { taskQueue, workflowId }) =>
-      client.workflow.execute<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
-        taskQueue,
-        workflowId,
-        args: [
-          {
-            deliveryId: 'd1',
-            teamId: 't1',
-            endpointId: 'e1',
-            retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
-          },
-        ],
-      }),
-  },
-  {
-    // Handed over by the relay after its own first attempt failed: wait until then, 503 on attempt 2, 200 on attempt 3.
-    name: 'webhook-delivery-continued',
-    activities: (() => {
-      const reports: WebhookAttemptReport[] = [
-        { outcome: 'failed', attempt: 2, statusCode: 503 },
-        { outcome: 'delivered', attempt: 3, statusCode: 200 },
-      ];
-      return {
-        attemptWebhookDelivery: async () => reports.shift(),
-        giveUpWebhookDelivery: async () => undefined,
-      };
-    })(),
-    run: (client, { taskQueue, workflowId }) =>
-      client.workflow.execute<WebhookDeliveryWorkflow>(webhookDeliveryContract.workflowType, {
-        taskQueue,
-        workflowId,
-        args: [
-          {
-            deliveryId: 'd1',
-            teamId: 't1',
-            endpointId: 'e1',
-            retry: { initialIntervalMs: 1000, maxIntervalMs: 4000, windowMs: 60_000, attemptTimeoutMs: 15_000 },
-            continueFrom: { attempts: 1, lastStatusCode: 500, nextAttemptAt: new Date(Date.now() + 1000).toISOString() },
-          },
-        ],
-      }),
-  },
+  // An endpoint that answers 500, then 503, then 200: two waits (1 s, then 2 s) and delivered.
+  webhookDeliveryScenario('webhook-delivery', [
+    { outcome: 'failed', attempt: 1, statusCode: 500 },
+    { outcome: 'failed', attempt: 2, statusCode: 503 },
+    { outcome: 'delivered', attempt: 3, statusCode: 200 },
+  ]),
+  // Handed over by the relay after its own first attempt failed: wait until then, 503 on attempt 2, 200 on attempt 3.
+  webhookDeliveryScenario(
+    'webhook-delivery-continued',
+    [
+      { outcome: 'failed', attempt: 2, statusCode: 503 },
+      { outcome: 'delivered', attempt: 3, statusCode: 200 },
+    ],
+    () => ({ attempts: 1, lastStatusCode: 500, nextAttemptAt: new Date(Date.now() + 1000).toISOString() }),
+  ),
   {
     // A rule over 2,500 transactions: two chunks, then done.
     name: 'apply-rules',

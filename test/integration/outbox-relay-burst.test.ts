@@ -7,13 +7,13 @@ import { updateNotificationSetting } from '../../shared/domain/notifications/set
 import { emitEvents } from '../../shared/domain/webhook-endpoints/events';
 import { createWebhookEndpoint } from '../../shared/domain/webhook-endpoints/service';
 import { createLogger } from '../../shared/logger';
-import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import type { TemporalGateway } from '../../shared/temporal/client';
 import { testConfig } from '../support/api';
 import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { notificationDeliveryId } from '../../shared/temporal/notification-delivery/contract';
 import { webhookDeliveryId } from '../../shared/temporal/webhook-delivery/contract';
-import { uniqueTaskQueue } from '../support/worker';
+import { uniqueTaskQueue, temporalGatewayOf } from '../support/worker';
 
 /**
  * The outbox relays with a burst waiting: a pass starts its runs several at a time (each start is a
@@ -29,11 +29,7 @@ const config = testConfig({ WEBHOOKS_ALLOW_PRIVATE: 'true', TEMPORAL_TASK_QUEUE:
 
 const tdb = withTestDatabase({
   setUp: async () => {
-    temporal = createTemporalGateway({
-      address: config.TEMPORAL_ADDRESS,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
+    temporal = temporalGatewayOf(config);
     client = await temporal.client();
   },
   tearDown: async () => {

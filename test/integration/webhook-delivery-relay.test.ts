@@ -5,12 +5,12 @@ import { attemptWebhookDelivery, claimDueWebhookDeliveries } from '../../shared/
 import { emitEvent } from '../../shared/domain/webhook-endpoints/events';
 import { createWebhookEndpoint } from '../../shared/domain/webhook-endpoints/service';
 import { createLogger } from '../../shared/logger';
-import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import type { TemporalGateway } from '../../shared/temporal/client';
 import { webhookDeliveryId, webhookDeliveryProgress, type WebhookDeliveryWorkflow } from '../../shared/temporal/webhook-delivery/contract';
 import { testConfig } from '../support/api';
 import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
-import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
+import { startTestWorker, uniqueTaskQueue, type TestWorker, temporalGatewayOf } from '../support/worker';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -35,11 +35,7 @@ const relays: RepeatingPass[] = [];
 
 const tdb = withTestDatabase({
   setUp: async () => {
-    temporal = createTemporalGateway({
-      address: config.TEMPORAL_ADDRESS,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-    });
+    temporal = temporalGatewayOf(config);
     client = await temporal.client();
     worker = await startTestWorker(config, tdb.db);
   },

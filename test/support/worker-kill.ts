@@ -1,7 +1,8 @@
-import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
+import type { TemporalGateway } from '../../shared/temporal/client';
 import { testConfig } from './api';
 import { withTestDatabase } from './database';
 import { workerProcesses } from './processes';
+import { temporalGatewayOf } from './worker';
 
 /**
  * What a worker-kill test file sets up: its database, its worker processes (`workers.start(env)`),
@@ -18,12 +19,7 @@ export function workerKillTest() {
   });
   const workers = workerProcesses(() => tdb.url);
   const temporal = (env: { TEMPORAL_TASK_QUEUE: string }): TemporalGateway => {
-    const config = testConfig(env);
-    const gateway = createTemporalGateway({
-      address: config.TEMPORAL_ADDRESS,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: env.TEMPORAL_TASK_QUEUE,
-    });
+    const gateway = temporalGatewayOf(testConfig(env));
     gateways.push(gateway);
     return gateway;
   };

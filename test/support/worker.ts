@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { closeActivityDeps, createActivityDeps, type ActivityDeps } from '../../activities';
 import type { Config } from '../../shared/config';
 import type { Db } from '../../shared/db/knex';
+import { createTemporalGateway, type TemporalGateway } from '../../shared/temporal/client';
 import { createWorker } from '../../worker/create-worker';
 import { eventually } from './eventually';
 
@@ -16,6 +17,12 @@ export interface TestWorker {
 }
 
 /** A unique task queue per test file, so files sharing the dev server never take each other's tasks. */
+/** A gateway to the test's Temporal server and the task queue its config names; the caller closes it. */
+export const temporalGatewayOf = (
+  config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'TEMPORAL_TASK_QUEUE'>,
+): TemporalGateway =>
+  createTemporalGateway({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+
 export const uniqueTaskQueue = (label: string) => `test-${label}-${randomBytes(4).toString('hex')}`;
 
 /**
