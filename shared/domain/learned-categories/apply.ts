@@ -154,6 +154,9 @@ interface Uncategorised {
   providerCategory: string | null;
 }
 
+/** SQL: nobody chose `t`'s category, neither a person (by hand) nor automation with its source recorded. */
+export const NOBODY_CHOSE_CATEGORY = `t.field_sources -> 'categorySlug' is null and not ('categorySlug' = any(t.manual_fields))`;
+
 /** Learned, then provider, categories for the rows of `ids` nobody categorised. */
 export async function learnCategories(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<number> {
   const { rows } = await trx.raw<{ rows: Uncategorised[] }>(
@@ -161,7 +164,7 @@ export async function learnCategories(trx: Knex.Transaction, teamId: string, ids
             t.bank_account_id as "bankAccountId", t.provider_category as "providerCategory"
        from transactions t
       where t.team_id = ? and t.id = any(?::uuid[]) and t.category_slug is null
-        and t.field_sources -> 'categorySlug' is null and not ('categorySlug' = any(t.manual_fields))`,
+        and ${NOBODY_CHOSE_CATEGORY}`,
     [teamId, [...ids]],
   );
   if (!rows.length) return 0;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
-import { Category, Team, type FieldSource, type SuggestedCategory } from '../../db/models';
+import { Category, type FieldSource, type SuggestedCategory } from '../../db/models';
 import { LlmError, type LlmClient } from '../../providers/llm';
 import type { TemporalGateway } from '../../temporal/client';
 import { requestLlmCategories } from '../../temporal/llm-categories/calls';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
-import { DEFAULT_LEARNED_THRESHOLD } from './apply';
+import { NOBODY_CHOSE_CATEGORY, teamThreshold } from './apply';
 
 /** Transactions one request asks about: a prompt a small model still reads whole. */
 export const LLM_BATCH = 50;
@@ -114,7 +114,7 @@ export async function categoriseWithLlm(db: Db, llm: CategoryLlm, teamId: string
   const { rows } = await db.raw<{ rows: Candidate[] }>(
     `select t.id, t.name, t.description, t.merchant_name as "merchantName", t.counterparty_name as "counterpartyName",
             t.amount, t.currency,
-            (t.field_sources -> 'categorySlug' is null and not ('categorySlug' = any(t.manual_fields)) and t.splits is null) as askable
+            (${NOBODY_CHOSE_CATEGORY} and t.splits is null) as askable
        from transactions t
       where t.team_id = ? and t.awaits_llm_category and t.category_slug is null
       order by t.created_at desc, t.id
@@ -142,8 +142,7 @@ export async function categoriseWithLlm(db: Db, llm: CategoryLlm, teamId: string
     return result;
   }
   const names = new Map(categories.map((c) => [c.slug, c.name]));
-  const threshold =
-    (await Team.query(db).findById(teamId).select('learnedCategoryThreshold'))?.learnedCategoryThreshold ?? DEFAULT_LEARNED_THRESHOLD;
+  const threshold = await teamThreshold(db, teamId);
 
   for (let i = 0; i < askable.length; i += LLM_BATCH) {
     const batch = askable.slice(i, i + LLM_BATCH);
@@ -176,7 +175,7 @@ export async function categoriseWithLlm(db: Db, llm: CategoryLlm, teamId: string
            updated_at = now()
          from jsonb_to_recordset(?::jsonb) as c(id uuid, slug text, source jsonb, suggested jsonb)
          where t.team_id = ? and t.id = c.id and t.category_slug is null
-           and t.field_sources -> 'categorySlug' is null and not ('categorySlug' = any(t.manual_fields)) and t.splits is null
+           and ${NOBODY_CHOSE_CATEGORY} and t.splits is null
            and (c.slug is not null or t.suggested_category is null)
          returning t.id, c.slug is not null as applied`,
         [JSON.stringify(changes), teamId],
