@@ -1,15 +1,16 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../scripts/lib/ports';
 import { withTestDatabase } from '../support/database';
 import { eventually } from '../support/eventually';
 import { invoice, NON_LATIN_NAMES, parties } from '../support/non-latin-invoice';
+import { uniqueTaskQueue } from '../support/worker';
 
 /**
  * The production image, built from the Dockerfile as an operator builds it (deploy/image/build.sh):
  * Node 22 or newer, `dependencies` only, the API started from compiled JavaScript against this suite's
- * PostgreSQL and Temporal, its HEALTHCHECK, a graceful stop, and an invoice PDF with Greek, Cyrillic
+ * PostgreSQL and Temporal, its HEALTHCHECK, a graceful stop, a worker on the prebuilt workflow bundle, and an invoice PDF with Greek, Cyrillic
  * and Chinese names rendered inside it with the fonts it carries.
  *
  * It needs a Docker daemon; .ci/run installs and starts Debian's. On a machine without one this test
@@ -22,7 +23,7 @@ const BUILD_TIMEOUT = 25 * 60_000;
 
 const tdb = withTestDatabase({
   tearDown: async () => {
-    await stopApi();
+    await Promise.all([...running.keys()].map(stop));
   },
 });
 
@@ -37,14 +38,36 @@ const docker = async (args: string[], input?: string): Promise<string> => {
   return out;
 };
 
-let api: { child: ChildProcess; name: string; exited: Promise<number | null> } | undefined;
-async function stopApi(): Promise<number | null> {
-  if (!api) return null;
-  const { name, exited } = api;
-  api = undefined;
+/** Containers started by a test, each stopped (SIGTERM, then a grace) by `stop` or at the end. */
+const running = new Map<string, Promise<number | null>>();
+async function stop(name: string): Promise<number | null> {
+  const exited = running.get(name);
+  running.delete(name);
   await docker(['stop', '--time', '20', name]).catch(() => undefined);
-  return exited;
+  return exited ?? null;
 }
+
+/** Runs the image as production runs it, on the host's network (this suite's PostgreSQL and Temporal are on loopback). */
+function startContainer(role: string, env: Record<string, string>, command: string[] = []): string {
+  const name = `finops-image-${role}-${process.pid}`;
+  const settings = {
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: '1'.repeat(64),
+    AUDIT_SIGNING_KEY: '2'.repeat(64),
+    DATABASE_URL: tdb.url,
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const envArgs = Object.entries(settings).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+  const child = spawn('docker', ['run', '--rm', '--name', name, '--network', 'host', ...envArgs, TAG, ...command], { stdio: 'inherit' });
+  running.set(name, new Promise((resolve) => child.once('exit', resolve)));
+  return name;
+}
+
+const readyAt = (base: string, what: string) =>
+  eventually(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 60_000, `${what} to be ready`);
 
 beforeAll(async () => {
   await docker(['info', '--format', '{{.ServerVersion}}']).catch((err: unknown) => {
@@ -65,26 +88,10 @@ describe('the production image', () => {
 
   it('starts the API from compiled JavaScript: live, ready with PostgreSQL and Temporal, healthy, and stops gracefully', async () => {
     const port = await freePort();
-    const name = `finops-image-test-${process.pid}`;
-    const env = {
-      NODE_ENV: 'production',
-      AUTH_JWT_SECRET: 'x'.repeat(32),
-      ENCRYPTION_KEY: '1'.repeat(64),
-      AUDIT_SIGNING_KEY: '2'.repeat(64),
-      DATABASE_URL: tdb.url,
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS!,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      METRICS_PORT: '0',
-      LOG_LEVEL: 'warn',
-    };
-    const envArgs = Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
-    // The host's network: the container reaches this suite's PostgreSQL and Temporal on loopback.
-    const child = spawn('docker', ['run', '--rm', '--name', name, '--network', 'host', ...envArgs, TAG], { stdio: 'inherit' });
-    api = { child, name, exited: new Promise((resolve) => child.once('exit', resolve)) };
+    const name = startContainer('api', { HOST: '127.0.0.1', PORT: String(port), METRICS_PORT: '0' });
     const base = `http://127.0.0.1:${port}`;
 
-    await eventually(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, 60_000, 'the API to be ready');
+    await readyAt(base, 'the API');
     expect(await (await fetch(`${base}/livez`)).json()).toMatchObject({ status: 'ok' });
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
       status: 'ok',
@@ -101,8 +108,26 @@ describe('the production image', () => {
       'Docker to call the container healthy',
     );
 
-    expect(await stopApi()).toBe(0);
+    expect(await stop(name)).toBe(0);
   }, 180_000);
+
+  it('starts a worker from compiled JavaScript and its prebuilt workflow bundle: ready once it polls', async () => {
+    const port = await freePort();
+    // The suite's Temporal server is shared: this worker leaves the suite-wide schedules where they are.
+    const env = {
+      TEMPORAL_TASK_QUEUE: uniqueTaskQueue('image'),
+      WORKER_HEALTH_PORT: String(port),
+      FX_RATES_SCHEDULE: 'false',
+      RETENTION_SCHEDULE: 'false',
+    };
+    startContainer('worker', env, ['node', 'dist/worker/main.js']);
+    const base = `http://127.0.0.1:${port}`;
+    await readyAt(base, 'the worker');
+    expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'up' }, temporal: { status: 'up' }, polling: { status: 'up' } },
+    });
+  }, 120_000);
 
   it('renders an invoice PDF with Greek, Cyrillic and Chinese names in its own fonts', async () => {
     const script = `
