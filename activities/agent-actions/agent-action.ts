@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, log } from '@temporalio/activity';
 import {
   agentActionChatPrompt,
   AgentActionRefused,
@@ -11,7 +11,7 @@ import { AGENT_ACTION_REFUSALS, type AgentActionApplied, type AgentActionDecisio
 import type { ActivityDeps } from '../deps';
 import { sendOnce } from '../messaging/send-once';
 
-export function agentActionActivities({ db, messaging, temporal }: ActivityDeps) {
+export function agentActionActivities({ db, messaging, temporal, config }: ActivityDeps) {
   return {
     /** The in-app notice, once; and the team's chat numbers to ask with buttons (none when no chat is linked). */
     async notifyAgentAction(input: { actionId: string }): Promise<{ phoneNumbers: string[] }> {
@@ -29,7 +29,18 @@ export function agentActionActivities({ db, messaging, temporal }: ActivityDeps)
     /** Applies the approved change once (a retry after the commit answers the stored result); a refusal is final. */
     async applyAgentAction(input: { actionId: string; decision: AgentActionDecision }): Promise<AgentActionApplied> {
       try {
-        return await applyAgentAction({ db, temporal }, input.actionId, input.decision);
+        return await applyAgentAction(
+          {
+            db,
+            temporal,
+            config,
+            warn: (err, what) => {
+              log.warn(what, { err: String(err) });
+            },
+          },
+          input.actionId,
+          input.decision,
+        );
       } catch (err) {
         if (err instanceof AgentActionRefused) throw ApplicationFailure.nonRetryable(err.description, err.refusal);
         if (err instanceof AppError) throw ApplicationFailure.nonRetryable(err.description, AGENT_ACTION_REFUSALS.refused);

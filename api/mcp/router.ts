@@ -7,7 +7,7 @@ import { RESOURCE_SCOPES } from '../../shared/domain/auth/scopes';
 import { askerTimeZone } from '../../shared/domain/chat/assistant';
 import { CHAT_TOOLS, toolsFor, type ChatTool, type ToolContext } from '../../shared/domain/chat/tools';
 import { todayIn } from '../../shared/domain/common/time-zone';
-import { proposeAgentAction } from '../../shared/domain/agent-actions/service';
+import { proposalDeps, proposeAgentAction } from '../../shared/domain/agent-actions/service';
 import { AppError } from '../../shared/errors';
 import type { RequestAuthenticator } from '../auth/failure-throttle';
 import { budgetHeaders, takeAssistantBudget } from '../chat-budget';
@@ -109,7 +109,7 @@ export function mcpRouter(
       userId: principal.userId,
       today: todayIn(timeZone),
       // A write tool's call becomes an AgentAction a person approves (or one the team's policy lets through).
-      propose: (req) => proposeAgentAction({ db, temporal, expiryMs: config.AGENT_ACTION_EXPIRY }, { principal, via: 'mcp' }, req),
+      propose: (req) => proposeAgentAction({ db, ...proposalDeps(temporal, config, ctx.state.log) }, { principal, via: 'mcp' }, req),
     };
     // Only the tools its scopes allow are listed, and only they can be called.
     for (const tool of toolsFor(CHAT_TOOLS, principal.scopes)) {

@@ -1,3 +1,4 @@
+import { proposalDeps } from '../../shared/domain/agent-actions/service';
 import { ask, askAndWait } from '../../shared/domain/chat/assistant';
 import { chatAnswerSchema, chatEventSchema, sendChatBody } from '../../shared/domain/chat/schema';
 import { takeChatBudget } from '../chat-budget';
@@ -16,14 +17,14 @@ export const chat = [
     output: events(chatEventSchema, 'A stream of server-sent events; each `data` is JSON.'),
     run: async ({ principal, input, request }, { db, assistant, temporal, config }) => {
       await takeChatBudget(assistant, principal);
-      return ask({ db, llm: assistant.llm, log: request.log, agent: { temporal, expiryMs: config.AGENT_ACTION_EXPIRY } }, principal, input);
+      return ask({ db, llm: assistant.llm, log: request.log, agent: proposalDeps(temporal, config, request.log) }, principal, input);
     },
     trpc: {
       output: chatAnswerSchema,
       run: async ({ principal, input, request }, { db, assistant, temporal, config }) => {
         await takeChatBudget(assistant, principal);
         return askAndWait(
-          { db, llm: assistant.llm, log: request.log, agent: { temporal, expiryMs: config.AGENT_ACTION_EXPIRY } },
+          { db, llm: assistant.llm, log: request.log, agent: proposalDeps(temporal, config, request.log) },
           principal,
           input,
         );

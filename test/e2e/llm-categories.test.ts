@@ -8,6 +8,7 @@ import { eventuallyValue } from '../support/eventually';
 import type { UntypedJson } from '../support/untyped-json';
 import { startTestWorker, uniqueTaskQueue, type TestWorker } from '../support/worker';
 import { createActivityDeps } from '../../activities';
+import { proposalDeps, proposeAgentAction } from '../../shared/domain/agent-actions/service';
 import { loadModel } from '../../shared/domain/learned-categories/apply';
 import { categoriseWithLlm, requestLlmCategoriesAfterArrival, type CategoryLlm } from '../../shared/domain/learned-categories/llm';
 import { createLlmClient, LlmError } from '../../shared/providers/llm';
@@ -217,6 +218,30 @@ describe('categories from the language model', () => {
     // Another pass changes nothing of it.
     await categoriseWithLlm(tdb.db, categoryLlm(), acme.team.id);
     expect(await read(t.id)).toMatchObject({ category: { slug: 'travel' }, categorySource: { by: 'user' } });
+  });
+
+  it('categorises a transaction an agent created, once a person approved it', async () => {
+    const { temporal, config, logger } = api.deps;
+    const proposal = await proposeAgentAction(
+      { db: tdb.db, ...proposalDeps(temporal, config, logger) },
+      { principal: { kind: 'session', userId: acme.user.id, teamId: acme.team.id, scopes: ['transactions.write'] }, via: 'mcp' },
+      {
+        tool: 'create_transaction',
+        operation: 'transactions.create',
+        input: { name: 'Office Supplies GmbH', amount: -60, currency: 'EUR', date: '2026-11-22' },
+      },
+    );
+    expect(proposal.status).toBe('pending_approval');
+    const approved = await call('POST', `/agent-actions/${proposal.actionId}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body.data.result.category).toBeNull();
+    // The worker that applied it asked the model, as the API does after a person's create.
+    const t = await eventuallyValue(async () => {
+      const x = await read(approved.body.data.result.id);
+      return x.category ? x : undefined;
+    }, 30_000);
+    await settled();
+    expect(t).toMatchObject({ category: { slug: 'office-supplies' }, categorySource: { by: 'llm' } });
   });
 
   it('categorises what an import left uncategorised', async () => {

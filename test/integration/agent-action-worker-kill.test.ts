@@ -45,7 +45,7 @@ describe('AgentAction survives workers killed mid-run', () => {
     try {
       const first = startWorker();
       const proposal = await proposeAgentAction(
-        { db: tdb.db, temporal: api.deps.temporal, expiryMs: 3_600_000 },
+        { db: tdb.db, temporal: api.deps.temporal, config: { LLM_API_URL: undefined }, expiryMs: 3_600_000, warn: () => {} },
         {
           principal: {
             kind: 'api_key',

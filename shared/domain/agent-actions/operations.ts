@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
 import { toIso } from '../../db/timestamps';
 import { notFound } from '../../errors';
 import type { TemporalGateway } from '../../temporal/client';
 import type { ResourceScope } from '../auth/scopes';
 import { formatAmountWithCode } from '../currencies/money';
+import { requestLlmCategoriesAfterArrival } from '../learned-categories/llm';
 import { decide, getInboxItem, matchManually } from '../inbox/service';
 import * as inboxSchema from '../inbox/schema';
 import { applyInvoiceAction } from '../invoices/lifecycle';
@@ -34,6 +36,14 @@ export interface AgentActor {
 export interface ApplyDeps {
   db: Db;
   temporal: TemporalGateway;
+}
+
+/** What an applied change does once it committed, outside its transaction (asking the language model). */
+export interface AfterApplyDeps {
+  temporal: TemporalGateway;
+  config: Pick<Config, 'LLM_API_URL'>;
+  /** A follow-up is best effort: it reports here rather than fail a change that committed. */
+  warn(err: unknown, what: string): void;
 }
 
 /** One row as the preview shows it: its fields before (null for a new row) and after. */
@@ -70,6 +80,8 @@ export interface ApplicableOperation {
   input: z.ZodType<Record<string, unknown>>;
   prepare(db: Db, teamId: string, input: Record<string, unknown>): Promise<Prepared>;
   apply(deps: ApplyDeps, teamId: string, actor: AgentActor, input: Record<string, unknown>): Promise<unknown>;
+  /** After the apply committed (and again when a retry answers the stored result): what its declaration's `run` does after the service call. */
+  afterApply?(deps: AfterApplyDeps, teamId: string, result: unknown): Promise<void>;
 }
 
 export const SAMPLE_SIZE = 5;
@@ -80,10 +92,12 @@ const define = <S extends z.ZodType<Record<string, unknown>>>(op: {
   input: S;
   prepare(db: Db, teamId: string, input: z.output<S>): Promise<Prepared>;
   apply(deps: ApplyDeps, teamId: string, actor: AgentActor, input: z.output<S>): Promise<unknown>;
+  afterApply?: ApplicableOperation['afterApply'];
 }): ApplicableOperation => ({
   name: op.name,
   scopes: op.scopes,
   input: op.input,
+  afterApply: op.afterApply,
   // The stored input was parsed by this schema when proposed; it is parsed again where it is used.
   prepare: (db, teamId, input) => op.prepare(db, teamId, op.input.parse(input)),
   apply: (deps, teamId, actor, input) => op.apply(deps, teamId, actor, op.input.parse(input)),
@@ -140,6 +154,11 @@ const transactionsCreate = define({
     };
   },
   apply: ({ db }, teamId, _actor, input) => createTransaction(db, teamId, input),
+  // As the declaration's run: what rules and learned categories left uncategorised is asked of the model.
+  afterApply: async (deps, teamId, result) => {
+    if ((result as { category?: unknown } | null)?.category) return;
+    await requestLlmCategoriesAfterArrival(deps, teamId, (err) => deps.warn(err, 'language model categories not requested after a create'));
+  },
 });
 
 const updateInput = transactionSchema.transactionIdParams.extend({ data: transactionSchema.updateTransactionBody });

@@ -1,3 +1,4 @@
+import type { Config } from '../../config';
 import type { Db } from '../../db/knex';
 import { asActor, type AuditActor } from '../../db/team-wall';
 import { AgentAction, ApiKey, MessagingConnection, Notification, OAuthApplication, Team } from '../../db/models';
@@ -5,13 +6,14 @@ import { toIso } from '../../db/timestamps';
 import { AppError, conflict, forbidden, notFound, validationError, workflowServiceUnreachable } from '../../errors';
 import { approveAgentActionRun, declineAgentActionRun, startAgentAction } from '../../temporal/agent-action/calls';
 import { AGENT_ACTION_REFUSALS, type AgentActionApplied, type AgentActionDecision } from '../../temporal/agent-action/contract';
+import type { Logger } from '../../logger';
 import type { TemporalGateway } from '../../temporal/client';
 import type { Principal } from '../auth/principal';
 import { hasScopes } from '../auth/scopes';
 import { newestFirstPage, type CursorRow, type Page } from '../common/cursor';
 import { notify } from '../notifications/service';
 import { agentActionButtonId } from './buttons';
-import { applicableOperation, changedSince, type AgentActor } from './operations';
+import { applicableOperation, changedSince, type AfterApplyDeps, type AgentActor } from './operations';
 import type { AgentActionDto, AgentActionPolicies, ListAgentActionsQuery } from './schema';
 
 type Refusal = (typeof AGENT_ACTION_REFUSALS)[keyof typeof AGENT_ACTION_REFUSALS];
@@ -32,12 +34,23 @@ export interface Proposer {
   via: 'mcp' | 'chat';
 }
 
-export interface ProposeDeps {
+export interface ProposeDeps extends AfterApplyDeps {
   db: Db;
-  temporal: TemporalGateway;
   /** AGENT_ACTION_EXPIRY in ms. */
   expiryMs: number;
 }
+
+/** Where a process's agents propose: its Temporal, its settings, and its log for best-effort follow-ups. */
+export const proposalDeps = (
+  temporal: TemporalGateway,
+  config: Pick<Config, 'LLM_API_URL' | 'AGENT_ACTION_EXPIRY'>,
+  log: Pick<Logger, 'warn'>,
+): Omit<ProposeDeps, 'db'> => ({
+  temporal,
+  config,
+  expiryMs: config.AGENT_ACTION_EXPIRY,
+  warn: (err, what) => log.warn({ err: String(err) }, what),
+});
 
 export interface ProposalRequest {
   /** The tool the agent called. */
@@ -128,7 +141,7 @@ export async function proposeAgentAction(deps: ProposeDeps, proposer: Proposer, 
  * approved it) is handed to the operation.
  */
 export async function applyAgentAction(
-  deps: { db: Db; temporal: TemporalGateway },
+  deps: AfterApplyDeps & { db: Db },
   actionId: string,
   decision: { userId: string | null; via: 'api' | 'chat' | 'policy' },
 ): Promise<AgentActionApplied> {
@@ -143,8 +156,9 @@ export async function applyAgentAction(
     cred: proposed.proposedByKind === 'api_key' ? 'api_key' : proposed.proposedByKind === 'oauth' ? 'oauth' : 'session',
     credId: proposed.proposedByClientId,
   };
+  let applied: AgentActionApplied;
   try {
-    return await asActor(auditActor, () => applyLocked(deps, actionId, decision));
+    applied = await asActor(auditActor, () => applyLocked(deps, actionId, decision));
   } catch (err) {
     if (!(err instanceof AppError) || err.status === 404) throw err;
     // Refused for good: recorded, so the list says why nothing happened.
@@ -161,6 +175,8 @@ export async function applyAgentAction(
     if (err instanceof AgentActionRefused) throw err;
     throw new AgentActionRefused(AGENT_ACTION_REFUSALS.refused, `${err.description} (${err.status}); nothing was applied`);
   }
+  await applicableOperation(applied.operation).afterApply?.(deps, proposed.teamId, applied.result);
+  return applied;
 }
 
 /** The apply itself, in one transaction with the row locked (see applyAgentAction). */

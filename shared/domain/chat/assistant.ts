@@ -1,6 +1,5 @@
 import type { Db } from '../../db/knex';
-import type { TemporalGateway } from '../../temporal/client';
-import { proposeAgentAction, type ProposalRequest } from '../agent-actions/service';
+import { proposeAgentAction, type ProposalRequest, type ProposeDeps } from '../agent-actions/service';
 import { Team, User } from '../../db/models';
 import type { Logger } from '../../logger';
 import { LlmError, type LlmChatClient } from '../../providers/llm';
@@ -21,7 +20,7 @@ export interface AssistantDeps {
   /** Every tool there is (CHAT_TOOLS; tests may pass others). */
   tools?: readonly ChatTool[];
   /** Where the write tools propose their AgentActions; without it they refuse. */
-  agent?: { temporal: TemporalGateway; expiryMs: number };
+  agent?: Omit<ProposeDeps, 'db'>;
 }
 
 /** Where "last month" is, for chat and MCP alike: the question's zone, else the user's, else the team's, else UTC. */
