@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/audit.ts            (DATABASE_URL or an embedded PostgreSQL)
  *   DURATION=20 ENTRIES=200000 npx tsx bench/audit.ts
+ *   BENCH_DATABASE=finops_bench_mine …   (databases of your own, <name>_on and <name>_off, on a server others bench on too)
  */
 import { Team, User } from '../shared/db/models';
 import { createUserWithTeam } from '../shared/domain/teams/service';
@@ -36,8 +37,9 @@ async function teamWithKey(bench: BenchDatabase, name: string) {
 }
 
 async function main() {
-  const withTrail = await benchDatabase('finops_bench_audit_on');
-  const without = await benchDatabase('finops_bench_audit_off');
+  const name = process.env.BENCH_DATABASE ?? 'finops_bench_audit';
+  const withTrail = await benchDatabase(`${name}_on`);
+  const without = await benchDatabase(`${name}_off`);
   // The comparator: the same schema without the trail's triggers (what the API was before it).
   const { rows: audited } = await without.db.raw<{ rows: { table: string }[] }>(
     `select tgrelid::regclass::text as table from pg_trigger where tgname = 'audit_row'`,

@@ -8,6 +8,7 @@
  * read structurally as the inbox reads it, DTD check and totals check included. Goal: under 100 ms.
  *
  *   npx tsx bench/e-invoices.ts
+ *   BENCH_DATABASE=finops_bench_mine …   (a database of your own on a server others bench on too)
  */
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../shared/db/knex';
@@ -83,7 +84,7 @@ async function timed(runs: number, work: () => Promise<unknown>): Promise<number
 }
 
 async function main() {
-  const bench = await benchDatabase('finops_bench_e_invoices');
+  const bench = await benchDatabase(process.env.BENCH_DATABASE ?? 'finops_bench_e_invoices');
   try {
     const { teamId, invoiceId } = await seed(bench.db);
     const download = (format: EInvoiceFormat) => () => invoiceEInvoice(bench.db, teamId, invoiceId, format);

@@ -1,62 +1,18 @@
-import type { Knex } from 'knex';
-import { migrateLatest } from '../../shared/db/knex';
-import { migrationSource } from '../../shared/db/migrations';
-import { checkpointAuditTrail, sealAuditTrail, verifyAuditTrail } from '../../shared/domain/audit-events/service';
+import { checkpointAuditTrail, verifyAuditTrail } from '../../shared/domain/audit-events/service';
+import { auditChains } from '../support/audit-chain';
 import { withTestDatabase } from '../support/database';
-import { eventually } from '../support/eventually';
-import { createTeamAndOwner, insertTransactions } from '../support/fixtures';
 
 /**
  * verify over a chain long enough for several stretches (stretches of ten entries here, walked side
  * by side as a long chain's are): a break on either side of a stretch's edge, or several breaks in
- * stretches that finish in any order, is reported as the first broken entry and why; signed
- * checkpoints are still checked; and chains sealed before migration 0102 still verify after it.
+ * stretches that finish in any order, is reported as the first broken entry and why; and signed
+ * checkpoints are still checked. (Chains sealed under earlier definitions of the hash:
+ * audit-hash-migrations.test.ts.)
  */
 const tdb = withTestDatabase();
 const SEED = '3'.repeat(64);
 const STRETCH = 10;
-
-/**
- * Seals all the team's entries and returns how many its chain holds. An open transaction anywhere on
- * the server holds sealing back a moment (it seals only what ended before every open one began).
- */
-async function sealAll(teamId: string): Promise<number> {
-  const unsealed = () => tdb.db('audit_events').where({ teamId }).whereNull('chainPos').count<{ n: number }[]>('* as n');
-  await eventually(
-    async () => {
-      await sealAuditTrail(tdb.db, teamId);
-      return (await unsealed())[0].n === 0;
-    },
-    20_000,
-    'every entry sealed',
-  );
-  const [{ n }] = await tdb.db('audit_events').where({ teamId }).whereNotNull('chainPos').count<{ n: number }[]>('* as n');
-  return n;
-}
-
-/** A team whose chain holds its creation's entries and `rows` transactions', all sealed. */
-async function sealedTeam(rows = 40): Promise<{ teamId: string; entries: number }> {
-  const { team } = await createTeamAndOwner(tdb.db, 'Chain');
-  await insertTransactions(tdb.db, team.id, rows);
-  return { teamId: team.id, entries: await sealAll(team.id) };
-}
-
-/** As the tables' owner with the triggers off: what a superuser could do behind the trail's back. */
-const behindTriggers = (fn: (trx: Knex.Transaction) => Promise<unknown>) =>
-  tdb.db.transaction(async (trx) => {
-    await trx.raw('set local session_replication_role = replica');
-    await fn(trx);
-  });
-
-const entryAt = (teamId: string, chainPos: number) =>
-  tdb.db('audit_events').where({ teamId, chainPos }).first<{ id: string; hash: Buffer }>('id', 'hash');
-
-const editContent = (teamId: string, chainPos: number) =>
-  behindTriggers((trx) =>
-    trx('audit_events')
-      .where({ teamId, chainPos })
-      .update({ after: JSON.stringify({ name: 'something else' }) }),
-  );
+const { sealedTeam, behindTriggers, entryAt, editContent } = auditChains(tdb);
 
 const verify = (teamId: string) => verifyAuditTrail(tdb.db, teamId, SEED, { stretch: STRETCH });
 
@@ -145,31 +101,5 @@ describe('audit verify across stretches', () => {
     const earlier = await entryAt(teamId, STRETCH + 2);
     await editContent(teamId, STRETCH + 2);
     expect((await verify(teamId)).brokenAt).toEqual({ position: STRETCH + 2, id: earlier.id, reason: 'hash' });
-  });
-});
-
-describe('migration 0102 (one SQL definition of an entry’s hash)', () => {
-  it('is inlined into the statements that use it, rather than called per entry', async () => {
-    const { rows } = await tdb.db.raw<{ rows: { 'QUERY PLAN': string }[] }>(
-      `explain verbose select audit_entry_hash(e, e.chain_pos, e.prev_hash) from audit_events e`,
-    );
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(plan).toContain('sha256(');
-    expect(plan).not.toMatch(/audit_entry_(hash|bytes)\(/);
-  });
-
-  it('keeps the hashes sealed before it: such a chain, and one sealed on both sides of it, verify', async () => {
-    await tdb.db.migrate.down({ migrationSource, name: '0102_audit_entry_hash' });
-    let before: Awaited<ReturnType<typeof sealedTeam>>;
-    try {
-      before = await sealedTeam(15);
-    } finally {
-      expect(await migrateLatest(tdb.db)).toEqual(['0102_audit_entry_hash']);
-    }
-    expect(await verify(before.teamId)).toMatchObject({ ok: true, entries: before.entries });
-    await insertTransactions(tdb.db, before.teamId, 15, '2026-05-01', { providerTransactionId: null });
-    const entries = await sealAll(before.teamId);
-    expect(entries).toBeGreaterThanOrEqual(before.entries + 15);
-    expect(await verify(before.teamId)).toEqual({ ok: true, entries, unsealed: 0, checkpoints: 0, brokenAt: null });
   });
 });

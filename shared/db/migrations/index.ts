@@ -59,6 +59,7 @@ import * as notificationEmailRecipients from './0100_notification_email_recipien
 import * as transactionPending from './0101_transaction_pending';
 import * as auditEntryHash from './0102_audit_entry_hash';
 import * as llmCategories from './0104_llm_categories';
+import * as auditEntryFormat from './0105_audit_entry_format';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -125,6 +126,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0101_transaction_pending': transactionPending,
   '0102_audit_entry_hash': auditEntryHash,
   '0104_llm_categories': llmCategories,
+  '0105_audit_entry_format': auditEntryFormat,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -43,14 +43,30 @@ export const moneyRounder =
  * price, which keeps the decimals it has (up to the four stored) beyond the currency's.
  */
 export function formatMoney(amount: number, currency: string, locale = 'en-US', opts: { price?: boolean } = {}): string {
+  return moneyFormat(currency, locale, opts.price ?? false)(amount);
+}
+
+/** Formatters by locale, currency and kind: making an Intl.NumberFormat costs far more than using one. */
+const moneyFormats = new Map<string, (amount: number) => string>();
+const MONEY_FORMATS_KEPT = 1000;
+
+function moneyFormat(currency: string, locale: string, price: boolean): (amount: number) => string {
+  const key = `${locale} ${currency} ${price}`;
+  let format = moneyFormats.get(key);
+  if (format) return format;
   const digits = minorUnitsOf(currency);
-  const options = { minimumFractionDigits: digits, maximumFractionDigits: opts.price ? Math.max(digits, 4) : digits };
+  const options = { minimumFractionDigits: digits, maximumFractionDigits: price ? Math.max(digits, 4) : digits };
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, ...options }).format(amount);
+    const intl = new Intl.NumberFormat(locale, { style: 'currency', currency, ...options });
+    format = (amount) => intl.format(amount);
   } catch {
     // A code Intl does not take: the figure and the code.
-    return `${new Intl.NumberFormat(locale, options).format(amount)} ${currency}`;
+    const intl = new Intl.NumberFormat(locale, options);
+    format = (amount) => `${intl.format(amount)} ${currency}`;
   }
+  if (moneyFormats.size >= MONEY_FORMATS_KEPT) moneyFormats.clear();
+  moneyFormats.set(key, format);
+  return format;
 }
 
 /** 1,234.50 EUR: the figure in the currency's digits, then its code (the chat's and messages' form). */

@@ -39,10 +39,13 @@ const FAMILIES: FamilySource[] = [
   },
 ];
 
-interface LoadedFace {
-  bytes: Buffer;
-  postscriptName?: string;
-}
+/**
+ * A face parsed once and given to every document: pdfkit takes a fontkit font as a font's source,
+ * and the font keeps the tables and glyphs it has decoded, which each document would otherwise
+ * decode again from the file's bytes (most of what a short invoice cost). What a document embeds,
+ * its subset, is its own.
+ */
+type LoadedFace = () => Font;
 
 interface Family {
   name: string;
@@ -83,13 +86,12 @@ function load(source: FamilySource): Family | null {
   const bold = findFace(source, source.bold);
   let family: Family | null = null;
   if (regular && bold) {
-    const read = ({ path: file, face }: { path: string; face: Face }): LoadedFace => ({
-      bytes: readFileSync(file),
-      postscriptName: face.postscriptName,
-    });
+    const read = ({ path: file, face }: { path: string; face: Face }): LoadedFace => {
+      let font: Font | undefined;
+      return () => (font ??= create(readFileSync(file), face.postscriptName) as Font);
+    };
     const faces = { regular: read(regular), bold: read(bold) };
-    const font = create(faces.regular.bytes, faces.regular.postscriptName) as Font;
-    family = { name: source.name, ...faces, covers: (cp) => font.hasGlyphForCodePoint(cp) };
+    family = { name: source.name, ...faces, covers: (cp) => faces.regular().hasGlyphForCodePoint(cp) };
   }
   loaded.set(source.name, family);
   return family;
@@ -134,9 +136,8 @@ export function useUnicodeFonts(doc: PDFKit.PDFDocument): void {
     if (!family) return setFont(BUILT_IN[style]);
     const name = `${family.name} ${style}`;
     if (!registered.has(name)) {
-      const face = family[style];
-      if (face.postscriptName) doc.registerFont(name, face.bytes, face.postscriptName);
-      else doc.registerFont(name, face.bytes);
+      // pdfkit 0.20 opens a source with a `layout` method as a fontkit font; its types list only files and bytes.
+      doc.registerFont(name, family[style]() as unknown as Buffer);
       registered.add(name);
     }
     return setFont(name);

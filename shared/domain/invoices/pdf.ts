@@ -189,9 +189,10 @@ export function renderInvoicePdf(
   const title = heading?.title ?? 'Invoice';
   const locale = localeOf(team.countryCode);
   const money = (n: number, opts?: { price?: boolean }) => formatMoney(n, invoice.currency, locale, opts).replace(/[\u202f\u00a0]/g, ' ');
-  const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(n).replace(/[\u202f\u00a0]/g, ' ');
-  const date = (d: string | null) =>
-    d ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`)) : '—';
+  const numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+  const number = (n: number) => numbers.format(n).replace(/[\u202f\u00a0]/g, ' ');
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const date = (d: string | null) => (d ? dates.format(new Date(`${d}T00:00:00Z`)) : '—');
 
   // pdfkit copies these into the XMP metadata unescaped; a PDF/A file keeps the two the same, so
   // what XML would misread is left out of both.
@@ -205,6 +206,9 @@ export function renderInvoicePdf(
       Subject: meta(customer ? `${title} to ${customer.name}` : title),
     },
     ...(archival && { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const, lang: 'en' }),
+    // No default font: pdfkit would parse Helvetica's metrics for every document, and useUnicodeFonts
+    // chooses the font of every string anyway.
+    font: '',
   });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

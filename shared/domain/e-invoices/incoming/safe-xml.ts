@@ -31,15 +31,27 @@ function decodeReferences(text: string): string {
 
 interface Frame {
   name: string;
-  node: XmlNode;
+  /** Where the name is in its start tag, prefix included, and how long: what its end tag almost always repeats. */
+  nameAt: number;
+  nameLength: number;
+  /** Made for an element with attributes or children only: most are text alone. */
+  node: XmlNode | null;
   text: string;
-  attributes: boolean;
-  children: boolean;
+}
+
+/** Whether `xml` has a quote between `from` and `to`. */
+function quoted(xml: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = xml.charCodeAt(k);
+    if (c === 34 /* " */ || c === 39 /* ' */) return true;
+  }
+  return false;
 }
 
 /** Where the start tag at `lt` ends: its `>`, past any `>` inside a quoted attribute value; -1 if none. */
 function tagEnd(xml: string, lt: number): number {
   let end = xml.indexOf('>', lt);
+  if (end === -1 || !quoted(xml, lt, end)) return end;
   for (;;) {
     if (end === -1) return -1;
     const tag = xml.slice(lt, end);
@@ -50,6 +62,28 @@ function tagEnd(xml: string, lt: number): number {
   }
 }
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+/** What `\s` matches, without a regular expression for the common ASCII case. */
+const isSpace = (c: number) => (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 128 && /\s/.test(String.fromCharCode(c)));
+
+/** Whether `xml` holds only XML white space between `from` and `to`. */
+function blank(xml: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = xml.charCodeAt(k);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return false;
+  }
+  return true;
+}
+
+/** Where the end tag at `lt` ends when it closes `top` by the same raw name (the usual case); -1 otherwise. */
+function sameEndTag(xml: string, lt: number, top: Frame): number {
+  const length = top.nameLength;
+  const end = lt + 2 + length;
+  if (!length || xml.charCodeAt(end) !== 62 /* > */) return -1;
+  // Compared where the start tag wrote it, in the one string: quicker than startsWith with a slice of it.
+  for (let k = 0; k < length; k++) if (xml.charCodeAt(lt + 2 + k) !== xml.charCodeAt(top.nameAt + k)) return -1;
+  return end;
+}
 /** Names without their namespace prefix: the syntaxes are told apart by their root's local name. */
 const local = (name: string) => name.slice(name.indexOf(':') + 1);
 
@@ -58,17 +92,38 @@ const malformed = (what: string, at: number) => new RefusedEInvoiceError(`the XM
 function attach(parent: Frame, child: Frame) {
   const text = child.text.trim();
   let value: XmlValue;
-  if (!child.attributes && !child.children) value = text;
+  if (!child.node) value = text;
   else {
     value = child.node;
     if (text) child.node['#text'] = text;
   }
   // A repeated element becomes a list (an element's own value is never one).
-  const prior = parent.node[child.name];
-  if (prior === undefined) parent.node[child.name] = value;
+  const node = (parent.node ??= {});
+  const prior = node[child.name];
+  if (prior === undefined) node[child.name] = value;
   else if (Array.isArray(prior)) prior.push(value);
-  else parent.node[child.name] = [prior, value];
-  parent.children = true;
+  else node[child.name] = [prior, value];
+}
+
+/** The frame for an element at `depth`: the reader keeps one per depth and reuses it for the next sibling. */
+function frameAt(frames: Frame[], depth: number, name: string, nameAt: number, nameLength: number): Frame {
+  const frame = frames.at(depth);
+  if (!frame) return (frames[depth] = { name, nameAt, nameLength, node: null, text: '' });
+  frame.name = name;
+  frame.nameAt = nameAt;
+  frame.nameLength = nameLength;
+  frame.node = null;
+  frame.text = '';
+  return frame;
+}
+
+/** Whether a start tag's name holds a character no name may: `<>"'=`. */
+function brokenName(xml: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = xml.charCodeAt(k);
+    if (c === 60 || c === 62 || c === 34 || c === 39 || c === 61) return true;
+  }
+  return false;
 }
 
 /**
@@ -78,8 +133,10 @@ function attach(parent: Frame, child: Frame) {
  * general parser on a large invoice, because it does only this.
  */
 function readTree(xml: string): XmlNode {
-  const root: Frame = { name: '', node: {}, text: '', attributes: false, children: false };
-  const stack: Frame[] = [root];
+  const root: Frame = { name: '', nameAt: 0, nameLength: 0, node: {}, text: '' };
+  // The open elements are frames[1..depth]; an element's frame is free again once it is attached.
+  const frames: Frame[] = [root];
+  let depth = 0;
   let top = root;
   let i = 0;
   const n = xml.length;
@@ -89,7 +146,8 @@ function readTree(xml: string): XmlNode {
       top.text += decodeReferences(xml.slice(i));
       break;
     }
-    if (lt > i && stack.length > 1) top.text += decodeReferences(xml.slice(i, lt));
+    // White space before an element's first text is trimmed away in the end: it is not even copied.
+    if (lt > i && depth > 0 && (top.text || !blank(xml, i, lt))) top.text += decodeReferences(xml.slice(i, lt));
     const c = xml.charCodeAt(lt + 1);
     if (c === 63 /* ? */) {
       const end = xml.indexOf('?>', lt + 2);
@@ -107,12 +165,14 @@ function readTree(xml: string): XmlNode {
         i = end + 3;
       } else throw new RefusedEInvoiceError('the XML declares a DTD or entities (DOCTYPE/ENTITY), which no e-invoice does');
     } else if (c === 47 /* / */) {
-      const end = xml.indexOf('>', lt);
-      if (end === -1) throw malformed('an unterminated end tag', lt);
-      const name = local(xml.slice(lt + 2, end).trim());
-      if (stack.length < 2 || name !== top.name) throw malformed(`</${name}> does not close <${top.name || 'nothing'}>`, lt);
-      stack.pop();
-      const parent = stack[stack.length - 1];
+      let end = sameEndTag(xml, lt, top);
+      if (end === -1) {
+        end = xml.indexOf('>', lt);
+        if (end === -1) throw malformed('an unterminated end tag', lt);
+        const name = local(xml.slice(lt + 2, end).trim());
+        if (depth === 0 || name !== top.name) throw malformed(`</${name}> does not close <${top.name || 'nothing'}>`, lt);
+      }
+      const parent = frames[--depth];
       attach(parent, top);
       top = parent;
       i = end + 1;
@@ -120,28 +180,31 @@ function readTree(xml: string): XmlNode {
       const end = tagEnd(xml, lt);
       if (end === -1) throw malformed('an unterminated start tag', lt);
       const selfClosing = xml.charCodeAt(end - 1) === 47; /* / */
-      const inner = xml.slice(lt + 1, selfClosing ? end - 1 : end);
-      const space = inner.search(/\s/);
-      const rawName = space === -1 ? inner : inner.slice(0, space);
-      if (!rawName || /[<>"'=]/.test(rawName)) throw malformed('a broken start tag', lt);
-      const frame: Frame = { name: local(rawName), node: {}, text: '', attributes: false, children: false };
-      if (space !== -1 && inner.includes('=')) {
-        for (const a of inner.slice(space).matchAll(ATTRIBUTE)) {
+      const innerEnd = selfClosing ? end - 1 : end;
+      let nameEnd = lt + 1;
+      let localAt = nameEnd;
+      for (let c = xml.charCodeAt(nameEnd); nameEnd < innerEnd && !isSpace(c); c = xml.charCodeAt(++nameEnd))
+        if (c === 58 /* : */ && localAt === lt + 1) localAt = nameEnd + 1;
+      if (nameEnd === lt + 1 || brokenName(xml, lt + 1, nameEnd)) throw malformed('a broken start tag', lt);
+      const frame = frameAt(frames, depth + 1, xml.slice(localAt, nameEnd), lt + 1, nameEnd - lt - 1);
+      if (nameEnd < innerEnd) {
+        const attributes = xml.slice(nameEnd, innerEnd);
+        ATTRIBUTE.lastIndex = 0;
+        for (let a = ATTRIBUTE.exec(attributes); a; a = ATTRIBUTE.exec(attributes)) {
           if (a[1] === 'xmlns' || a[1].startsWith('xmlns:')) continue;
-          frame.node[`@_${local(a[1])}`] = decodeReferences(a.at(2) ?? a.at(3) ?? '');
-          frame.attributes = true;
+          (frame.node ??= {})[`@_${local(a[1])}`] = decodeReferences(a.at(2) ?? a.at(3) ?? '');
         }
       }
       i = end + 1;
       if (selfClosing) attach(top, frame);
       else {
-        stack.push(frame);
+        depth++;
         top = frame;
       }
     }
   }
-  if (stack.length > 1) throw malformed(`<${top.name}> is never closed`, n);
-  return root.node;
+  if (depth > 0) throw malformed(`<${top.name}> is never closed`, n);
+  return root.node ?? {};
 }
 
 /** The XML as a tree of local names; a DTD, or text that is not XML, is refused. */
@@ -162,10 +225,17 @@ export function all(node: XmlValue | undefined, name: string): XmlValue[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
+/** The first child of `node` named `name`, as `all(node, name)[0]` without making the list. */
+function first(node: XmlValue | undefined, name: string): XmlValue | undefined {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return undefined;
+  const v = node[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 /** The first element at the path of local names, or undefined. */
 export function at(node: XmlValue | undefined, ...path: string[]): XmlValue | undefined {
   let cur: XmlValue | undefined = node;
-  for (const name of path) cur = all(cur, name)[0];
+  for (const name of path) cur = first(cur, name);
   return cur;
 }
 
