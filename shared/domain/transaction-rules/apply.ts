@@ -38,6 +38,16 @@ export const RULE_ROW_COLUMNS = `t.id, t.name, t.description, t.counterparty_nam
   t.category_slug as "categorySlug", t.note, t.status, t.assigned_id as "assignedId", t.recurring,
   t.splits, t.manual_fields as "manualFields"`;
 
+/**
+ * What conditions read of each transaction (a MatchRow), on `transactions as t`. Whether a file is
+ * attached is looked up only when a condition asks (`readsAttachments`); otherwise no condition reads
+ * `hasAttachment` and it is false.
+ */
+export const matchRowColumns = (readsAttachments: boolean) => `t.id, t.name, t.description, t.counterparty_name as "counterpartyName",
+  t.merchant_name as "merchantName", t.provider_category as "providerCategory", t.amount, t.currency,
+  t.bank_account_id as "bankAccountId", t.date,
+  ${readsAttachments ? 'exists (select 1 from transaction_attachments a where a.team_id = t.team_id and a.transaction_id = t.id)' : 'false'} as "hasAttachment"`;
+
 export type OwnColumns = Omit<RuleRow, 'tags' | 'hasAttachment'>;
 
 /**
