@@ -2,7 +2,7 @@ import {
   compileRules,
   evaluate,
   matchesAny,
-  readsAttachments,
+  linksRead,
   type RuleRow,
   type StoredRule,
   type TeamReferences,
@@ -179,8 +179,10 @@ describe('matching alone (an ApplyRules batch tests every row by what its condit
     expect(matchesAny(rules, row(over))).toBe(evaluate(rules, row(over), refs).matched);
   });
 
-  it('asks for attachments only when a condition reads one', () => {
-    expect(readsAttachments(compileRules([coffee, vendor]))).toBe(false);
-    expect(readsAttachments(compileRules([coffee, receipt]))).toBe(true);
+  it('reads attachments only when a condition asks, tags only when an action adds or removes one', () => {
+    expect(linksRead(compileRules([coffee, vendor]))).toEqual({ tags: false, attachments: false });
+    expect(linksRead(compileRules([coffee, receipt]))).toEqual({ tags: false, attachments: true });
+    const tagging = rule('Tagging', [[{ field: 'currency', in: ['EUR'] }]], { removeTags: [TAG] });
+    expect(linksRead(compileRules([vendor, tagging]))).toEqual({ tags: true, attachments: false });
   });
 });

@@ -165,9 +165,16 @@ export function matchRule(rule: CompiledRule, row: MatchRow): string | null {
 export const matchesAny = (rules: readonly CompiledRule[], row: MatchRow): boolean =>
   rules.some((rule) => rule.groups.some((group) => group.every((c) => c.test(row))));
 
-/** Whether a condition of the rules asks for an attachment: only then do their rows need reading for one. */
-export const readsAttachments = (rules: readonly CompiledRule[]): boolean =>
-  rules.some((r) => r.rule.conditions.any.some((g) => g.all.some((c) => c.field === 'hasAttachment')));
+/** What the rules read of a transaction's links: its tags when an action adds or removes one, its files when a condition asks. */
+export interface LinksRead {
+  tags: boolean;
+  attachments: boolean;
+}
+
+export const linksRead = (rules: readonly CompiledRule[]): LinksRead => ({
+  tags: rules.some((r) => !!(r.rule.actions.addTags || r.rule.actions.removeTags)),
+  attachments: rules.some((r) => r.rule.conditions.any.some((g) => g.all.some((c) => c.field === 'hasAttachment'))),
+});
 
 /**
  * The parts a rule's split makes of this row, or null when the split does not fit its amount. A

@@ -6,7 +6,7 @@ import { whereFiltered } from '../transactions/service';
 import type { TransactionFilter } from '../transactions/schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 import { applyRulesId } from '../../temporal/apply-rules/contract';
-import { compileRules, matchesAny, readsAttachments, type MatchRow } from './engine';
+import { compileRules, linksRead, matchesAny, type MatchRow } from './engine';
 import { evaluateRows, loadReferences, loadRules, matchRowColumns, ruleRowsById, writeChanges } from './apply';
 import type { RuleRunDto } from './schema';
 
@@ -74,7 +74,8 @@ export async function applyRunChunk(
   // Each rule runs on its own here, whatever its `enabled`: the user asked for this one.
   const compiled = compileRules(rules);
   const refs = await loadReferences(db, teamId);
-  const matchColumns = matchRowColumns(readsAttachments(compiled));
+  const links = linksRead(compiled);
+  const matchColumns = matchRowColumns(links.attachments);
   const filter = run.filter as TransactionFilter;
   let total: ApplyRulesChunk = { scanned: run.scanned, matched: run.matched, changed: run.changed, last: null, done: false };
   let read = 0;
@@ -93,7 +94,7 @@ export async function applyRunChunk(
       const rows = (await q) as MatchRow[];
       const matched = rows.filter((r) => matchesAny(compiled, r)).map((r) => r.id);
       // Only the rows the rule matches are read whole (tags, hand-set fields) to decide on their change.
-      const whole = matched.length ? await ruleRowsById(trx, teamId, matched, { lock: false }) : [];
+      const whole = matched.length ? await ruleRowsById(trx, teamId, matched, { lock: false, links }) : [];
       let { changes } = evaluateRows(compiled, whole, refs);
       if (!run.dryRun && changes.length) {
         // Only the rows the rule changes are locked, and decided on again as they are once locked
@@ -102,7 +103,7 @@ export async function applyRunChunk(
           trx,
           teamId,
           changes.map((c) => c.id),
-          { lock: true },
+          { lock: true, links },
         );
         changes = evaluateRows(compiled, locked, refs).changes;
         await writeChanges(trx, teamId, changes);
