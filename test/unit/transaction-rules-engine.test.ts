@@ -1,4 +1,12 @@
-import { compileRules, evaluate, type RuleRow, type StoredRule, type TeamReferences } from '../../shared/domain/transaction-rules/engine';
+import {
+  compileRules,
+  evaluate,
+  matchesAny,
+  linksRead,
+  type RuleRow,
+  type StoredRule,
+  type TeamReferences,
+} from '../../shared/domain/transaction-rules/engine';
 import { compilePattern, unsafePatternReason } from '../../shared/domain/transaction-rules/regex';
 import { createRuleBody, type RuleCondition } from '../../shared/domain/transaction-rules/schema';
 
@@ -153,5 +161,28 @@ describe('regular expressions', () => {
     const started = Date.now();
     expect(test('a'.repeat(5000))).toBe(false);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('matching alone (an ApplyRules batch tests every row by what its conditions read)', () => {
+  const coffee = rule('Coffee', [[{ field: 'name', operator: 'contains', value: 'coffee' }]], { note: 'a' }, { stopAfter: true });
+  const vendor = rule('Vendor', [[{ field: 'counterparty', operator: 'equals', value: 'acme' }]], { note: 'b' });
+  const receipt = rule('Receipt', [[{ field: 'hasAttachment', value: true }]], { note: 'c' });
+
+  it.each<[string, Partial<RuleRow>]>([
+    ['the first rule, which stops the others', {}],
+    ['only a later rule', { name: 'Tea', merchantName: 'ACME' }],
+    ['no rule', { name: 'Tea' }],
+    ['by the attachment', { name: 'Tea', hasAttachment: true }],
+  ])('agrees with what evaluate counts as matched: %s', (_label, over) => {
+    const rules = compileRules([coffee, vendor, receipt]);
+    expect(matchesAny(rules, row(over))).toBe(evaluate(rules, row(over), refs).matched);
+  });
+
+  it('reads attachments only when a condition asks, tags only when an action adds or removes one', () => {
+    expect(linksRead(compileRules([coffee, vendor]))).toEqual({ tags: false, attachments: false });
+    expect(linksRead(compileRules([coffee, receipt]))).toEqual({ tags: false, attachments: true });
+    const tagging = rule('Tagging', [[{ field: 'currency', in: ['EUR'] }]], { removeTags: [TAG] });
+    expect(linksRead(compileRules([vendor, tagging]))).toEqual({ tags: true, attachments: false });
   });
 });

@@ -1,7 +1,17 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { Category, RULE_FIELDS, TeamMember, Tag, TransactionRule, type FieldSource, type RuleField } from '../../db/models';
-import { compileRules, evaluate, type CompiledRule, type RowChange, type RuleRow, type StoredRule, type TeamReferences } from './engine';
+import {
+  compileRules,
+  evaluate,
+  linksRead,
+  type CompiledRule,
+  type LinksRead,
+  type RowChange,
+  type RuleRow,
+  type StoredRule,
+  type TeamReferences,
+} from './engine';
 import type { RuleConditions } from './schema';
 
 /** The team's rules as stored, in the order they run: enabled ones only unless `ruleId` names one. */
@@ -38,36 +48,59 @@ export const RULE_ROW_COLUMNS = `t.id, t.name, t.description, t.counterparty_nam
   t.category_slug as "categorySlug", t.note, t.status, t.assigned_id as "assignedId", t.recurring,
   t.splits, t.manual_fields as "manualFields"`;
 
+/**
+ * What conditions read of each transaction (a MatchRow), on `transactions as t`. Whether a file is
+ * attached is looked up only when a condition asks (`linksRead`); otherwise no condition reads
+ * `hasAttachment` and it is false.
+ */
+export const matchRowColumns = (readsAttachments: boolean) => `t.id, t.name, t.description, t.counterparty_name as "counterpartyName",
+  t.merchant_name as "merchantName", t.provider_category as "providerCategory", t.amount, t.currency,
+  t.bank_account_id as "bankAccountId", t.date,
+  ${readsAttachments ? 'exists (select 1 from transaction_attachments a where a.team_id = t.team_id and a.transaction_id = t.id)' : 'false'} as "hasAttachment"`;
+
 export type OwnColumns = Omit<RuleRow, 'tags' | 'hasAttachment'>;
 
 /**
- * The rows with their tags and whether a file is attached: two queries for the whole batch (a
- * subquery of each per row was half of what reading a batch cost).
+ * The rows with their tags and whether a file is attached, as far as the rules read them (`linksRead`):
+ * one query for each for the whole batch (a subquery of each per row was half of what reading a batch
+ * cost), none for what no rule reads. Tags no action adds or removes are left empty, and
+ * `hasAttachment` false when no condition asks: the rules' change is the same either way.
  */
-export async function withLinks(db: Db, teamId: string, rows: readonly OwnColumns[]): Promise<RuleRow[]> {
+export async function withLinks(db: Db, teamId: string, rows: readonly OwnColumns[], links: LinksRead): Promise<RuleRow[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const { rows: tags } = await db.raw<{ rows: { id: string; tags: string[] }[] }>(
-    `select transaction_id as id, array_agg(tag_id::text) as tags from transaction_tags
-      where team_id = ? and transaction_id = any(?::uuid[]) group by transaction_id`,
-    [teamId, ids],
-  );
-  const { rows: files } = await db.raw<{ rows: { id: string }[] }>(
-    `select distinct transaction_id as id from transaction_attachments where team_id = ? and transaction_id = any(?::uuid[])`,
-    [teamId, ids],
-  );
-  const tagsOf = new Map(tags.map((t) => [t.id, t.tags]));
-  const attached = new Set(files.map((f) => f.id));
+  const tagsOf = new Map<string, string[]>();
+  if (links.tags) {
+    const { rows: tags } = await db.raw<{ rows: { id: string; tags: string[] }[] }>(
+      `select transaction_id as id, array_agg(tag_id::text) as tags from transaction_tags
+        where team_id = ? and transaction_id = any(?::uuid[]) group by transaction_id`,
+      [teamId, ids],
+    );
+    for (const t of tags) tagsOf.set(t.id, t.tags);
+  }
+  const attached = new Set<string>();
+  if (links.attachments) {
+    const { rows: files } = await db.raw<{ rows: { id: string }[] }>(
+      `select distinct transaction_id as id from transaction_attachments where team_id = ? and transaction_id = any(?::uuid[])`,
+      [teamId, ids],
+    );
+    for (const f of files) attached.add(f.id);
+  }
   return rows.map((r) => ({ ...r, tags: tagsOf.get(r.id) ?? [], hasAttachment: attached.has(r.id) }));
 }
 
 /** Transactions by id as the rules read them; `lock` locks them for the change (in id order, so two writers never deadlock). */
-export async function ruleRowsById(db: Db, teamId: string, ids: readonly string[], opts: { lock: boolean }): Promise<RuleRow[]> {
+export async function ruleRowsById(
+  db: Db,
+  teamId: string,
+  ids: readonly string[],
+  opts: { lock: boolean; links: LinksRead },
+): Promise<RuleRow[]> {
   const { rows } = await db.raw<{ rows: OwnColumns[] }>(
     `select ${RULE_ROW_COLUMNS} from transactions t where t.team_id = ? and t.id = any(?::uuid[])${opts.lock ? ' order by t.id for update of t' : ''}`,
     [teamId, [...ids]],
   );
-  return withLinks(db, teamId, rows);
+  return withLinks(db, teamId, rows, opts.links);
 }
 
 /**
@@ -148,8 +181,12 @@ export async function applyRulesToNew(trx: Knex.Transaction, teamId: string, ids
   if (!ids.length) return 0;
   const rules = await loadRules(trx, teamId);
   if (!rules.length) return 0;
-  const [refs, rows] = await Promise.all([loadReferences(trx, teamId), ruleRowsById(trx, teamId, ids, { lock: false })]);
-  const { changes } = evaluateRows(compileRules(rules), rows, refs);
+  const compiled = compileRules(rules);
+  const [refs, rows] = await Promise.all([
+    loadReferences(trx, teamId),
+    ruleRowsById(trx, teamId, ids, { lock: false, links: linksRead(compiled) }),
+  ]);
+  const { changes } = evaluateRows(compiled, rows, refs);
   await writeChanges(trx, teamId, changes);
   return changes.length;
 }

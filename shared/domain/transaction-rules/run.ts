@@ -6,12 +6,12 @@ import { whereFiltered } from '../transactions/service';
 import type { TransactionFilter } from '../transactions/schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 import { applyRulesId } from '../../temporal/apply-rules/contract';
-import { compileRules } from './engine';
-import { evaluateRows, loadReferences, loadRules, ruleRowsById, RULE_ROW_COLUMNS, withLinks, writeChanges, type OwnColumns } from './apply';
+import { compileRules, linksRead, matchesAny, type MatchRow } from './engine';
+import { evaluateRows, loadReferences, loadRules, matchRowColumns, ruleRowsById, writeChanges } from './apply';
 import type { RuleRunDto } from './schema';
 
 /** Transactions one batch reads, changes and commits with the run's position. */
-export const APPLY_BATCH = 2000;
+export const APPLY_BATCH = 5000;
 
 export const runToDto = (r: TransactionRuleRun): RuleRunDto => ({
   id: r.id,
@@ -45,7 +45,8 @@ export async function markRuleRun(db: Db, teamId: string, runId: string, status:
  *
  * Applies the run's rule to the next transactions in (date, id) order, batch by batch, until about
  * `maxRows` were read or none is left. Each batch is one database transaction that reads the run's
- * position (locking its row), reads the next rows, locks those the rule changes and writes the changes
+ * position (locking its row), reads the next rows (only what the conditions test), reads whole those
+ * the rule matches, locks those it changes and writes the changes
  * with their `transaction.updated` events, and moves the position and the counters on: a batch is applied and
  * counted exactly when it commits, so a worker lost mid-run resumes after the last committed batch,
  * and an attempt still running beside its retry waits on the run's row and then starts where the
@@ -73,6 +74,8 @@ export async function applyRunChunk(
   // Each rule runs on its own here, whatever its `enabled`: the user asked for this one.
   const compiled = compileRules(rules);
   const refs = await loadReferences(db, teamId);
+  const links = linksRead(compiled);
+  const matchColumns = matchRowColumns(links.attachments);
   const filter = run.filter as TransactionFilter;
   let total: ApplyRulesChunk = { scanned: run.scanned, matched: run.matched, changed: run.changed, last: null, done: false };
   let read = 0;
@@ -86,19 +89,21 @@ export async function applyRunChunk(
       if (at.lastDate && at.lastId) q.whereRaw('(t.date, t.id) > (?::date, ?::uuid)', [at.lastDate, at.lastId]);
       q.orderBy([{ column: 't.date' }, { column: 't.id' }])
         .limit(APPLY_BATCH)
-        .select(trx.raw(RULE_ROW_COLUMNS))
+        .select(trx.raw(matchColumns))
         .queryContext(ROWS_AS_SELECTED);
-      const rows = await withLinks(trx, teamId, (await q) as OwnColumns[]);
-      const { matched, changes: planned } = evaluateRows(compiled, rows, refs);
-      let changes = planned;
-      if (!run.dryRun && planned.length) {
+      const rows = (await q) as MatchRow[];
+      const matched = rows.filter((r) => matchesAny(compiled, r)).map((r) => r.id);
+      // Only the rows the rule matches are read whole (tags, hand-set fields) to decide on their change.
+      const whole = matched.length ? await ruleRowsById(trx, teamId, matched, { lock: false, links }) : [];
+      let { changes } = evaluateRows(compiled, whole, refs);
+      if (!run.dryRun && changes.length) {
         // Only the rows the rule changes are locked, and decided on again as they are once locked
         // (a person's edit in between wins): locking every row read wrote a row lock into each one.
         const locked = await ruleRowsById(
           trx,
           teamId,
-          planned.map((c) => c.id),
-          { lock: true },
+          changes.map((c) => c.id),
+          { lock: true, links },
         );
         changes = evaluateRows(compiled, locked, refs).changes;
         await writeChanges(trx, teamId, changes);
@@ -110,7 +115,7 @@ export async function applyRunChunk(
         );
       }
       const last = rows.at(-1);
-      const counts = { scanned: at.scanned + rows.length, matched: at.matched + matched, changed: at.changed + changes.length };
+      const counts = { scanned: at.scanned + rows.length, matched: at.matched + matched.length, changed: at.changed + changes.length };
       await TransactionRuleRun.query(trx)
         .where({ teamId, id: runId })
         .patch({ ...counts, ...(last && { lastDate: last.date, lastId: last.id }), updatedAt: new Date() });
