@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { Category, Team, type FieldSource, type RuleField, type StoredSplitPart, type SuggestedCategory } from '../../db/models';
 import { applyRulesToNew, loadReferences, loadRules } from '../transaction-rules/apply';
-import { compileRules, evaluate, type RuleRow } from '../transaction-rules/engine';
+import { compileRules, evaluate, type MatchRow, type RuleRow } from '../transaction-rules/engine';
 import { LearnedModel, type LearnedExample, type Suggestion } from './model';
 import { merchantText } from './normalise';
 import { providerCategorySlug } from './provider-categories';
@@ -28,20 +28,7 @@ export async function categoriseNew(trx: Knex.Transaction, teamId: string, ids: 
 }
 
 /** A transaction about to be inserted (its id chosen already), as the rules and the learner read it. */
-export type IncomingRow = Pick<
-  RuleRow,
-  | 'id'
-  | 'name'
-  | 'description'
-  | 'counterpartyName'
-  | 'merchantName'
-  | 'providerCategory'
-  | 'amount'
-  | 'currency'
-  | 'bankAccountId'
-  | 'date'
-  | 'status'
->;
+export type IncomingRow = Omit<MatchRow, 'hasAttachment'> & Pick<RuleRow, 'status'>;
 
 /** What a new transaction is inserted with: the fields its rules and learned categories set, and why. */
 export interface Categorised {
