@@ -5,6 +5,7 @@
  * doing the same work (bench/bare-webhook-server.ts) in the same run.
  *
  *   npx tsx bench/webhooks.ts            (DATABASE_URL or an embedded PostgreSQL)
+ *   BENCH_DATABASE=finops_bench_webhooks_mine …   (a database of your own on a server others bench on too: a run deletes the bank-b events it finds)
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -42,7 +43,7 @@ function signed() {
 }
 
 async function main() {
-  const bench = await benchDatabase('finops_bench_webhooks');
+  const bench = await benchDatabase(process.env.BENCH_DATABASE ?? 'finops_bench_webhooks');
   const [port, barePort] = [await freePort(), await freePort()];
   const api = spawnApi({ databaseUrl: bench.url, port: port, env: { BANK_B_WEBHOOK_SECRETS: SECRET } });
   const bare = spawnBare(path.join(__dirname, 'bare-webhook-server.ts'), [String(barePort), bench.url, SECRET]);

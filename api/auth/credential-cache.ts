@@ -7,7 +7,7 @@ export const AUTH_CHANGED_CHANNEL = 'auth_changed';
 
 /**
  * Per-process memory of credential lookups (key hash → key, token hash → token, user → session), so
- * a request costs no authentication query (only a shared `select 1`). It is only used while this process LISTENs on
+ * a request costs no authentication query (only a shared empty one). It is only used while this process LISTENs on
  * `auth_changed`: every change to a key, token, application, member, user or team notifies at commit,
  * before the change's own response is sent, and the whole memory is dropped; a hit is only trusted
  * after a round trip on the listening connection has flushed what PostgreSQL owes it (see `fence`).
@@ -89,7 +89,7 @@ export function createCredentialCache(db: Db, { ttlMs, maxEntries = 10_000, logg
 
   // A read barrier on the listening connection. PostgreSQL signals every listener when a change
   // commits, before the changing request is answered, and a listener's backend sends what it owes
-  // before it answers the next query on that connection. So once a `select 1` sent after a request
+  // before it answers the next query on that connection. So once a query sent after a request
   // arrived comes back, every notification committed before that request has been handled here.
   // Requests arriving while one barrier is on the wire share the next one: under load it costs one
   // round trip per batch of requests, not one per request.
@@ -100,8 +100,10 @@ export function createCredentialCache(db: Db, { ttlMs, maxEntries = 10_000, logg
   const send = () =>
     new Promise<void>((resolve, reject) => {
       if (!client) return reject(new Error('not listening'));
+      // The empty query: answered with EmptyQueryResponse and ReadyForQuery, no row to describe, send
+      // or parse; what the backend owes comes before them as before any other answer.
       // pg's types say the error is always given; it is null on success.
-      client.query('select 1', (err: Error | null) => (err ? reject(err) : resolve()));
+      client.query('', (err: Error | null) => (err ? reject(err) : resolve()));
     });
   const fence = (): Promise<void> => {
     if (!barrier) {

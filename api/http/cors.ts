@@ -28,10 +28,12 @@ export function corsFor(allowedOrigins: string[]): Middleware {
     maxAge: 600,
   }) as Middleware;
   // A request without an Origin (a server, an SDK, a provider) gets no CORS headers from cors() either,
-  // only the Vary; it skips the middleware's own promise.
+  // only the Vary; it skips the middleware's own promise. Nothing before this sets a Vary, so it is
+  // set outright rather than parsed and merged (ctx.vary) on every request.
   return (ctx, next) => {
     if (any || ctx.get('Origin')) return answer(ctx, next) as Promise<void>;
-    ctx.vary('Origin');
+    if (ctx.res.hasHeader('Vary')) ctx.vary('Origin');
+    else ctx.set('Vary', 'Origin');
     return next();
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { tooManyRequests } from '../../shared/errors';
@@ -19,9 +19,10 @@ export function operationsIn(ctx: Pick<Context, 'path'>): number {
  * an outage of the API.
  */
 export function rateLimit(limiter: Budget, perMinute: number, metrics: ApiMetrics): Middleware<AppState> {
+  const limit = String(perMinute);
   return async (ctx, next) => {
     const auth = ctx.get('authorization');
-    const key = auth ? `t:${createHash('sha256').update(auth).digest('base64url').slice(0, 22)}` : `ip:${ctx.ip}`;
+    const key = auth ? `t:${hash('sha256', auth, 'base64url').slice(0, 22)}` : `ip:${ctx.ip}`;
     let res: RateLimiterRes | undefined;
     try {
       res = await limiter.consume(key, operationsIn(ctx));
@@ -32,7 +33,7 @@ export function rateLimit(limiter: Budget, perMinute: number, metrics: ApiMetric
         metrics.rateLimited('requests');
         const retry = Math.ceil(rejected.msBeforeNext / 1000);
         ctx.set({
-          'RateLimit-Limit': String(perMinute),
+          'RateLimit-Limit': limit,
           'RateLimit-Remaining': '0',
           'RateLimit-Reset': String(retry),
           'Retry-After': String(retry),
@@ -41,11 +42,9 @@ export function rateLimit(limiter: Budget, perMinute: number, metrics: ApiMetric
       }
     }
     if (res) {
-      ctx.set({
-        'RateLimit-Limit': String(perMinute),
-        'RateLimit-Remaining': String(res.remainingPoints),
-        'RateLimit-Reset': String(Math.ceil(res.msBeforeNext / 1000)),
-      });
+      ctx.set('RateLimit-Limit', limit);
+      ctx.set('RateLimit-Remaining', String(res.remainingPoints));
+      ctx.set('RateLimit-Reset', String(Math.ceil(res.msBeforeNext / 1000)));
     }
     await next();
   };

@@ -13,9 +13,9 @@ export function securityHeaders(): Middleware<AppState> {
     const credentialed = Boolean(ctx.get('authorization')) || ctx.path.startsWith('/oauth/') || ctx.path.startsWith('/auth/');
     if (credentialed) ctx.set('Cache-Control', 'no-store');
     await next();
-    // The header as it was set, not koa's parsed `type`: this runs on every response. Absent on a
-    // response without a body (a 204 preflight), whatever koa's types say.
-    const type: unknown = ctx.response.headers['content-type'];
+    // The header as it was set, not koa's parsed `type`, and read alone (koa's `headers` copies them
+    // all): this runs on every response. Absent on a response without a body (a 204 preflight).
+    const type: unknown = ctx.res.getHeader('content-type');
     if (ctx.respond !== false && typeof type === 'string' && type.startsWith('text/html')) {
       const csp = ctx.response.get('Content-Security-Policy');
       if (!csp) ctx.set('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");

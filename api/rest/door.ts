@@ -11,6 +11,7 @@ import { sendEvents } from '../http/event-stream';
 import { idempotently } from '../http/idempotency';
 import { attachmentDisposition } from '../http/content-disposition';
 import { assertStorableText, readJsonBody } from '../http/json-body';
+import { setJsonBody } from '../http/json-response';
 import { spoolMultipart, type SpooledUpload } from '../http/multipart';
 import type { AppState } from '../http/state';
 import { statusOfError } from '../http/error-envelope';
@@ -159,7 +160,7 @@ async function serve(m: Mounted, ctx: Context, caller: Caller, deps: ApiDeps, op
     if (replayed) ctx.set('Idempotent-Replayed', 'true');
     if (op.output.kind === 'none') return;
     if (op.output.kind === 'file') return sendFile(ctx, body as FileBody);
-    ctx.body = body;
+    setJsonBody(ctx, body);
   } finally {
     await upload?.discard();
   }

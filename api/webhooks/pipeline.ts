@@ -12,9 +12,10 @@ import {
 } from '../../shared/domain/webhook-events/record';
 import { AppError, badRequest, payloadTooLarge, tooManyRequests, unauthorized } from '../../shared/errors';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { asActor, currentActor, type AuditActor } from '../../shared/db/team-wall';
+import { asActor, hasActor, type AuditActor } from '../../shared/db/team-wall';
 import type { ApiDeps } from '../deps';
 import { LONE_SURROGATE, parseJsonText } from '../http/json-body';
+import { setJsonBody } from '../http/json-response';
 import type { AppState } from '../http/state';
 import { statusOfError } from '../http/error-envelope';
 import type { WebhookMeter } from '../metrics';
@@ -153,7 +154,7 @@ async function receive<P, E>(
     );
   }
   ctx.status = 200;
-  ctx.body = { success: true };
+  setJsonBody(ctx, { success: true });
 }
 
 // The request's state rather than its logger: the logger is made when first used (http/access-log.ts),
@@ -188,7 +189,7 @@ export async function actOn<P, E>(
   state: Pick<AppState, 'log'>,
 ): Promise<boolean> {
   // The relay comes here without a request: its writes are still the provider's event's.
-  if (!currentActor()) return asActor(webhookActor(spec.provider, ref.key, {}), () => actOn(spec, ref, id, deps, state));
+  if (!hasActor()) return asActor(webhookActor(spec.provider, ref.key, {}), () => actOn(spec, ref, id, deps, state));
   try {
     await recordWebhookOutcome(deps.db, id, await spec.handle(ref, deps));
     return true;

@@ -1,5 +1,5 @@
 import type { Db } from './knex';
-import { acrossTeams } from './team-wall';
+import { acrossTeams, asNoActor } from './team-wall';
 
 interface Pending<I, O> {
   input: I;
@@ -15,8 +15,8 @@ interface Pending<I, O> {
  *
  * `run` answers each input of a group in its order. When a group's statement fails, each of its
  * calls is run alone, so one bad input (a team deleted meanwhile) fails only its own caller.
- * Statements run outside any team's scope: a group carries calls of many teams, and the SQL names
- * its rows by their own keys.
+ * Statements run outside any team's scope and as no audit actor: a group carries calls of many teams
+ * and actors, and the SQL names its rows by their own keys.
  */
 export function groupedStatement<I, O>(run: (db: Db, inputs: I[]) => Promise<O[]>, opts: { most: number }) {
   const groups = new WeakMap<Db, Group<I, O>>();
@@ -42,7 +42,7 @@ class Group<I, O> {
         input,
         settle: (r) => (r.ok ? resolve(r.value) : reject(r.error instanceof Error ? r.error : new Error(String(r.error)))),
       });
-      if (!this.running) void acrossTeams(() => this.drain());
+      if (!this.running) void acrossTeams(() => asNoActor(() => this.drain()));
     });
   }
 

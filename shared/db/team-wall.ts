@@ -71,6 +71,16 @@ const audit = new AsyncLocalStorage<string>();
 export const asActor = <T>(actor: AuditActor, fn: () => T | PromiseLike<T>): Promise<T> =>
   audit.run(JSON.stringify(actor), async () => await fn());
 
+/**
+ * Runs `fn` as no one: for a statement that carries the calls of many actors at once (shared/db/grouped.ts),
+ * whose writes are no one caller's to be credited with. Its connections carry no actor's context, and
+ * are not switched to the next caller's and back between two such statements (a round trip each).
+ */
+export const asNoActor = <T>(fn: () => T | PromiseLike<T>): Promise<T> => audit.run('', async () => await fn());
+
+/** Whether some actor's context is in effect, without parsing it as currentActor does. */
+export const hasActor = (): boolean => Boolean(audit.getStore());
+
 /** Runs `fn` as the service itself (an outbox pass, a sweep), naming what it is doing as the entry's operation. */
 export const asSystem = <T>(op: string, fn: () => T | PromiseLike<T>): Promise<T> => asActor({ op, actor: 'system', cred: 'system' }, fn);
 

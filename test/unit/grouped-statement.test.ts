@@ -1,22 +1,24 @@
 import { createDb, type Db } from '../../shared/db/knex';
 import { groupedStatement } from '../../shared/db/grouped';
-import { currentTeamScope, withinTeam } from '../../shared/db/team-wall';
+import { asActor, currentActor, currentTeamScope, withinTeam, type AuditActor } from '../../shared/db/team-wall';
 
-/** A statement that doubles its inputs, records each group it was given and the scope it ran in, and refuses 13. */
+/** A statement that doubles its inputs, records each group it was given and the scope and actor it ran as, and refuses 13. */
 function doubling(most = 100) {
   const groups: number[][] = [];
   const scopes: (string | undefined)[] = [];
+  const actors: (AuditActor | undefined)[] = [];
   const run = groupedStatement<number, number>(
     async (_db, inputs) => {
       groups.push(inputs);
       scopes.push(currentTeamScope());
+      actors.push(currentActor());
       await new Promise((r) => setTimeout(r, 5));
       if (inputs.includes(13)) throw new Error('13 is refused');
       return inputs.map((n) => n * 2);
     },
     { most },
   );
-  return { run, groups, scopes };
+  return { run, groups, scopes, actors };
 }
 
 // Handles that never connect: the statements here are stand-ins, and a handle only keys its queue.
@@ -65,5 +67,20 @@ describe('groupedStatement', () => {
     await withinTeam('team-a', () => Promise.all([run(a, 1), run(b, 2), run(a, 3), run(b, 4)]));
     expect(groups).toEqual([[1], [2], [3], [4]]);
     expect(scopes.every((s) => s === undefined)).toBe(true);
+  });
+
+  it('runs as no audit actor, though its calls come from some: a group’s writes are no one caller’s', async () => {
+    const { run, groups, actors } = doubling();
+    const handle = db();
+    const provider = (credId: string): AuditActor => ({
+      op: 'webhook:bank-b',
+      actor: 'provider',
+      actorId: 'bank-b',
+      cred: 'webhook',
+      credId,
+    });
+    await Promise.all([1, 2, 3].map((n) => asActor(provider(`event-${n}`), () => run(handle, n))));
+    expect(groups).toEqual([[1], [2, 3]]);
+    expect(actors).toEqual([undefined, undefined]);
   });
 });

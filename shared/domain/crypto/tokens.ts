@@ -1,7 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** SHA-256 hex: how every key, secret, code and token is stored. */
-export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+/** SHA-256 hex: how every key, secret, code and token is stored. One-shot: no Hash object per call (every request hashes its credential). */
+export const sha256Hex = (value: string) => hash('sha256', value, 'hex');
 
 /** Constant-time equality for secrets of any length (lengths are compared via their hashes). */
 export function safeEqual(a: string, b: string): boolean {
