@@ -20,7 +20,7 @@ const totals = async () =>
   tdb.db('transaction_daily_totals').where({ teamId, date: '2026-11-20' }).first('expenses', 'expenseCount', 'income', 'incomeCount');
 
 /** Deltas and marks are gone once folded. */
-const rowsIn = async (table: string) => Number((await tdb.db(table).count<{ n: number }[]>('* as n'))[0].n);
+const rowsIn = async (table: string) => (await tdb.db(table).count<{ n: number }[]>('* as n'))[0].n;
 
 describe('report totals at commit', () => {
   it('lets a second writer of the same totals row commit while the first is still open, and counts both', async () => {
