@@ -58,6 +58,7 @@ export const AUDIT_EXCLUDED_TABLES: Record<string, string> = {
   events: 'the event feed, an append-only log of changes already audited',
   idempotency_keys: 'stored responses for replays, not data',
   transaction_daily_totals: 'derived from transactions by triggers',
+  transaction_totals_pending: 'deltas of transaction_daily_totals, folded in at the commit of the transaction that wrote them (0108)',
   document_number_counters: 'the number series behind invoice and credit note numbers, which are audited',
   webhook_deliveries: 'outbound delivery bookkeeping of events',
   webhook_delivery_attempts: 'outbound delivery bookkeeping of events',

@@ -60,6 +60,7 @@ import * as transactionPending from './0101_transaction_pending';
 import * as auditEntryHash from './0102_audit_entry_hash';
 import * as llmCategories from './0104_llm_categories';
 import * as auditEntryFormat from './0105_audit_entry_format';
+import * as reportTotalsAtCommit from './0108_report_totals_at_commit';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -127,6 +128,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0102_audit_entry_hash': auditEntryHash,
   '0104_llm_categories': llmCategories,
   '0105_audit_entry_format': auditEntryFormat,
+  '0108_report_totals_at_commit': reportTotalsAtCommit,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { Category, Team, type FieldSource, type RuleField, type StoredSplitPart, type SuggestedCategory } from '../../db/models';
-import { applyRulesToNew, loadReferences, loadRules } from '../transaction-rules/apply';
+import { applyRulesToNew, loadReferences, loadRules, loadRulesForNew, type RulesForNew } from '../transaction-rules/apply';
 import { compileRules, evaluate, type MatchRow, type RuleRow } from '../transaction-rules/engine';
 import { LearnedModel, type LearnedExample, type Suggestion } from './model';
 import { merchantText } from './normalise';
@@ -21,10 +21,31 @@ const HISTORY = 10_000;
  * own category, mapped onto the tree. The learner is loaded once per call (a sync page, an import
  * batch, a created transaction), never per row.
  */
-export async function categoriseNew(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<void> {
+export async function categoriseNew(
+  trx: Knex.Transaction,
+  teamId: string,
+  ids: readonly string[],
+  loaded?: CategorisingInputs,
+): Promise<void> {
   if (!ids.length) return;
-  await applyRulesToNew(trx, teamId, ids);
-  await learnCategories(trx, teamId, ids);
+  await applyRulesToNew(trx, teamId, ids, loaded?.rules);
+  await learnCategories(trx, teamId, ids, loaded?.learner);
+}
+
+/** What categoriseNew reads of the team, for a caller to read before its insert. */
+export interface CategorisingInputs {
+  rules: RulesForNew;
+  learner: LearnerInputs;
+}
+
+/**
+ * Read before the insert, so that between the insert and the commit only the new rows are read and
+ * written: a new row's totals (transaction_daily_totals) stay locked until the commit, and every
+ * writer of that team's day, currency and category waits for it.
+ */
+export async function loadCategorisingInputs(db: Db, teamId: string): Promise<CategorisingInputs> {
+  const [rules, learner] = await Promise.all([loadRulesForNew(db, teamId), loadLearnerInputs(db, teamId)]);
+  return { rules, learner };
 }
 
 /** A transaction about to be inserted (its id chosen already), as the rules and the learner read it. */
@@ -145,7 +166,12 @@ interface Uncategorised {
 export const NOBODY_CHOSE_CATEGORY = `t.field_sources -> 'categorySlug' is null and not ('categorySlug' = any(t.manual_fields))`;
 
 /** Learned, then provider, categories for the rows of `ids` nobody categorised. */
-export async function learnCategories(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<number> {
+export async function learnCategories(
+  trx: Knex.Transaction,
+  teamId: string,
+  ids: readonly string[],
+  loaded?: LearnerInputs,
+): Promise<number> {
   const { rows } = await trx.raw<{ rows: Uncategorised[] }>(
     `select t.id, t.name, t.merchant_name as "merchantName", t.counterparty_name as "counterpartyName", t.amount,
             t.bank_account_id as "bankAccountId", t.provider_category as "providerCategory"
@@ -155,11 +181,7 @@ export async function learnCategories(trx: Knex.Transaction, teamId: string, ids
     [teamId, [...ids]],
   );
   if (!rows.length) return 0;
-  const [model, threshold, categories] = await Promise.all([
-    loadModel(trx, teamId),
-    teamThreshold(trx, teamId),
-    categoryNames(trx, teamId),
-  ]);
+  const { model, threshold, categories } = loaded ?? (await loadLearnerInputs(trx, teamId));
   const changes: ({ id: string } & LearnedChoice)[] = [];
   for (const row of rows) {
     const choice = learnedChoice(row, model, threshold, categories);
@@ -237,6 +259,18 @@ export async function loadModel(db: Db, teamId: string): Promise<LearnedModel> {
     [teamId],
   );
   return new LearnedModel(rows.map(({ ids, names, ...r }) => ({ ...r, samples: ids.map((id, i) => ({ id, name: names[i] })) })));
+}
+
+/** What the learner reads of the team: its model, threshold and category names. */
+export interface LearnerInputs {
+  model: LearnedModel;
+  threshold: number;
+  categories: Map<string, string>;
+}
+
+async function loadLearnerInputs(db: Db, teamId: string): Promise<LearnerInputs> {
+  const [model, threshold, categories] = await Promise.all([loadModel(db, teamId), teamThreshold(db, teamId), categoryNames(db, teamId)]);
+  return { model, threshold, categories };
 }
 
 export async function teamThreshold(db: Db, teamId: string): Promise<number> {

@@ -177,18 +177,31 @@ export function evaluateRows(rules: readonly CompiledRule[], rows: readonly Rule
  * and compiled once per call (a sync page, an import batch); a team without rules pays one query.
  * Returns how many rows the rules changed.
  */
-export async function applyRulesToNew(trx: Knex.Transaction, teamId: string, ids: readonly string[]): Promise<number> {
+export async function applyRulesToNew(
+  trx: Knex.Transaction,
+  teamId: string,
+  ids: readonly string[],
+  loaded?: RulesForNew,
+): Promise<number> {
   if (!ids.length) return 0;
-  const rules = await loadRules(trx, teamId);
-  if (!rules.length) return 0;
-  const compiled = compileRules(rules);
-  const [refs, rows] = await Promise.all([
-    loadReferences(trx, teamId),
-    ruleRowsById(trx, teamId, ids, { lock: false, links: linksRead(compiled) }),
-  ]);
-  const { changes } = evaluateRows(compiled, rows, refs);
+  const { rules, refs } = loaded ?? (await loadRulesForNew(trx, teamId));
+  if (!rules.length || !refs) return 0;
+  const rows = await ruleRowsById(trx, teamId, ids, { lock: false, links: linksRead(rules) });
+  const { changes } = evaluateRows(rules, rows, refs);
   await writeChanges(trx, teamId, changes);
   return changes.length;
+}
+
+/** What applyRulesToNew reads of the team: its enabled rules, compiled, and what they refer to (none without rules). */
+export interface RulesForNew {
+  rules: CompiledRule[];
+  refs: TeamReferences | null;
+}
+
+export async function loadRulesForNew(db: Db, teamId: string): Promise<RulesForNew> {
+  const rules = await loadRules(db, teamId);
+  if (!rules.length) return { rules: [], refs: null };
+  return { rules: compileRules(rules), refs: await loadReferences(db, teamId) };
 }
 
 /** Whether the team has an enabled rule: an import inserts by the thousand and takes the fast path without. */

@@ -22,7 +22,7 @@ import {
 } from './schema';
 import { emitTransactionEvents } from '../webhook-endpoints/events';
 import { fieldsSetByHand, markSetByHand, setByHandColumns } from '../transaction-rules/apply';
-import { categoriseNew } from '../learned-categories/apply';
+import { categoriseNew, loadCategorisingInputs } from '../learned-categories/apply';
 
 /**
  * Newest first, keyset-paginated on (date, id) so every page costs the same however deep it is, or
@@ -101,12 +101,13 @@ export async function getTransaction(db: Db, teamId: string, id: string): Promis
 export async function createTransaction(db: Db, teamId: string, body: CreateTransactionBody): Promise<TransactionDto> {
   const id = await db.transaction(async (trx) => {
     await assertReferences(trx, teamId, body);
+    const categorising = await loadCategorisingInputs(trx, teamId);
     const { tags, ...fields } = body;
     // `status` always has a value (its default): only the annotations given count as set by hand.
     const byHand = setByHandColumns(fieldsSetByHand({ ...body, status: undefined }));
     const created = await Transaction.query(trx).insert({ ...fields, teamId, manual: true, ...byHand });
     if (tags) await replaceTags(trx, teamId, created.id, tags);
-    await categoriseNew(trx, teamId, [created.id]);
+    await categoriseNew(trx, teamId, [created.id], categorising);
     await emitTransactionEvents(trx, teamId, 'transaction.created', [created.id]);
     return created.id;
   });

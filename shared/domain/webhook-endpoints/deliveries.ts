@@ -207,6 +207,7 @@ async function recordAttempt(
   whileClaimed: boolean,
 ): Promise<WebhookAttemptReport> {
   const ok = result.error === null;
+  if (ok) return recordDelivered(db, delivery, result);
   return db.transaction(async (trx) => {
     const current = await WebhookDelivery.query(trx).findById(delivery.id).forUpdate().select('attempts', 'endpointId');
     if (!current) return { outcome: 'abandoned', attempt: null, statusCode: result.statusCode };
@@ -217,23 +218,44 @@ async function recordAttempt(
       .patch({
         attempts: attempt,
         lastStatusCode: result.statusCode,
-        status: ok ? 'delivered' : whileClaimed ? 'starting' : 'running',
-        ...(!ok && whileClaimed ? { claimedAt: dbNow() } : {}),
-        deliveredAt: ok ? dbNow() : null,
+        status: whileClaimed ? 'starting' : 'running',
+        ...(whileClaimed ? { claimedAt: dbNow() } : {}),
+        deliveredAt: null,
         updatedAt: dbNow(),
       });
-    if (ok) {
-      // Only an endpoint that was failing is written: a healthy one's row is left unlocked, or every
-      // concurrent success to it would queue on that lock, holding its transaction (and the event
-      // feed's horizon) open meanwhile.
-      await WebhookEndpoint.query(trx).findById(current.endpointId).whereNotNull('failingSince').patch({ failingSince: null });
-      return { outcome: 'delivered', attempt, statusCode: result.statusCode };
-    }
     const disabled = await disableIfFailingTooLong(trx, current.endpointId, disableAfterMs, result.error);
     if (!disabled) return { outcome: 'failed', attempt, statusCode: result.statusCode };
     await giveUpWebhookDelivery(trx, delivery.id);
     return { outcome: 'abandoned', attempt, statusCode: result.statusCode };
   });
+}
+
+/**
+ * A successful attempt, recorded in one statement: most attempts succeed, and the relay makes them
+ * in the API process, whose pool and event loop the requests share. Only an endpoint that was
+ * failing is written: a healthy one's row is left unlocked, or every concurrent success to it would
+ * queue on that lock, holding its transaction (and the event feed's horizon) open meanwhile.
+ */
+async function recordDelivered(
+  db: Db,
+  delivery: Pick<DeliveryToSend, 'id' | 'teamId'>,
+  result: AttemptResult,
+): Promise<WebhookAttemptReport> {
+  const { rows } = await db.raw<{ rows: { attempt: number }[] }>(
+    `with cur as (select id, attempts + 1 as attempt, endpoint_id from webhook_deliveries where id = ? for update),
+          logged as (insert into webhook_delivery_attempts (team_id, delivery_id, attempt, status_code, response_body, duration_ms, error)
+                      select ?, id, attempt, ?, ?, ?, null from cur),
+          healed as (update webhook_endpoints e set failing_since = null from cur
+                      where e.id = cur.endpoint_id and e.failing_since is not null)
+     update webhook_deliveries d set attempts = cur.attempt, last_status_code = ?, status = 'delivered',
+            delivered_at = now(), updated_at = now()
+       from cur where d.id = cur.id
+     returning cur.attempt`,
+    [delivery.id, delivery.teamId, result.statusCode, result.responseBody, result.durationMs, result.statusCode],
+  );
+  const attempt = rows.at(0)?.attempt;
+  if (attempt === undefined) return { outcome: 'abandoned', attempt: null, statusCode: result.statusCode };
+  return { outcome: 'delivered', attempt, statusCode: result.statusCode };
 }
 
 /**
