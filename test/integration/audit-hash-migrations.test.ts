@@ -53,13 +53,9 @@ describe('an audit entry’s hash across migrations 0102 and 0105', () => {
     } finally {
       await migrateLatest(tdb.db);
     }
-    expect(await tdb.db('knex_migrations').where('name', 'like', '010%').orderBy('name').pluck('name')).toEqual([
-      '0100_notification_email_recipients',
-      '0101_transaction_pending',
-      '0102_audit_entry_hash',
-      '0104_llm_categories',
-      '0105_audit_entry_format',
-    ]);
+    // Back at the latest schema: every migration there is applied again, whichever came after 0105.
+    const all = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
+    expect(await tdb.db('knex_migrations').orderBy('name').pluck('name')).toEqual([...all].sort());
     for (const team of [first, second]) {
       expect(await formats(team.teamId)).not.toContain(2);
       expect(await verify(team.teamId)).toMatchObject({ ok: true });
