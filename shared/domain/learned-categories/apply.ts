@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex';
 import { Category, Team, type FieldSource, type RuleField, type StoredSplitPart, type SuggestedCategory } from '../../db/models';
-import { applyRulesToNew, loadReferences, loadRules, loadRulesForNew, type RulesForNew } from '../transaction-rules/apply';
-import { compileRules, evaluate, type MatchRow, type RuleRow } from '../transaction-rules/engine';
+import { applyRulesToNew, loadRulesForNew, type RulesForNew } from '../transaction-rules/apply';
+import { evaluate, type MatchRow, type RuleRow } from '../transaction-rules/engine';
 import { LearnedModel, type LearnedExample, type Suggestion } from './model';
 import { merchantText } from './normalise';
 import { providerCategorySlug } from './provider-categories';
@@ -92,21 +92,17 @@ export interface IncomingCategoriser {
  * (shared/domain/bank-connections/sync.ts).
  */
 export async function loadCategoriser(db: Db, teamId: string): Promise<IncomingCategoriser> {
-  const [rules, refs, model, threshold, categories] = await Promise.all([
-    loadRules(db, teamId),
-    loadReferences(db, teamId),
-    loadModel(db, teamId),
-    teamThreshold(db, teamId),
-    categoryNames(db, teamId),
-  ]);
-  const compiled = compileRules(rules);
+  const {
+    rules: { rules: compiled, refs },
+    learner: { model, threshold, categories },
+  } = await loadCategorisingInputs(db, teamId);
   return {
     categorise(rows) {
       const out = new Map<string, Categorised>();
       const chosen: LearnedExample[] = [];
       for (const row of rows) {
         const c = uncategorised(row.status);
-        if (compiled.length) {
+        if (compiled.length && refs) {
           const bare: RuleRow = {
             ...row,
             hasAttachment: false,
