@@ -11,6 +11,7 @@
  *
  *   npm run bench -- clients                 (DATABASE_URL or an embedded PostgreSQL: see waitForFeedHorizon)
  *   CLIENTS_EVENTS=100000 CLIENTS_TRANSACTIONS=20000 CLIENTS_SECONDS=10 npm run bench:clients
+ *   CLIENTS_FIGURES=bank npx tsx bench/clients.ts   (some of feed, mcp, bank, change; the seeded team only for feed and mcp)
  *
  * The seeded team (events and transactions) is kept between runs, keyed by size; the freshness team is
  * made for the run and deleted after it.
@@ -51,6 +52,7 @@ const FEED_SECONDS = Number(process.env.CLIENTS_FEED_SECONDS ?? 15);
 const MCP_CALLS = Number(process.env.CLIENTS_MCP_CALLS ?? 60);
 /** bank-a items the freshness webhooks are spread over: a bank's webhooks come for many connections, not one. */
 const CONNECTIONS = Number(process.env.CLIENTS_CONNECTIONS ?? 10);
+const FIGURES = new Set((process.env.CLIENTS_FIGURES ?? 'feed,mcp,bank,change').split(','));
 const FEED_RATE = 200;
 const CHANGE_RATE = 50;
 /** After the load, how long a change not yet seen is waited for before it counts as late by this much. */
@@ -409,8 +411,8 @@ async function main() {
   );
   const bench = await benchDatabase('finops_bench_clients');
   const { db } = bench;
-  const { team, user } = await seededTeam(db);
-  await waitForFeedHorizon(db, team.id);
+  const seeded = FIGURES.has('feed') || FIGURES.has('mcp') ? await seededTeam(db) : null;
+  if (seeded) await waitForFeedHorizon(db, seeded.team.id);
   const env = await TestWorkflowEnvironment.createLocal({ server: localDevServer() });
   const bankA = await startBankAFake();
   const apiEnv = {
@@ -437,14 +439,17 @@ async function main() {
   let fresh: string | undefined;
   try {
     await waitForPort(`127.0.0.1:${port}`);
-    {
-      await feedFigures(base, db, team.id, await key(team.id, user.id, ['events.read']));
-      await mcpFigures(base, await key(team.id, user.id, ['transactions.read', 'reports.read']));
+    if (seeded && FIGURES.has('feed'))
+      await feedFigures(base, db, seeded.team.id, await key(seeded.team.id, seeded.user.id, ['events.read']));
+    if (seeded && FIGURES.has('mcp'))
+      await mcpFigures(base, await key(seeded.team.id, seeded.user.id, ['transactions.read', 'reports.read']));
+    if (!FIGURES.has('bank') && !FIGURES.has('change')) return;
 
-      const made = await createUserWithTeam(db, { email: `bench-clients-${Date.now()}@example.com`, teamName: 'bench-clients-fresh' });
-      fresh = made.team.id;
-      const freshKey = await key(fresh, made.user.id, ['transactions.read', 'transactions.write', 'events.read', 'teams.write']);
-      console.log(`\nFreshness at ${CHANGE_RATE} changes/s for ${SECONDS} s`);
+    const made = await createUserWithTeam(db, { email: `bench-clients-${Date.now()}@example.com`, teamName: 'bench-clients-fresh' });
+    fresh = made.team.id;
+    const freshKey = await key(fresh, made.user.id, ['transactions.read', 'transactions.write', 'events.read', 'teams.write']);
+    console.log(`\nFreshness at ${CHANGE_RATE} changes/s for ${SECONDS} s`);
+    if (FIGURES.has('bank')) {
       const bank = await bankWebhookFreshness(base, { db, config, temporal, bankA, teamId: fresh, key: freshKey });
       reportFreshness(
         `signed bank webhook → GET /transactions p99 at ${CHANGE_RATE}/s`,
@@ -452,6 +457,8 @@ async function main() {
         bank,
         TARGETS.bankP99,
       );
+    }
+    if (FIGURES.has('change')) {
       const { answer, webhook, feed } = await changeFreshness(base, freshKey);
       console.log(`  POST /transactions sent → answered: p50 ${ms(answer.p50)}, p99 ${ms(answer.p99)}, max ${ms(answer.max)}`);
       reportFreshness(

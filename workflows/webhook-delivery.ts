@@ -60,7 +60,9 @@ export const webhookDelivery: WebhookDeliveryWorkflow = async ({ deliveryId, ret
     setStage('sending');
     progress.nextAttemptAt = null;
     const report = await attemptWebhookDelivery({ deliveryId });
-    if (report.attempt !== null) progress.attempts++;
+    // The recorded number, not a count of calls: an attempt whose report was lost with its worker
+    // was recorded, and the activity's retry made (and reports) the next one.
+    if (report.attempt !== null) progress.attempts = report.attempt;
     progress.lastStatusCode = report.statusCode;
     if (report.outcome === 'delivered' || report.outcome === 'abandoned') {
       setStage(report.outcome);

@@ -40,7 +40,7 @@ const rhythm = (
   frequency: SeriesRhythm['frequency'],
   timezone: string,
   startDate: string,
-  more: { endDate?: string; status?: SeriesRhythm['status']; intervalMs?: number } = {},
+  more: { endDate?: string; status?: SeriesRhythm['status']; intervalMs?: number; createdAt?: Date } = {},
 ): SeriesRhythm => ({
   id: randomUUID(),
   teamId: randomUUID(),
@@ -51,10 +51,12 @@ const rhythm = (
   status: more.status ?? 'active',
   timezone,
   intervalMs: more.intervalMs,
+  createdAt: more.createdAt,
 });
 
 it("computes each series' next issue as its Temporal schedule has it, for every rhythm, zone, start and end", async () => {
   const today = (tz: string) => todayIn(tz);
+  const madeAt = new Date(Date.now() - 1_200_321);
   const cases: [string, SeriesRhythm][] = [
     ['weekly, starting in three days', rhythm('weekly', 'Europe/Berlin', addDays(today('Europe/Berlin'), 3))],
     ['weekly, started a month ago', rhythm('weekly', 'America/Los_Angeles', addDays(today('America/Los_Angeles'), -30))],
@@ -75,6 +77,10 @@ it("computes each series' next issue as its Temporal schedule has it, for every 
     ],
     ['the demo interval', rhythm('monthly', 'Europe/Berlin', today('Europe/Berlin'), { intervalMs: 3_000 })],
     ['an hourly demo interval', rhythm('weekly', 'UTC', today('UTC'), { intervalMs: 3_600_000 })],
+    [
+      'an hourly demo interval, counted from the series made 20 minutes ago',
+      rhythm('weekly', 'UTC', today('UTC'), { intervalMs: 3_600_000, createdAt: madeAt }),
+    ],
     ['paused', rhythm('monthly', 'Europe/Berlin', addDays(today('Europe/Berlin'), 3), { status: 'paused' })],
   ];
   const client = await temporal.client();
@@ -91,6 +97,9 @@ it("computes each series' next issue as its Temporal schedule has it, for every 
     seen.push([name, scheduled, early === scheduled ? early : late]);
   }
   expect(seen.map(([name, , computed]) => [name, computed])).toEqual(seen.map(([name, scheduled]) => [name, scheduled]));
+  // A demo series issues again one interval after it was made (to the second), not at the next full hour.
+  const counted = seen.find(([name]) => name.includes('counted from the series'));
+  expect(counted?.[1]).toBe(new Date(Math.floor(madeAt.getTime() / 1000) * 1000 + 3_600_000).toISOString());
   // The cases mean something: all but the ended and the paused one have a next issue.
   expect(seen.filter(([, scheduled]) => scheduled === null).map(([name]) => name)).toEqual([
     'weekly, ending before its next day',

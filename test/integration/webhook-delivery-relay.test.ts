@@ -155,7 +155,7 @@ describe('the webhook delivery relay', () => {
     expect(await other.runOnce()).toBe(2);
 
     expect(await midAttempt.run().result()).toMatchObject({ stage: 'delivered', attempts: 1, lastStatusCode: 200 });
-    expect(await afterFailure.run().result()).toMatchObject({ stage: 'delivered', attempts: 1, lastStatusCode: 200 });
+    expect(await afterFailure.run().result()).toMatchObject({ stage: 'delivered', attempts: 2, lastStatusCode: 200 });
     expect(midAttempt.receiver.received.map((r) => r.status)).toEqual([200]);
     expect(afterFailure.receiver.received.map((r) => r.status)).toEqual([500, 200]);
     expect((await afterFailure.attempts()).map((a) => [a.attempt, a.statusCode])).toEqual([

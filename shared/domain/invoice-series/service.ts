@@ -33,7 +33,7 @@ export interface SeriesScheduling {
 }
 
 const rhythmOf = (
-  s: Pick<InvoiceSeries, 'id' | 'teamId' | 'frequency' | 'startDate' | 'endDate' | 'status'>,
+  s: Pick<InvoiceSeries, 'id' | 'teamId' | 'frequency' | 'startDate' | 'endDate' | 'status' | 'createdAt'>,
   timezone: string | null,
   intervalMs?: number,
 ): SeriesRhythm => {
@@ -49,6 +49,7 @@ const rhythmOf = (
     status: s.status,
     timezone: zone,
     intervalMs,
+    createdAt: s.createdAt,
   };
 };
 
@@ -165,7 +166,7 @@ export async function createInvoiceSeries(
       delivery: body.delivery ?? 'email',
       status: 'active',
       createdBy: target.userId,
-    });
+    }).returning('*');
     await keepInvoiceSeriesScheduled(
       scheduling.temporal,
       rhythmOf(series, team.timezone, scheduling.intervalMs),

@@ -21,6 +21,11 @@ export interface SeriesRhythm {
   timezone: string;
   /** Demos and tests: every this many milliseconds instead of the calendar. */
   intervalMs?: number;
+  /**
+   * When the series was made: the demo interval counts from it. Counted from the epoch instead, a
+   * series made just before a boundary would issue its second invoice moments after its first.
+   */
+  createdAt?: Date;
 }
 
 const MONTHS: Month[] = [
@@ -60,7 +65,11 @@ function calendarFor(s: SeriesRhythm): CalendarSpec {
 
 /** The schedule's spec for a series: what the schedule runs on, and what its next issue is computed from. */
 export function seriesScheduleSpec(s: SeriesRhythm): ScheduleSpec {
-  if (s.intervalMs) return { intervals: [{ every: s.intervalMs }], endAt: s.endAt };
+  if (s.intervalMs) {
+    // Temporal takes the offset in whole seconds, below the interval.
+    const offset = s.createdAt ? Math.floor((s.createdAt.getTime() % s.intervalMs) / 1000) * 1000 : 0;
+    return { intervals: [{ every: s.intervalMs, offset }], endAt: s.endAt };
+  }
   return { calendars: [calendarFor(s)], timezone: s.timezone, startAt: s.startAt, endAt: s.endAt };
 }
 

@@ -50,7 +50,7 @@ export type WebhookDeliveryStage = 'sending' | 'waiting_to_retry' | 'delivered' 
 
 export interface WebhookDeliveryProgress {
   stage: WebhookDeliveryStage;
-  /** Attempts this run made, counting those the relay made before it started. */
+  /** The delivery's attempts so far, as recorded: the relay's before the run, and any a lost worker made. */
   attempts: number;
   lastStatusCode: number | null;
   /** When the next attempt is due while waiting (ISO 8601). */
