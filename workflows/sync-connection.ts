@@ -4,7 +4,7 @@ import type { ReceiptActivities } from '../activities/receipts/ingest';
 import type { InvoiceLifecycleActivities } from '../activities/invoices/lifecycle';
 import { syncRequested, syncStatus, type SyncConnectionWorkflow, type SyncResult } from '../shared/temporal/sync-connection/contract';
 
-const { syncBankConnection } = proxyActivities<BankingActivities>({
+const { syncBankConnection, releaseSyncLease } = proxyActivities<BankingActivities>({
   startToCloseTimeout: '15m',
   // A worker that dies mid-sync is noticed within this, and the retry resumes from the saved cursor.
   heartbeatTimeout: '20s',
@@ -29,9 +29,17 @@ const PASSES_PER_RUN = 50;
  */
 const EVENTS_PER_RUN = 500;
 
+/** Under requests that never stop, the follow-ups of the passes still run every this many passes. */
+const FOLLOW_UPS_EVERY = 5;
+
 /**
  * SyncConnection (id `sync-connection:<connectionId>`), started with signal-with-start: a burst of
  * webhooks coalesces into this one run, which makes one more pass if any arrived during a pass.
+ * While it works it holds the connection's lease (shared/domain/bank-connections/sync-requests.ts):
+ * webhooks then only count themselves, and each pass reports whether any came (`moreRequested`), so
+ * a busy connection's run grows by its passes, not by a signal per webhook, and its continue-as-new
+ * does not race a stream of signals (the server refuses them as "closing" until the new run starts).
+ * The follow-ups of new transactions (receipts, invoice payments) wait for the end of a burst.
  */
 export const syncConnection: SyncConnectionWorkflow = async (input) => {
   // A run exists because someone asked for a sync (the starting signal, or a plain start).
@@ -53,6 +61,17 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
     return info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN;
   };
 
+  let followUpsDue = false;
+  let passesSinceFollowUps = 0;
+  const followUps = async () => {
+    passesSinceFollowUps = 0;
+    if (!followUpsDue) return;
+    followUpsDue = false;
+    // Receipts waiting for a transaction may have just got one; incoming transfers may pay open invoices.
+    await rematchOpenInboxItems({ teamId: input.teamId });
+    await matchInvoicePayments({ teamId: input.teamId });
+  };
+
   while (pending) {
     pending = false;
     const manual = manualSync;
@@ -62,7 +81,23 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
     totals.added += result.added;
     totals.modified += result.modified;
     totals.removed += result.removed;
-    if (result.skipped) break;
+    if (result.skipped) {
+      await followUps();
+      break;
+    }
+    // (patched: runs started before the lease replay as they ran, below.)
+    if (patched('sync-lease')) {
+      if (result.moreRequested) pending = true;
+      if (result.added > 0) followUpsDue = true;
+      if (!requestedSince() || ++passesSinceFollowUps >= FOLLOW_UPS_EVERY) await followUps();
+      if (requestedSince() && runIsLong()) {
+        await followUps();
+        await continueAsNew<typeof syncConnection>(input);
+      }
+      // Given back only when nothing was asked since the pass; otherwise, one more.
+      if (!requestedSince() && !(await releaseSyncLease({ connectionId: input.connectionId }))) pending = true;
+      continue;
+    }
     // Receipts waiting for a transaction may have just got one. (patched: runs started before this step replay unchanged.)
     if (result.added > 0 && patched('rematch-inbox-after-sync')) await rematchOpenInboxItems({ teamId: input.teamId });
     // Incoming transfers may pay open invoices. (patched as above.)

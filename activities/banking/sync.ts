@@ -15,6 +15,7 @@ import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-
 import { BankAuthError } from '../../shared/providers/bank-errors';
 import type { SyncResult } from '../../shared/temporal/sync-connection/contract';
 import type { ActivityDeps } from '../deps';
+import { dropSyncLease, leaseSyncRequests, releaseSyncLease, requestedSince } from '../../shared/domain/bank-connections/sync-requests';
 import {
   connectionToSync,
   markSynced,
@@ -166,10 +167,14 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
     async syncBankConnection(input: { connectionId: string; manualSync: boolean }): Promise<SyncResult> {
       const conn = await connectionToSync(db, input.connectionId);
       if (!conn) return { added: 0, modified: 0, removed: 0, skipped: 'deleted' };
-      if (conn.status === 'disconnected') return { added: 0, modified: 0, removed: 0, skipped: 'disconnected' };
+      if (conn.status === 'disconnected') {
+        await dropSyncLease(db, conn.id);
+        return { added: 0, modified: 0, removed: 0, skipped: 'disconnected' };
+      }
       if (!conn.accessTokenEncrypted)
         throw ApplicationFailure.nonRetryable(`bank connection ${conn.id} has no access token`, 'MissingAccessToken');
       const token = decrypt(conn.accessTokenEncrypted, keyringOf(config));
+      const seen = await leaseSyncRequests(db, conn.id);
       let result: SyncResult;
       // The team's rules and learner are read once for the pass, when a page first brings a new row.
       let categoriser: ReturnType<CategoriserSource> | undefined;
@@ -190,6 +195,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
       } catch (err) {
         if (err instanceof BankAuthError) {
           await markDisconnected(db, conn, { code: err.code, message: err.message });
+          await dropSyncLease(db, conn.id);
           await pauseScheduleOfDisconnected({ temporal, logger: activityLogger }, conn.id);
           log.warn('bank connection disconnected by the provider', { connectionId: conn.id, code: err.code });
           throw ApplicationFailure.nonRetryable(`${conn.provider} refused the credentials (${err.code})`, 'BankAuthError');
@@ -214,7 +220,12 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
           log.warn('language model categories not requested after a sync', { connectionId: conn.id, error: String(err) });
         });
       }
-      return result;
+      return { ...result, moreRequested: await requestedSince(db, conn.id, seen) };
+    },
+
+    /** The run would end: true when it may (the lease is given back), false when a request came since its last pass. */
+    async releaseSyncLease(input: { connectionId: string }): Promise<boolean> {
+      return releaseSyncLease(db, input.connectionId);
     },
   };
 }

@@ -196,6 +196,35 @@ export const SCENARIOS: HistoryScenario[] = [
     },
   },
   {
+    // v4: the connection's lease (0109): a pass that saw a counted request, a release refused by a
+    // request after it, one more pass, and the follow-ups once at the end of the burst.
+    name: 'sync-connection-v4',
+    activities: (() => {
+      const passes = [
+        { added: 3, modified: 1, removed: 0, moreRequested: true },
+        { added: 1, modified: 0, removed: 0, moreRequested: false },
+        { added: 0, modified: 0, removed: 0, moreRequested: false },
+      ];
+      const releases = [false, true];
+      return {
+        syncBankConnection: async () => passes.shift() ?? { added: 0, modified: 0, removed: 0, moreRequested: false },
+        releaseSyncLease: async () => releases.shift() ?? true,
+        rematchOpenInboxItems: async () => ({ checked: 1, suggested: 0 }),
+        matchInvoicePayments: async () => ({ transactions: 1, paid: 1, suggested: 0 }),
+      };
+    })(),
+    run: async (client, { taskQueue, workflowId }) => {
+      const handle = await client.workflow.signalWithStart<SyncConnectionWorkflow, [SyncRequest]>(syncConnectionContract.workflowType, {
+        taskQueue,
+        workflowId,
+        args: [{ connectionId: 'c1', teamId: 't1' }],
+        signal: syncRequested,
+        signalArgs: [{ manualSync: true }],
+      });
+      return handle.result();
+    },
+  },
+  {
     name: 'receipt-ingestion',
     activities: {
       sendReaction: async () => undefined,

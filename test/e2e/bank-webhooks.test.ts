@@ -249,6 +249,44 @@ describe('bank-a webhooks', () => {
     expect(event).toMatchObject({ outcome: 'processed', teamId: acme.team.id, workflowId: `sync-connection:${connection.id}` });
   });
 
+  it('webhooks while a run holds the lease are counted, not signalled: the run makes another pass for them, then gives the lease back', async () => {
+    const { item, connection } = await connectBankA(2);
+    const update = { webhook_type: 'TRANSACTIONS', webhook_code: 'SYNC_UPDATES_AVAILABLE', item_id: item.itemId };
+    const lease = () => tdb.db('bank_connection_sync_requests').where({ connectionId: connection.id }).first();
+    expect((await lease()).leaseUntil).toBeNull();
+    bankA.slowSync(1500);
+    try {
+      bankA.addTransactions(item.itemId, 1, 200);
+      expect((await postBankA(update)).status).toBe(200);
+      await eventually(
+        async () => (await lease()).leaseUntil,
+        (until) => until !== null,
+      );
+      // While the first pass waits on the bank: three more webhooks, each with a new transaction.
+      const later = [1, 2, 3].map((i) => bankA.addTransactions(item.itemId, 1, 200 + i)[0]);
+      for (let i = 0; i < 3; i++) expect((await postBankA(update)).status).toBe(200);
+      const handle = worker.client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(connection.id));
+      expect(await handle.result()).toMatchObject({ added: 4 });
+      for (const tx of later) expect(await tdb.db('transactions').where({ providerTransactionId: tx.transaction_id }).first()).toBeTruthy();
+      const signals = (await handle.fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+      expect(signals).toBe(1);
+      expect(await lease()).toMatchObject({ requests: 4, seen: 4, leaseUntil: null });
+    } finally {
+      bankA.slowSync(0);
+    }
+    // Given back: the next webhook starts a run again.
+    const first = await worker.client.workflow.getHandle(syncConnectionId(connection.id)).describe();
+    bankA.addTransactions(item.itemId, 1, 210);
+    expect((await postBankA(update)).status).toBe(200);
+    const next = await eventually(
+      () => worker.client.workflow.getHandle(syncConnectionId(connection.id)).describe(),
+      (d) => d.runId !== first.runId,
+    );
+    expect(await worker.client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(connection.id), next.runId).result()).toMatchObject({
+      added: 1,
+    });
+  });
+
   it("TRANSACTIONS_REMOVED deletes the team's transactions with those provider ids", async () => {
     const { item } = await connectBankA(3);
     const stored = await tdb

@@ -61,6 +61,7 @@ import * as auditEntryHash from './0102_audit_entry_hash';
 import * as llmCategories from './0104_llm_categories';
 import * as auditEntryFormat from './0105_audit_entry_format';
 import * as reportTotalsAtCommit from './0108_report_totals_at_commit';
+import * as syncRequests from './0109_sync_requests';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -129,6 +130,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0104_llm_categories': llmCategories,
   '0105_audit_entry_format': auditEntryFormat,
   '0108_report_totals_at_commit': reportTotalsAtCommit,
+  '0109_sync_requests': syncRequests,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,8 @@ import { deleteWithdrawnTransactions } from '../transactions/service';
 import type { TemporalGateway } from '../../temporal/client';
 import { resumeBankSyncSchedule } from '../../temporal/scheduled-bank-sync/calls';
 import { requestSync } from '../../temporal/sync-connection/calls';
+import { syncConnectionId } from '../../temporal/sync-connection/contract';
+import { countSyncRequest } from './sync-requests';
 import { recordConsentExpiry, type ConsentDeps } from './consent';
 import { pauseScheduleOfDisconnected } from './scheduled-sync';
 import { markDisconnected, markReconnected } from './status';
@@ -73,7 +75,11 @@ export async function applyConnectionEvent(
   const sync = async (): Promise<WebhookOutcome> => ({
     outcome: 'processed',
     teamId,
-    workflowId: await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false }, conn),
+    // A run holding the connection's lease sees the counted request and makes another pass; only a
+    // connection without one is signalled.
+    workflowId: (await countSyncRequest(deps.db, conn.id))
+      ? syncConnectionId(conn.id)
+      : await requestSync(deps.temporal, { connectionId: conn.id, teamId, manualSync: false }, conn),
   });
 
   switch (event.kind) {

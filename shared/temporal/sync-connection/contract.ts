@@ -12,6 +12,8 @@ export interface SyncResult {
   modified: number;
   removed: number;
   skipped?: 'deleted' | 'disconnected';
+  /** A request was counted while the pass ran (its run held the lease): another pass is due. Absent before 0109. */
+  moreRequested?: boolean;
 }
 
 export type SyncConnectionResult = SyncResult & { passes: number };
@@ -26,7 +28,10 @@ export interface SyncStatus {
   totals: SyncResult;
 }
 
-/** Every webhook, manual sync or schedule signals this; a run in progress just notes that another pass is due. */
+/**
+ * A manual sync, a schedule, or a webhook for a connection whose run holds no lease signals this; a
+ * run in progress just notes that another pass is due.
+ */
 export const syncRequested = defineSignal<[SyncRequest]>('syncRequested');
 export const syncStatus = defineQuery<SyncStatus>('syncStatus');
 
