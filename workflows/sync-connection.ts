@@ -4,7 +4,7 @@ import type { ReceiptActivities } from '../activities/receipts/ingest';
 import type { InvoiceLifecycleActivities } from '../activities/invoices/lifecycle';
 import { syncRequested, syncStatus, type SyncConnectionWorkflow, type SyncResult } from '../shared/temporal/sync-connection/contract';
 
-const { syncBankConnection, releaseSyncLease } = proxyActivities<BankingActivities>({
+const { syncBankConnection, finishSyncPasses, releaseSyncLease } = proxyActivities<BankingActivities>({
   startToCloseTimeout: '15m',
   // A worker that dies mid-sync is noticed within this, and the retry resumes from the saved cursor.
   heartbeatTimeout: '20s',
@@ -31,6 +31,12 @@ const EVENTS_PER_RUN = 500;
 
 /** Under requests that never stop, the follow-ups of the passes still run every this many passes. */
 const FOLLOW_UPS_EVERY = 5;
+/**
+ * Within a burst, a connection's accounts, balances and consent are read from the provider at most
+ * this often (its transactions on every pass): a bank's webhooks are about transactions, and its
+ * account reads are rate-limited.
+ */
+const ACCOUNTS_EVERY_MS = 60_000;
 
 /**
  * SyncConnection (id `sync-connection:<connectionId>`), started with signal-with-start: a burst of
@@ -39,7 +45,8 @@ const FOLLOW_UPS_EVERY = 5;
  * webhooks then only count themselves, and each pass reports whether any came (`moreRequested`), so
  * a busy connection's run grows by its passes, not by a signal per webhook, and its continue-as-new
  * does not race a stream of signals (the server refuses them as "closing" until the new run starts).
- * The follow-ups of new transactions (receipts, invoice payments) wait for the end of a burst.
+ * What follows the passes (marked synced, stale pending rows removed, recurring payments, the notice,
+ * receipts, invoice payments) waits for the end of a burst, once for all its passes' rows.
  */
 export const syncConnection: SyncConnectionWorkflow = async (input) => {
   // A run exists because someone asked for a sync (the starting signal, or a plain start).
@@ -54,6 +61,7 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
   setHandler(syncStatus, () => ({ passes, pending, totals }));
   // The handler sets `pending` while a pass awaits; read it through a call, which the type checker does not narrow to false.
   const requestedSince = () => pending;
+  const manualRequested = () => manualSync;
   // (patched: runs started before the history bound continue after as many passes as they did.)
   const runIsLong = () => {
     if (!patched('continue-as-new-by-history')) return passes >= PASSES_PER_RUN;
@@ -61,12 +69,19 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
     return info.continueAsNewSuggested || info.historyLength >= EVENTS_PER_RUN;
   };
 
-  let followUpsDue = false;
+  // (patched: runs started before the lease replay as they ran, with the follow-ups after every pass.)
+  const leased = patched('sync-lease');
   let passesSinceFollowUps = 0;
+  let addedSinceFollowUps = 0;
+  let manualSinceFollowUps = false;
+  let accountsReadAt = -Infinity;
   const followUps = async () => {
-    passesSinceFollowUps = 0;
-    if (!followUpsDue) return;
-    followUpsDue = false;
+    if (passesSinceFollowUps === 0) return;
+    const passed = { added: addedSinceFollowUps, manualSync: manualSinceFollowUps };
+    passesSinceFollowUps = addedSinceFollowUps = 0;
+    manualSinceFollowUps = false;
+    await finishSyncPasses({ connectionId: input.connectionId, ...passed });
+    if (passed.added === 0) return;
     // Receipts waiting for a transaction may have just got one; incoming transfers may pay open invoices.
     await rematchOpenInboxItems({ teamId: input.teamId });
     await matchInvoicePayments({ teamId: input.teamId });
@@ -74,9 +89,15 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
 
   while (pending) {
     pending = false;
-    const manual = manualSync;
+    const manual = manualRequested();
     manualSync = false;
-    const result = await syncBankConnection({ connectionId: input.connectionId, manualSync: manual });
+    const readAccounts = manual || Date.now() - accountsReadAt >= ACCOUNTS_EVERY_MS;
+    if (readAccounts) accountsReadAt = Date.now();
+    const result = await syncBankConnection({
+      connectionId: input.connectionId,
+      manualSync: manual,
+      ...(leased ? { afterPassesApart: true, readAccounts } : {}),
+    });
     passes++;
     totals.added += result.added;
     totals.modified += result.modified;
@@ -85,11 +106,12 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
       await followUps();
       break;
     }
-    // (patched: runs started before the lease replay as they ran, below.)
-    if (patched('sync-lease')) {
+    if (leased) {
       if (result.moreRequested) pending = true;
-      if (result.added > 0) followUpsDue = true;
-      if (!requestedSince() || ++passesSinceFollowUps >= FOLLOW_UPS_EVERY) await followUps();
+      passesSinceFollowUps++;
+      addedSinceFollowUps += result.added;
+      manualSinceFollowUps ||= manual;
+      if (!requestedSince() || passesSinceFollowUps >= FOLLOW_UPS_EVERY) await followUps();
       if (requestedSince() && runIsLong()) {
         await followUps();
         await continueAsNew<typeof syncConnection>(input);

@@ -8,7 +8,7 @@ import { notify } from '../../shared/domain/notifications/service';
 import { detectAfterArrival } from '../../shared/domain/recurring-payments/service';
 import { requestLlmCategoriesAfterArrival } from '../../shared/domain/learned-categories/llm';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
-import { bankAAccount, bankBAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
+import { bankAAccount, bankBAccounts, knownProviderAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
 import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
 import { expireStalePending } from '../../shared/domain/bank-connections/pending';
 import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-b';
@@ -39,15 +39,23 @@ async function syncBankA(
   token: string,
   onConsentExpiry: (expiresAt: Date | null, observedAt: Date) => Promise<void>,
   categoriser: CategoriserSource,
+  readAccounts: boolean,
 ): Promise<SyncResult> {
-  const readAt = new Date();
-  const { accounts, item } = await client.getAccounts(token);
-  const accountIds = await upsertProviderAccounts(db, conn, accounts.map(bankAAccount));
-  if (item.institution_name) await setInstitution(db, conn, { id: item.institution_id ?? null, name: item.institution_name });
-  // The item reports its consent's end on every read: a renewal at the bank moves the consent timer.
-  if (item.consent_expiration_time !== undefined) {
-    await onConsentExpiry(item.consent_expiration_time ? new Date(item.consent_expiration_time) : null, readAt);
-  }
+  const readTheAccounts = async () => {
+    const readAt = new Date();
+    const { accounts, item } = await client.getAccounts(token);
+    const ids = await upsertProviderAccounts(db, conn, accounts.map(bankAAccount));
+    if (item.institution_name) await setInstitution(db, conn, { id: item.institution_id ?? null, name: item.institution_name });
+    // The item reports its consent's end on every read: a renewal at the bank moves the consent timer.
+    if (item.consent_expiration_time !== undefined) {
+      await onConsentExpiry(item.consent_expiration_time ? new Date(item.consent_expiration_time) : null, readAt);
+    }
+    return ids;
+  };
+  // A pass of a burst whose accounts were just read takes them as stored. A page that names an
+  // account not among them (opened at the bank since) has them read again, once a pass.
+  let accountIds = readAccounts ? await readTheAccounts() : await knownProviderAccounts(db, conn);
+  let readAgain = false;
 
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
   // A page and the cursor after it (an empty next_cursor keeps the one it was asked with).
@@ -58,6 +66,10 @@ async function syncBankA(
   let page = 0;
   for await (const { res, next } of fetchedAhead(fetchPage(conn.syncCursor), (p) => (p.res.has_more ? fetchPage(p.next) : undefined))) {
     page++;
+    if (!readAgain && [...res.added, ...res.modified].some((t) => !accountIds.has(t.account_id))) {
+      accountIds = await readTheAccounts();
+      readAgain = true;
+    }
     const toRow = (t: BankATransaction): SyncedTransaction => ({
       bankAccountId: accountIds.get(t.account_id) ?? null,
       providerTransactionId: t.transaction_id,
@@ -154,6 +166,32 @@ const activityLogger = {
 };
 
 export function bankingActivities({ db, config, bankA, bankB, temporal }: ActivityDeps) {
+  /**
+   * After passes went through: the connection is marked synced, pending transactions never booked
+   * are removed, and new transactions are looked at for recurring payments, announced and, apart
+   * from the run, offered to the language model.
+   */
+  const afterPasses = async (conn: ConnectionToSync, passes: { added: number; manualSync: boolean }) => {
+    await markSynced(db, conn.id);
+    // After the pass: a pending transaction booked in it was merged into its booked one and is gone.
+    const expired = await expireStalePending(db, conn, config.PENDING_TRANSACTION_MAX_AGE_DAYS);
+    if (expired) log.info('pending transactions never booked were removed', { connectionId: conn.id, count: expired });
+    if (passes.added > 0) {
+      await detectAfterArrival(db, conn.teamId, (err) => {
+        log.warn('recurring payments not detected after a sync', { connectionId: conn.id, error: String(err) });
+      });
+      await notify(db, {
+        teamId: conn.teamId,
+        type: 'transactions_created',
+        metadata: { connectionId: conn.id, count: passes.added, manualSync: passes.manualSync },
+      });
+      // Apart from this run: a slow or absent model must not hold the sync up.
+      await requestLlmCategoriesAfterArrival({ config, temporal }, conn.teamId, (err) => {
+        log.warn('language model categories not requested after a sync', { connectionId: conn.id, error: String(err) });
+      });
+    }
+  };
+
   return {
     /** The connection's schedule fired: a sync is requested, or the schedule paused or removed. */
     async requestScheduledSync(input: ScheduledBankSyncInput): Promise<ScheduledBankSyncOutcome> {
@@ -164,7 +202,14 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
      * One full sync pass of a connection: accounts and balances, then every new page of transactions.
      * Provider auth failures disconnect the connection and are not retried; anything else is.
      */
-    async syncBankConnection(input: { connectionId: string; manualSync: boolean }): Promise<SyncResult> {
+    async syncBankConnection(input: {
+      connectionId: string;
+      manualSync: boolean;
+      /** Runs of the lease: what follows the passes is made by finishSyncPasses. */
+      afterPassesApart?: boolean;
+      /** False within a burst whose accounts were just read (bank-a): the stored ones serve. */
+      readAccounts?: boolean;
+    }): Promise<SyncResult> {
       const conn = await connectionToSync(db, input.connectionId);
       if (!conn) return { added: 0, modified: 0, removed: 0, skipped: 'deleted' };
       if (conn.status === 'disconnected') {
@@ -190,6 +235,7 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
                 token,
                 (expiresAt, readAt) => recordConsentExpiry(consentDeps, conn, expiresAt, readAt),
                 onePerPass,
+                input.readAccounts ?? true,
               )
             : await syncBankB(db, bankB, conn, token, onePerPass);
       } catch (err) {
@@ -202,25 +248,15 @@ export function bankingActivities({ db, config, bankA, bankB, temporal }: Activi
         }
         throw err;
       }
-      await markSynced(db, conn.id);
-      // After the pass: a pending transaction booked in it was merged into its booked one and is gone.
-      const expired = await expireStalePending(db, conn, config.PENDING_TRANSACTION_MAX_AGE_DAYS);
-      if (expired) log.info('pending transactions never booked were removed', { connectionId: conn.id, count: expired });
-      if (result.added > 0) {
-        await detectAfterArrival(db, conn.teamId, (err) => {
-          log.warn('recurring payments not detected after a sync', { connectionId: conn.id, error: String(err) });
-        });
-        await notify(db, {
-          teamId: conn.teamId,
-          type: 'transactions_created',
-          metadata: { connectionId: conn.id, count: result.added, manualSync: input.manualSync },
-        });
-        // Apart from this run: a slow or absent model must not hold the sync up.
-        await requestLlmCategoriesAfterArrival({ config, temporal }, conn.teamId, (err) => {
-          log.warn('language model categories not requested after a sync', { connectionId: conn.id, error: String(err) });
-        });
-      }
+      // Runs of the lease make these once at the end of a burst (finishSyncPasses); earlier runs, here.
+      if (!input.afterPassesApart) await afterPasses(conn, { added: result.added, manualSync: input.manualSync });
       return { ...result, moreRequested: await requestedSince(db, conn.id, seen) };
+    },
+
+    /** The end of a burst of passes: what follows new transactions, once for all the passes' rows. */
+    async finishSyncPasses(input: { connectionId: string; added: number; manualSync: boolean }): Promise<void> {
+      const conn = await connectionToSync(db, input.connectionId);
+      if (conn) await afterPasses(conn, input);
     },
 
     /** The run would end: true when it may (the lease is given back), false when a request came since its last pass. */

@@ -196,8 +196,8 @@ export const SCENARIOS: HistoryScenario[] = [
     },
   },
   {
-    // v4: the connection's lease (0109): a pass that saw a counted request, a release refused by a
-    // request after it, one more pass, and the follow-ups once at the end of the burst.
+    // v4: the connection's lease (0109): a pass that saw a counted request, one more pass, the
+    // follow-ups once for both, a release refused by a request after them, and a last pass.
     name: 'sync-connection-v4',
     activities: (() => {
       const passes = [
@@ -209,6 +209,7 @@ export const SCENARIOS: HistoryScenario[] = [
       return {
         syncBankConnection: async () => passes.shift() ?? { added: 0, modified: 0, removed: 0, moreRequested: false },
         releaseSyncLease: async () => releases.shift() ?? true,
+        finishSyncPasses: async () => undefined,
         rematchOpenInboxItems: async () => ({ checked: 1, suggested: 0 }),
         matchInvoicePayments: async () => ({ transactions: 1, paid: 1, suggested: 0 }),
       };

@@ -262,15 +262,31 @@ describe('bank-a webhooks', () => {
         async () => (await lease()).leaseUntil,
         (until) => until !== null,
       );
-      // While the first pass waits on the bank: three more webhooks, each with a new transaction.
-      const later = [1, 2, 3].map((i) => bankA.addTransactions(item.itemId, 1, 200 + i)[0]);
+      const accountReads = bankA.requestsTo('/accounts/get');
+      // While the first pass waits on the bank: three more webhooks, each with a new transaction,
+      // the last on an account opened at the bank meanwhile.
+      const later = [1, 2].map((i) => bankA.addTransactions(item.itemId, 1, 200 + i)[0]);
+      const savings = bankA.openAccount(item.itemId);
+      const onSavings = { ...bankA.addTransactions(item.itemId, 1, 203)[0], transaction_id: `tx_savings_${Date.now()}`, account_id: savings };
+      bankA.add(item.itemId, [onSavings]);
       for (let i = 0; i < 3; i++) expect((await postBankA(update)).status).toBe(200);
       const handle = worker.client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(connection.id));
-      expect(await handle.result()).toMatchObject({ added: 4 });
+      expect(await handle.result()).toMatchObject({ added: 5, passes: 2 });
       for (const tx of later) expect(await tdb.db('transactions').where({ providerTransactionId: tx.transaction_id }).first()).toBeTruthy();
+      // The accounts were read with the first pass, again when its page named the new one, and not
+      // by the second pass of the burst.
+      expect(bankA.requestsTo('/accounts/get') - accountReads).toBe(1);
+      const savingsAccount = await tdb.db('bank_accounts').where({ bankConnectionId: connection.id, providerAccountId: savings }).first();
+      expect(savingsAccount).toBeTruthy();
+      expect(await tdb.db('transactions').where({ providerTransactionId: onSavings.transaction_id }).first()).toMatchObject({
+        bankAccountId: savingsAccount.id,
+      });
       const signals = (await handle.fetchHistory()).events!.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
       expect(signals).toBe(1);
       expect(await lease()).toMatchObject({ requests: 4, seen: 4, leaseUntil: null });
+      // What follows the passes, once for the burst: one notice of all five.
+      const notices = await tdb.db('notifications').where({ teamId: acme.team.id, type: 'transactions_created' }).orderBy('createdAt', 'desc');
+      expect(notices[0].metadata).toMatchObject({ connectionId: connection.id, count: 5 });
     } finally {
       bankA.slowSync(0);
     }

@@ -70,7 +70,10 @@ export async function startBankAFake() {
   keys.set(current.kid, current);
 
   let syncDelayMs = 0;
+  /** Requests answered, by path. */
+  const served = new Map<string, number>();
   const fake = await startHttpFake(async ({ path, body }) => {
+    served.set(path, (served.get(path) ?? 0) + 1);
     if (path === '/webhook_verification_key/get') {
       const key = keys.get(body?.key_id);
       return key
@@ -170,6 +173,17 @@ export async function startBankAFake() {
     /** The id of the key webhooks are signed with now. */
     get kid() {
       return current.kid;
+    },
+    /** How many requests to `path` it has answered (`/accounts/get`, `/transactions/sync`, …). */
+    requestsTo(path: string): number {
+      return served.get(path) ?? 0;
+    },
+    /** An account opened at the bank after the item was linked; returns its account id. */
+    openAccount(itemId: string, name = 'Savings'): string {
+      const item = items.get(itemId)!;
+      const account = { account_id: `acc_${randomUUID().slice(0, 8)}`, name, currency: item.accounts[0].currency, balance: 0 };
+      item.accounts.push(account);
+      return account.account_id;
     },
     /** A linked item with one account; returns the public token to connect it with. */
     addItem(opts: { accountName?: string; currency?: string; balance?: number } = {}) {

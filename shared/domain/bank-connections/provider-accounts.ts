@@ -25,6 +25,15 @@ export async function upsertProviderAccounts(
   return new Map(rows.flatMap((r) => (r.providerAccountId === null ? [] : [[r.providerAccountId, r.id] as const])));
 }
 
+/** The connection's accounts as last read from the provider: its account id → ours. */
+export async function knownProviderAccounts(db: Db, conn: Pick<BankConnection, 'id'>): Promise<Map<string, string>> {
+  const rows = await db('bank_accounts')
+    .where({ bankConnectionId: conn.id })
+    .whereNotNull('providerAccountId')
+    .select<{ id: string; providerAccountId: string }[]>('id', 'providerAccountId');
+  return new Map(rows.map((r) => [r.providerAccountId, r.id]));
+}
+
 export const bankAAccount = (a: BankAAccount): ProviderAccount => ({
   providerAccountId: a.account_id,
   name: a.official_name ?? a.name,
