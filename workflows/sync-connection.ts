@@ -29,8 +29,8 @@ const PASSES_PER_RUN = 50;
  */
 const EVENTS_PER_RUN = 500;
 
-/** Under requests that never stop, the follow-ups of the passes still run every this many passes. */
-const FOLLOW_UPS_EVERY = 5;
+/** Under requests that never stop, what follows the passes still runs this often. */
+const FOLLOW_UPS_EVERY_MS = 10_000;
 /**
  * Within a burst, a connection's accounts, balances and consent are read from the provider at most
  * this often (its transactions on every pass): a bank's webhooks are about transactions, and its
@@ -46,7 +46,8 @@ const ACCOUNTS_EVERY_MS = 60_000;
  * a busy connection's run grows by its passes, not by a signal per webhook, and its continue-as-new
  * does not race a stream of signals (the server refuses them as "closing" until the new run starts).
  * What follows the passes (marked synced, stale pending rows removed, recurring payments, the notice,
- * receipts, invoice payments) waits for the end of a burst, once for all its passes' rows.
+ * receipts, invoice payments) runs once for a burst's rows, beside the passes that come meanwhile:
+ * a webhook waits for the pass its transaction is in, not for the follow-ups of the one before.
  */
 export const syncConnection: SyncConnectionWorkflow = async (input) => {
   // A run exists because someone asked for a sync (the starting signal, or a plain start).
@@ -71,21 +72,42 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
 
   // (patched: runs started before the lease replay as they ran, with the follow-ups after every pass.)
   const leased = patched('sync-lease');
-  let passesSinceFollowUps = 0;
-  let addedSinceFollowUps = 0;
-  let manualSinceFollowUps = false;
-  let accountsReadAt = -Infinity;
-  const followUps = async () => {
-    if (passesSinceFollowUps === 0) return;
-    const passed = { added: addedSinceFollowUps, manualSync: manualSinceFollowUps };
-    passesSinceFollowUps = addedSinceFollowUps = 0;
-    manualSinceFollowUps = false;
-    await finishSyncPasses({ connectionId: input.connectionId, ...passed });
-    if (passed.added === 0) return;
-    // Receipts waiting for a transaction may have just got one; incoming transfers may pay open invoices.
-    await rematchOpenInboxItems({ teamId: input.teamId });
-    await matchInvoicePayments({ teamId: input.teamId });
+  // What the passes since the last follow-ups owe (carried over a continue-as-new), and those running.
+  const owed = { passes: input.owed?.passes ?? 0, added: input.owed?.added ?? 0, manualSync: input.owed?.manualSync ?? false };
+  let followingUp: Promise<void> | undefined;
+  // Held until awaited: a rejection nobody has awaited yet would fail the workflow task, not the run.
+  let followUpFailure: Error | undefined;
+  let followedUpAt = Date.now();
+  const startFollowUps = () => {
+    if (followingUp || owed.passes === 0) return;
+    const passed = { added: owed.added, manualSync: owed.manualSync };
+    Object.assign(owed, { passes: 0, added: 0, manualSync: false });
+    followedUpAt = Date.now();
+    followingUp = (async () => {
+      await finishSyncPasses({ connectionId: input.connectionId, ...passed });
+      if (passed.added === 0) return;
+      // Receipts waiting for a transaction may have just got one; incoming transfers may pay open invoices.
+      await rematchOpenInboxItems({ teamId: input.teamId });
+      await matchInvoicePayments({ teamId: input.teamId });
+    })()
+      .catch((err: unknown) => {
+        followUpFailure ??= err instanceof Error ? err : new Error(String(err));
+      })
+      .finally(() => {
+        followingUp = undefined;
+      });
   };
+  const followUpsDone = async () => {
+    while (followingUp) await followingUp;
+    if (followUpFailure !== undefined) throw followUpFailure;
+  };
+  // Those running, then those owed since they started.
+  const followUpsAll = async () => {
+    await followUpsDone();
+    startFollowUps();
+    await followUpsDone();
+  };
+  let accountsReadAt = -Infinity;
 
   while (pending) {
     pending = false;
@@ -103,21 +125,25 @@ export const syncConnection: SyncConnectionWorkflow = async (input) => {
     totals.modified += result.modified;
     totals.removed += result.removed;
     if (result.skipped) {
-      await followUps();
+      await followUpsAll();
       break;
     }
     if (leased) {
       if (result.moreRequested) pending = true;
-      passesSinceFollowUps++;
-      addedSinceFollowUps += result.added;
-      manualSinceFollowUps ||= manual;
-      if (!requestedSince() || passesSinceFollowUps >= FOLLOW_UPS_EVERY) await followUps();
-      if (requestedSince() && runIsLong()) {
-        await followUps();
-        await continueAsNew<typeof syncConnection>(input);
+      Object.assign(owed, { passes: owed.passes + 1, added: owed.added + result.added, manualSync: owed.manualSync || manual });
+      if (requestedSince()) {
+        if (Date.now() - followedUpAt >= FOLLOW_UPS_EVERY_MS) startFollowUps();
+        if (runIsLong()) {
+          await followUpsDone();
+          await continueAsNew<typeof syncConnection>({ ...input, owed: { ...owed } });
+        }
+        continue;
       }
-      // Given back only when nothing was asked since the pass; otherwise, one more.
-      if (!requestedSince() && !(await releaseSyncLease({ connectionId: input.connectionId }))) pending = true;
+      // Nothing asked since the pass: the follow-ups start, and the lease goes back, or one more
+      // pass is due beside them. Once given back, a request signals again, and meets this run.
+      startFollowUps();
+      if (!(await releaseSyncLease({ connectionId: input.connectionId }))) pending = true;
+      else await followUpsAll();
       continue;
     }
     // Receipts waiting for a transaction may have just got one. (patched: runs started before this step replay unchanged.)

@@ -197,7 +197,7 @@ export const SCENARIOS: HistoryScenario[] = [
   },
   {
     // v4: the connection's lease (0109): a pass that saw a counted request, one more pass, the
-    // follow-ups once for both, a release refused by a request after them, and a last pass.
+    // follow-ups for both beside a release refused by a request and the last pass, then its own.
     name: 'sync-connection-v4',
     activities: (() => {
       const passes = [

@@ -4,6 +4,8 @@ import { workflowContract } from '../contract';
 export interface SyncConnectionInput {
   connectionId: string;
   teamId: string;
+  /** What the passes of the run that continued as new owe: the follow-ups not yet made for them. */
+  owed?: { passes: number; added: number; manualSync: boolean };
 }
 
 /** What one sync pass did (the syncBankConnection activity's result). */
