@@ -69,6 +69,18 @@ const agentActionInput = (expiresInMs: number) => ({
   expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
 });
 
+/** A manual sync of one connection, as `bankConnections.sync` asks for it: signal-with-start, then its result. */
+const manualSyncRun: HistoryScenario['run'] = async (client, { taskQueue, workflowId }) => {
+  const handle = await client.workflow.signalWithStart<SyncConnectionWorkflow, [SyncRequest]>(syncConnectionContract.workflowType, {
+    taskQueue,
+    workflowId,
+    args: [{ connectionId: 'c1', teamId: 't1' }],
+    signal: syncRequested,
+    signalArgs: [{ manualSync: true }],
+  });
+  return handle.result();
+};
+
 /** The plans an invoice's run is given in turn: scheduled, sent, waiting for the due date, then paid (after a signal). */
 function invoicePlans(): () => Promise<InvoiceStepPlan> {
   const soon = () => new Date(Date.now() + 1_000).toISOString();
@@ -184,16 +196,7 @@ export const SCENARIOS: HistoryScenario[] = [
       rematchOpenInboxItems: async () => ({ checked: 1, suggested: 0 }),
       matchInvoicePayments: async () => ({ transactions: 1, paid: 1, suggested: 0 }),
     },
-    run: async (client, { taskQueue, workflowId }) => {
-      const handle = await client.workflow.signalWithStart<SyncConnectionWorkflow, [SyncRequest]>(syncConnectionContract.workflowType, {
-        taskQueue,
-        workflowId,
-        args: [{ connectionId: 'c1', teamId: 't1' }],
-        signal: syncRequested,
-        signalArgs: [{ manualSync: true }],
-      });
-      return handle.result();
-    },
+    run: manualSyncRun,
   },
   {
     // v4: the connection's lease (0109): a pass that saw a counted request, one more pass, the
@@ -214,16 +217,7 @@ export const SCENARIOS: HistoryScenario[] = [
         matchInvoicePayments: async () => ({ transactions: 1, paid: 1, suggested: 0 }),
       };
     })(),
-    run: async (client, { taskQueue, workflowId }) => {
-      const handle = await client.workflow.signalWithStart<SyncConnectionWorkflow, [SyncRequest]>(syncConnectionContract.workflowType, {
-        taskQueue,
-        workflowId,
-        args: [{ connectionId: 'c1', teamId: 't1' }],
-        signal: syncRequested,
-        signalArgs: [{ manualSync: true }],
-      });
-      return handle.result();
-    },
+    run: manualSyncRun,
   },
   {
     name: 'receipt-ingestion',
