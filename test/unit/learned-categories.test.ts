@@ -95,6 +95,8 @@ describe('nearest neighbours', () => {
     const model = new LearnedModel([example('Figma', 'software', -15, 'a', 1, 'f1')]);
     // Asked before the word is known: the misspelling finds nothing, and must not stay cached so.
     expect(model.suggest({ text: 'STARBUKS', accountId: 'a', amount: -5 })).toBeNull();
+    // Nor an answer given before more was learned.
+    expect(model.suggest({ text: 'FIGMA', accountId: 'a', amount: -15 })?.support).toBe(1);
     model.add([example('Starbucks', 'meals', -5, 'a', 10, 's1')]);
     model.add([example('Figma', 'software', -15, 'a', 3, 'f2')]);
     expect(model.size).toBe(2);

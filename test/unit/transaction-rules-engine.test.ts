@@ -2,6 +2,7 @@ import {
   compileRules,
   evaluate,
   matchesAny,
+  matchRule,
   linksRead,
   type RuleRow,
   type StoredRule,
@@ -132,6 +133,64 @@ describe('rule actions', () => {
       matched: true,
       change: null,
     });
+  });
+});
+
+describe('rules that require a value (found by lookup, not tested one by one)', () => {
+  const byCounterparty = rule('Acme', [[{ field: 'counterparty', operator: 'equals', value: 'ACME' }]], { note: 'acme' });
+  const exactCase = rule('Exact', [[{ field: 'name', operator: 'equals', value: 'Tea', caseSensitive: true }]], { note: 'exact' });
+  const orContains = rule(
+    'Either',
+    [
+      [
+        { field: 'name', operator: 'equals', value: 'corner coffee' },
+        { field: 'amount', max: 3 },
+      ],
+      [{ field: 'description', operator: 'contains', value: 'beans' }],
+    ],
+    { categorySlug: 'coffee' },
+  );
+  const bothEqual = rule(
+    'Both',
+    [[{ field: 'providerCategory', operator: 'equals', value: 'food' }], [{ field: 'description', operator: 'equals', value: 'lunch' }]],
+    { recurring: true },
+    { stopAfter: true },
+  );
+  const always = rule('Euro', [[{ field: 'currency', in: ['EUR'] }]], { note: 'euro' });
+  const rules = compileRules([byCounterparty, exactCase, orContains, bothEqual, always]);
+  const rows: Partial<RuleRow>[] = [
+    {},
+    { merchantName: 'acme' },
+    { counterpartyName: 'Other', merchantName: 'Acme' },
+    { name: 'Tea' },
+    { name: 'tea' },
+    { amount: -2 },
+    { name: 'Tea', description: 'Beans by the kilo' },
+    { providerCategory: 'FOOD' },
+    { description: 'Lunch', merchantName: 'ACME' },
+  ];
+
+  // The same rules with no value required: each is tested on every row.
+  const oneByOne = rules.map((c) => ({ ...c, requires: null }));
+
+  it.each(rows.map((over) => [JSON.stringify(over), over] as const))('decide as the rules tested one by one: %s', (_label, over) => {
+    const r = row(over);
+    expect(evaluate(rules, r, refs)).toEqual(evaluate(oneByOne, r, refs));
+    expect(matchesAny(rules, r)).toBe(oneByOne.some((c) => matchRule(c, r) !== null));
+  });
+
+  it('finds a rule by either name of the counterparty, in any case unless asked, and stops where told', () => {
+    expect(evaluate(rules, row({ counterpartyName: 'Other', merchantName: 'acme' }), refs).change?.set.note).toBe('euro');
+    expect(evaluate(rules, row({ counterpartyName: 'Other', merchantName: 'acme' }), refs).change?.sources.note?.ruleName).toBe('Euro');
+    expect(evaluate(rules, row({ name: 'tea', merchantName: 'ACME', providerCategory: 'Food' }), refs).change).toMatchObject({
+      set: { note: 'acme', recurring: true },
+    });
+    expect(evaluate(rules, row({ name: 'Tea', providerCategory: 'Food' }), refs).change?.set.note).toBe('exact');
+  });
+
+  it('explains a rule by the group that matched, when that group needs no value', () => {
+    const { change } = evaluate(rules, row({ name: 'Tea', description: 'beans' }), refs);
+    expect(change?.sources.categorySlug?.explanation).toBe("Rule 'Either' matched: description contains 'beans'");
   });
 });
 

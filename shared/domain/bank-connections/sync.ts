@@ -72,9 +72,33 @@ const NEW_ONLY: readonly (readonly [column: string, type: string, value: (c: Cat
   ['assigned_id', 'uuid', (c) => c.assignedId],
   ['recurring', 'boolean', (c) => c.recurring],
   ['splits', 'jsonb', (c) => (c.splits ? JSON.stringify(c.splits) : null)],
-  ['field_sources', 'jsonb', (c) => JSON.stringify(c.fieldSources)],
-  ['suggested_category', 'jsonb', (c) => (c.suggestedCategory ? JSON.stringify(c.suggestedCategory) : null)],
 ];
+
+/**
+ * Why each new row holds what it holds, and the category suggested to it: the same few values
+ * across a page (one rule's why for all its rows, one learned suggestion for a merchant's), so each
+ * distinct text is sent and parsed once per page (`shared`) and a row names it by its position.
+ */
+const SHARED: readonly (readonly [column: string, value: (c: Categorised) => string | null])[] = [
+  ['field_sources', (c) => JSON.stringify(c.fieldSources)],
+  ['suggested_category', (c) => (c.suggestedCategory ? JSON.stringify(c.suggestedCategory) : null)],
+];
+
+/** A page's distinct JSON texts, each with its 1-based position (a PostgreSQL array's). */
+function sharedTexts(values: readonly Categorised[]): { texts: string[]; positions: (number | null)[][] } {
+  const at = new Map<string, number>();
+  const texts: string[] = [];
+  const positions = SHARED.map(([, value]) =>
+    values.map((c) => {
+      const text = value(c);
+      if (text === null) return null;
+      let i = at.get(text);
+      if (i === undefined) at.set(text, (i = texts.push(text)));
+      return i;
+    }),
+  );
+  return { texts, positions };
+}
 
 /**
  * A re-synced row's status: the provider's (pending or posted) unless the team's rules or people gave
@@ -87,8 +111,12 @@ const KEPT_STATUS = `case when transactions.status in ('excluded', 'completed', 
 // that unnest turns back into rows. Knex's multi-row VALUES made a statement of 6,000 parameters per
 // page, which Node spent its time writing and PostgreSQL parsing. The ids are chosen here, so a row's
 // rules and learned category, worked out before, can name it.
-const UPSERT = `insert into transactions (team_id, id, ${[...COLUMNS, ...NEW_ONLY].map(([column]) => column).join(', ')}, updated_at)
-  select ?, u.*, now() from unnest(?::uuid[], ${[...COLUMNS, ...NEW_ONLY].map(([, type]) => `?::${type}[]`).join(', ')}) as u
+const UNNESTED = [...COLUMNS, ...NEW_ONLY].map(([column]) => column);
+const UPSERT = `insert into transactions (team_id, id, ${[...UNNESTED, ...SHARED.map(([column]) => column)].join(', ')}, updated_at)
+  select ?, u.id, ${[...UNNESTED.map((column) => `u.${column}`), ...SHARED.map(([column]) => `shared.texts[u.${column}]`)].join(', ')}, now()
+    from unnest(?::uuid[], ${[...COLUMNS, ...NEW_ONLY].map(([, type]) => `?::${type}[]`).join(', ')}, ${SHARED.map(() => '?::int[]').join(', ')})
+         as u(id, ${[...UNNESTED, ...SHARED.map(([column]) => column)].join(', ')}),
+         (select ?::jsonb[] as texts) shared
   on conflict (team_id, provider_transaction_id) do update set
     ${MERGED.map(([column]) => `${column} = excluded.${column}`).join(', ')}, status = ${KEPT_STATUS}, updated_at = excluded.updated_at
   returning id, provider_transaction_id as "providerTransactionId", (xmax = 0) as inserted`;
@@ -154,10 +182,13 @@ async function upsertTransactions(
   const categorised = fresh.length ? (await categoriser()).categorise(fresh) : new Map<string, Categorised>();
   const values = rows.map((r, i) => categorised.get(ids[i]) ?? uncategorised(r.status));
   // Arrays holding nulls, which pg sends as NULL elements; Knex's binding type knows no such array.
+  const shared = sharedTexts(values);
   const columns = [
     ids,
     ...COLUMNS.map(([, , value]) => rows.map(value)),
     ...NEW_ONLY.map(([, , value]) => values.map(value)),
+    ...shared.positions,
+    shared.texts,
   ] as unknown as Knex.RawBinding[];
   const { rows: result } = await trx.raw<{ rows: { id: string; providerTransactionId: string; inserted: boolean }[] }>(UPSERT, [
     teamId,

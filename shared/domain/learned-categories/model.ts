@@ -54,6 +54,8 @@ const PRIOR = 0.3;
 /** Shared trigrams (Dice) for an unseen word to stand for a known one: `starbuks` for `starbucks`. */
 const MIN_SPELLING = 0.6;
 const SAMPLES_KEPT = 3;
+/** Texts and answers remembered at most, so a run over a million distinct names does not hold them all. */
+const MEMO_SIZE = 20_000;
 
 /**
  * Half-octave amount bands: 10 and 14 are one band apart, 10 and 40 four. load.ts's SQL computes the
@@ -75,6 +77,9 @@ export class LearnedModel {
   private readonly trigrams = new Map<string, string[]>();
   private readonly spellings = new Map<string, [string, number][]>();
   private readonly byKey = new Map<string, Entry>();
+  /** Each merchant text's words, and each question's answer until the model learns more: a sync page names the same merchants again and again. */
+  private readonly words = new Map<string, string[]>();
+  private readonly answers = new Map<string, Suggestion | null>();
 
   constructor(examples: Iterable<LearnedExample>) {
     this.add(examples);
@@ -86,10 +91,11 @@ export class LearnedModel {
    */
   add(examples: Iterable<LearnedExample>): void {
     const byKey = this.byKey;
-    // A new word may now stand for an unseen one it did not before.
+    // A new word may now stand for an unseen one it did not before, and any answer may change.
     this.spellings.clear();
+    this.answers.clear();
     for (const ex of examples) {
-      const tokens = merchantTokens(ex.text);
+      const tokens = this.tokensOf(ex.text);
       if (!tokens.length) continue;
       const band = amountBand(ex.amount);
       const sign = Math.sign(ex.amount);
@@ -132,10 +138,35 @@ export class LearnedModel {
     return this.entries.length;
   }
 
-  /** The category the neighbours agree on, or null when no past transaction is near enough. */
+  /**
+   * The category the neighbours agree on, or null when no past transaction is near enough. The same
+   * question (the same words, account, direction and amount band) gets the same answer, shared:
+   * callers do not change it.
+   */
   suggest(q: LearnedQuery): Suggestion | null {
-    const tokens = merchantTokens(q.text);
+    const tokens = this.tokensOf(q.text);
     if (!tokens.length) return null;
+    const band = amountBand(q.amount);
+    const sign = Math.sign(q.amount);
+    const key = `${tokens.join(' ')}|${q.accountId ?? ''}|${sign}|${band}`;
+    let answer = this.answers.get(key);
+    if (answer === undefined) {
+      if (this.answers.size >= MEMO_SIZE) this.answers.clear();
+      this.answers.set(key, (answer = this.nearest(tokens, q.accountId, band, sign)));
+    }
+    return answer;
+  }
+
+  private tokensOf(text: string): string[] {
+    let tokens = this.words.get(text);
+    if (!tokens) {
+      if (this.words.size >= MEMO_SIZE) this.words.clear();
+      this.words.set(text, (tokens = merchantTokens(text)));
+    }
+    return tokens;
+  }
+
+  private nearest(tokens: readonly string[], accountId: string | null, band: number, sign: number): Suggestion | null {
     const overlap = new Map<number, number>();
     let queryWeight = 0;
     tokens.forEach((token, i) => {
@@ -150,15 +181,13 @@ export class LearnedModel {
         }
       }
     });
-    const band = amountBand(q.amount);
-    const sign = Math.sign(q.amount);
     const near: { entry: Entry; weight: number }[] = [];
     for (const [index, shared] of overlap) {
       const entry = this.entries[index];
       const similarity = (2 * shared) / (queryWeight + entry.weight);
       if (similarity < MIN_SIMILARITY) continue;
       const amount = 1 / (1 + 0.35 * Math.abs(entry.band - band));
-      const account = !q.accountId || !entry.accountId || q.accountId === entry.accountId ? 1 : 0.6;
+      const account = !accountId || !entry.accountId || accountId === entry.accountId ? 1 : 0.6;
       const direction = entry.sign === sign ? 1 : 0.3;
       near.push({ entry, weight: similarity ** 4 * amount * account * direction });
     }

@@ -59,14 +59,27 @@ export interface TeamReferences {
 }
 
 type Test = (row: MatchRow) => boolean;
+type TextField = 'name' | 'description' | 'counterparty' | 'providerCategory';
+/** A text field's value that a condition requires exactly (`equals`), folded as the condition compares it. */
+interface EqualsKey {
+  field: TextField;
+  caseSensitive: boolean;
+  value: string;
+}
 interface CompiledCondition {
   test: Test;
   words: string;
+  equals?: EqualsKey;
 }
 export interface CompiledRule {
   rule: StoredRule;
   /** Each OR group's conditions; the first group that matches explains the match. */
   groups: CompiledCondition[][];
+  /**
+   * One `equals` of each OR group when every group has one: the rule matches no row that has none of
+   * these values, so a row is looked up once rather than tested against each such rule (RuleIndex).
+   */
+  requires: EqualsKey[] | null;
 }
 
 /** The change rules make to one transaction: only what differs from its current values. */
@@ -107,7 +120,8 @@ function textTest(c: Extract<RuleCondition, { operator: string }>): CompiledCond
   // Read field by field, not as a list per row: a run tests a million rows.
   const has = (s: string | null) => s !== null && one(s);
   const test: Test = c.field === 'counterparty' ? (r) => has(r.counterpartyName) || has(r.merchantName) : (r) => has(r[field]);
-  return { test, words };
+  const equals = c.operator === 'equals' ? { field: c.field, caseSensitive: cs, value } : undefined;
+  return { test, words, equals };
 }
 
 function compileCondition(c: RuleCondition): CompiledCondition {
@@ -150,8 +164,75 @@ function compileCondition(c: RuleCondition): CompiledCondition {
 
 /** Compiles each rule once (regular expressions included), for every row of a batch. */
 export function compileRules(rules: readonly StoredRule[]): CompiledRule[] {
-  return rules.map((rule) => ({ rule, groups: rule.conditions.any.map((g) => g.all.map(compileCondition)) }));
+  return rules.map((rule) => {
+    const groups = rule.conditions.any.map((g) => g.all.map(compileCondition));
+    const keys = groups.map((g) => g.find((c) => c.equals)?.equals);
+    const requires = keys.length && keys.every((k) => k !== undefined) ? keys : null;
+    return { rule, groups, requires };
+  });
 }
+
+/**
+ * Which of a rule list's rules may match a row: those that require an exact value (`requires`) are
+ * found by the row's own values, one lookup per field and case, instead of each being tested (a
+ * team's rules are mostly "counterparty equals X"); the others may always match. Built once per
+ * list, on first use.
+ */
+class RuleIndex {
+  /** By field and case: each folded value's rules, by their position in the list. */
+  private readonly lookups: { field: TextField; caseSensitive: boolean; rules: Map<string, number[]> }[] = [];
+  private readonly keyed: Uint8Array;
+  private readonly seen: Uint32Array;
+  private stamp = 0;
+
+  constructor(rules: readonly CompiledRule[]) {
+    this.keyed = new Uint8Array(rules.length);
+    this.seen = new Uint32Array(rules.length);
+    rules.forEach((compiled, i) => {
+      if (!compiled.requires) return;
+      this.keyed[i] = 1;
+      for (const key of compiled.requires) {
+        let lookup = this.lookups.find((l) => l.field === key.field && l.caseSensitive === key.caseSensitive);
+        if (!lookup) this.lookups.push((lookup = { field: key.field, caseSensitive: key.caseSensitive, rules: new Map() }));
+        const at = lookup.rules.get(key.value);
+        if (at) at.push(i);
+        else lookup.rules.set(key.value, [i]);
+      }
+    });
+  }
+
+  /** Marks the rules that may match the row; `may` answers for it until the next call. */
+  mark(row: MatchRow): void {
+    if (++this.stamp === 0xffffffff) {
+      this.seen.fill(0);
+      this.stamp = 1;
+    }
+    for (const { field, caseSensitive, rules } of this.lookups) {
+      const look = (s: string | null) => {
+        if (s === null) return;
+        const at = rules.get(caseSensitive ? s : s.toLowerCase());
+        if (at) for (const i of at) this.seen[i] = this.stamp;
+      };
+      if (field === 'counterparty') {
+        look(row.counterpartyName);
+        look(row.merchantName);
+      } else look(row[field]);
+    }
+  }
+
+  may(i: number): boolean {
+    return this.keyed[i] === 0 || this.seen[i] === this.stamp;
+  }
+}
+
+const indexes = new WeakMap<readonly CompiledRule[], RuleIndex>();
+function indexOf(rules: readonly CompiledRule[]): RuleIndex {
+  let index = indexes.get(rules);
+  if (!index) indexes.set(rules, (index = new RuleIndex(rules)));
+  return index;
+}
+
+const matchesGroups = (rule: CompiledRule, row: MatchRow) => rule.groups.some((group) => group.every((c) => c.test(row)));
 
 /** Why the rule matches this row, in words (`name contains 'github'`), or null when it does not. */
 export function matchRule(rule: CompiledRule, row: MatchRow): string | null {
@@ -162,8 +243,11 @@ export function matchRule(rule: CompiledRule, row: MatchRow): string | null {
 }
 
 /** Whether some rule matches the row: what `evaluate` answers as `matched` (a rule stops the others only once it matched). */
-export const matchesAny = (rules: readonly CompiledRule[], row: MatchRow): boolean =>
-  rules.some((rule) => rule.groups.some((group) => group.every((c) => c.test(row))));
+export function matchesAny(rules: readonly CompiledRule[], row: MatchRow): boolean {
+  const index = indexOf(rules);
+  index.mark(row);
+  return rules.some((rule, i) => index.may(i) && matchesGroups(rule, row));
+}
 
 /** What the rules read of a transaction's links: its tags when an action adds or removes one, its files when a condition asks. */
 export interface LinksRead {
@@ -223,6 +307,8 @@ function sameSplits(a: readonly StoredSplitPart[], b: readonly StoredSplitPart[]
   );
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Runs the rules in order on one row: each matching rule's actions, except on fields the user set by
  * hand, a later rule's over an earlier one's, until a rule that stops after itself. Returns the
@@ -233,7 +319,7 @@ export function evaluate(
   row: RuleRow,
   refs: TeamReferences,
 ): { matched: boolean; change: RowChange | null } {
-  const manual = new Set(row.manualFields);
+  const manual = row.manualFields.length ? new Set(row.manualFields) : NONE;
   const next = {
     categorySlug: row.categorySlug,
     note: row.note,
@@ -245,7 +331,11 @@ export function evaluate(
   let splits = row.splits;
   const sources: Partial<Record<RuleField, FieldSource>> = {};
   let matched = false;
-  for (const compiled of rules) {
+  const index = indexOf(rules);
+  index.mark(row);
+  for (let i = 0; i < rules.length; i++) {
+    if (!index.may(i)) continue;
+    const compiled = rules[i];
     const why = matchRule(compiled, row);
     if (why === null) continue;
     matched = true;
@@ -287,7 +377,7 @@ export function evaluate(
     change.set.splits = splits;
     change.sources.splits = sources.splits;
   }
-  const had = new Set(row.tags);
+  const had = row.tags.length ? new Set(row.tags) : NONE;
   change.addTags = [...tags].filter((t) => !had.has(t));
   change.removeTags = row.tags.filter((t) => !tags.has(t));
   if (change.addTags.length || change.removeTags.length) change.sources.tags = sources.tags;

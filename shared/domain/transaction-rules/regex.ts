@@ -139,10 +139,19 @@ function lowerCased(source: string): string {
  * has it. Case-insensitive patterns match lower-cased text with their letters lower-cased.
  */
 export function compilePattern(source: string, caseSensitive: boolean): (text: string) => boolean {
-  if (caseSensitive) {
-    const re = new RegExp(source, LINEAR);
-    return (text) => re.test(text);
-  }
-  const re = new RegExp(lowerCased(source), LINEAR);
-  return (text) => re.test(text.toLowerCase());
+  const re = new RegExp(caseSensitive ? source : lowerCased(source), LINEAR);
+  // The linear engine is slow to start a match, and a sync's texts repeat (a merchant's every
+  // payment): each text's answer is kept, up to a bound, so a run over distinct texts holds few.
+  const answers = new Map<string, boolean>();
+  return (text) => {
+    let answer = answers.get(text);
+    if (answer === undefined) {
+      answer = re.test(caseSensitive ? text : text.toLowerCase());
+      if (answers.size >= REMEMBERED_TEXTS) answers.clear();
+      answers.set(text, answer);
+    }
+    return answer;
+  };
 }
+
+const REMEMBERED_TEXTS = 10_000;

@@ -139,17 +139,27 @@ export interface MatchedPair {
  */
 export function pairDuplicates(incoming: readonly MatchCandidate[], existing: readonly MatchCandidate[], rules: MatchRules): MatchedPair[] {
   const options: { incoming: string; existing: string; days: number; amount: number; score: number }[] = [];
+  const read = existing.map((e) => ({ e, units: units(e.amount), day: dayNumber(e.date) }));
+  // Exact rules pair only equal amounts: each row looks at those alone, not at every existing row
+  // (a sync page against a team's history is a thousand rows by thousands).
+  const byUnits = new Map<number, typeof read>();
+  if (rules.amountShare === 0) {
+    for (const r of read) {
+      const same = byUnits.get(r.units);
+      if (same) same.push(r);
+      else byUnits.set(r.units, [r]);
+    }
+  }
   for (const n of incoming) {
     const nDay = dayNumber(n.date);
     const nUnits = units(n.amount);
-    for (const e of existing) {
+    for (const { e, units: eUnits, day: eDay } of rules.amountShare === 0 ? (byUnits.get(nUnits) ?? []) : read) {
       if (e.id === n.id || e.currency !== n.currency) continue;
       if (n.bankAccountId && e.bankAccountId && n.bankAccountId !== e.bankAccountId) continue;
-      const eUnits = units(e.amount);
       if (Math.sign(eUnits) !== Math.sign(nUnits)) continue;
       const amount = Math.abs(eUnits - nUnits);
       if (amount > Math.max(Math.abs(eUnits), Math.abs(nUnits)) * rules.amountShare) continue;
-      const days = nDay - dayNumber(e.date);
+      const days = nDay - eDay;
       if (days > rules.daysAfter || -days > rules.daysBefore) continue;
       const score = namesScore(n.names, e.names);
       if (score < rules.minNameScore) continue;
