@@ -8,7 +8,12 @@ import { notify } from '../../shared/domain/notifications/service';
 import { detectAfterArrival } from '../../shared/domain/recurring-payments/service';
 import { requestLlmCategoriesAfterArrival } from '../../shared/domain/learned-categories/llm';
 import type { BankAClient, BankATransaction } from '../../shared/providers/bank-a';
-import { bankAAccount, bankBAccounts, knownProviderAccounts, upsertProviderAccounts } from '../../shared/domain/bank-connections/provider-accounts';
+import {
+  bankAAccount,
+  bankBAccounts,
+  knownProviderAccounts,
+  upsertProviderAccounts,
+} from '../../shared/domain/bank-connections/provider-accounts';
 import { recordConsentExpiry } from '../../shared/domain/bank-connections/consent';
 import { expireStalePending } from '../../shared/domain/bank-connections/pending';
 import type { BankBClient, BankBTransaction } from '../../shared/providers/bank-b';

@@ -267,7 +267,11 @@ describe('bank-a webhooks', () => {
       // the last on an account opened at the bank meanwhile.
       const later = [1, 2].map((i) => bankA.addTransactions(item.itemId, 1, 200 + i)[0]);
       const savings = bankA.openAccount(item.itemId);
-      const onSavings = { ...bankA.addTransactions(item.itemId, 1, 203)[0], transaction_id: `tx_savings_${Date.now()}`, account_id: savings };
+      const onSavings = {
+        ...bankA.addTransactions(item.itemId, 1, 203)[0],
+        transaction_id: `tx_savings_${Date.now()}`,
+        account_id: savings,
+      };
       bankA.add(item.itemId, [onSavings]);
       for (let i = 0; i < 3; i++) expect((await postBankA(update)).status).toBe(200);
       const handle = worker.client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(connection.id));
@@ -285,7 +289,10 @@ describe('bank-a webhooks', () => {
       expect(signals).toBe(1);
       expect(await lease()).toMatchObject({ requests: 4, seen: 4, leaseUntil: null });
       // What follows the passes, once for the burst: one notice of all five.
-      const notices = await tdb.db('notifications').where({ teamId: acme.team.id, type: 'transactions_created' }).orderBy('createdAt', 'desc');
+      const notices = await tdb
+        .db('notifications')
+        .where({ teamId: acme.team.id, type: 'transactions_created' })
+        .orderBy('createdAt', 'desc');
       expect(notices[0].metadata).toMatchObject({ connectionId: connection.id, count: 5 });
     } finally {
       bankA.slowSync(0);
@@ -298,7 +305,9 @@ describe('bank-a webhooks', () => {
       () => worker.client.workflow.getHandle(syncConnectionId(connection.id)).describe(),
       (d) => d.runId !== first.runId,
     );
-    expect(await worker.client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(connection.id), next.runId).result()).toMatchObject({
+    expect(
+      await worker.client.workflow.getHandle<SyncConnectionWorkflow>(syncConnectionId(connection.id), next.runId).result(),
+    ).toMatchObject({
       added: 1,
     });
   });

@@ -150,23 +150,25 @@ export async function createInvoiceSeries(
   if (startDate < today) throw badRequest('Invalid startDate', [{ field: 'startDate', message: 'must not be in the past' }]);
   if (body.endDate && body.endDate < startDate) throw badRequest('Invalid endDate', [{ field: 'endDate', message: 'before startDate' }]);
   const id = await db.transaction(async (trx) => {
-    const series = await InvoiceSeries.query(trx).insert({
-      teamId,
-      customerId: body.customerId,
-      name: body.name,
-      currency: body.currency,
-      lineItems: body.lineItems,
-      discount: body.discount ?? 0,
-      note: body.note ?? null,
-      frequency: body.frequency,
-      startDate,
-      endAfter: body.endAfter ?? null,
-      endDate: body.endDate ?? null,
-      dueInDays: body.dueInDays ?? 30,
-      delivery: body.delivery ?? 'email',
-      status: 'active',
-      createdBy: target.userId,
-    }).returning('*');
+    const series = await InvoiceSeries.query(trx)
+      .insert({
+        teamId,
+        customerId: body.customerId,
+        name: body.name,
+        currency: body.currency,
+        lineItems: body.lineItems,
+        discount: body.discount ?? 0,
+        note: body.note ?? null,
+        frequency: body.frequency,
+        startDate,
+        endAfter: body.endAfter ?? null,
+        endDate: body.endDate ?? null,
+        dueInDays: body.dueInDays ?? 30,
+        delivery: body.delivery ?? 'email',
+        status: 'active',
+        createdBy: target.userId,
+      })
+      .returning('*');
     await keepInvoiceSeriesScheduled(
       scheduling.temporal,
       rhythmOf(series, team.timezone, scheduling.intervalMs),
