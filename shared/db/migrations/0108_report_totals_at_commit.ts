@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { disableTeamWall, enableTeamWall } from './0054_team_wall';
+import { TOTALS_ROWS, TOTALS_WRITE, totalsApplyFunction } from './0098_transaction_splits';
 
 /**
  * Report totals (migration 0059) are added at the commit, not at the statement that changes the
@@ -16,72 +17,13 @@ import { disableTeamWall, enableTeamWall } from './0054_team_wall';
  * A reader never sees the deltas: they are folded in the transaction that wrote them.
  */
 
-/** The statement-level trigger of 0098 writing `target`: the totals themselves (0098), or the pending deltas. */
-function totalsApply(target: 'totals' | 'pending'): string {
-  const sums = `coalesce(sum(d.sign * d.amount) filter (where d.amount > 0), 0),
-           coalesce(sum(-d.sign * d.amount) filter (where d.amount < 0), 0),
-           coalesce(sum(d.sign * d.tax) filter (where d.amount > 0), 0),
-           coalesce(sum(d.sign * d.tax) filter (where d.amount < 0), 0),
-           coalesce(sum(d.sign) filter (where d.amount > 0), 0),
-           coalesce(sum(d.sign) filter (where d.amount < 0), 0)`;
-  const write =
-    target === 'totals'
-      ? `insert into transaction_daily_totals as t
-      (team_id, date, currency, category_slug, recurring, income, expenses, income_tax, expense_tax, income_count, expense_count)
-    select d.team_id, d.date, d.currency, coalesce(d.category_slug, ''), d.recurring, ${sums}
-      from (%s) d
-     where d.status in ('posted', 'completed') and not d.internal
-     group by 1, 2, 3, 4, 5
-     -- One order for every writer, so two syncs of the same team cannot deadlock on their totals.
-     order by 1, 2, 3, 4, 5
-    ${ON_CONFLICT}`
-      : `insert into transaction_totals_pending
-      (team_id, date, currency, category_slug, recurring, income, expenses, income_tax, expense_tax, income_count, expense_count)
-    select d.team_id, d.date, d.currency, coalesce(d.category_slug, ''), d.recurring, ${sums}
-      from (%s) d
-     where d.status in ('posted', 'completed') and not d.internal
-     group by 1, 2, 3, 4, 5`;
-  const mark =
-    target === 'pending' ? `insert into transaction_totals_folds (xid) values (pg_current_xact_id()) on conflict do nothing;` : '';
-  return `
-create or replace function transaction_totals_apply() returns trigger language plpgsql as $$
-declare
-  cols constant text := 'team_id, date, currency, category_slug, recurring, amount, tax_amount, tax_rate, status, internal, splits';
-  changed constant text := '(o.team_id, o.date, o.currency, o.category_slug, o.recurring, o.amount, o.tax_amount, o.tax_rate, o.status, o.internal, o.splits)
-    is distinct from (n.team_id, n.date, n.currency, n.category_slug, n.recurring, n.amount, n.tax_amount, n.tax_rate, n.status, n.internal, n.splits)';
-  delta text;
-begin
-  -- Each event reads only the transition tables it has; the rows carry +1 or -1.
-  if tg_op = 'INSERT' then
-    delta := format('select %s, 1 as sign from new_rows', cols);
-  elsif tg_op = 'DELETE' then
-    -- A team being deleted takes its totals with it (cascade): nothing to subtract.
-    delta := format('select %s, -1 as sign from old_rows o where exists (select 1 from teams t where t.id = o.team_id)', cols);
-  else
-    -- Only rows whose reported figures changed: a note or a match does not touch the totals.
-    delta := format('select o.*, -1 as sign from (select %1$s, id from old_rows) o join new_rows n using (id) where %2$s
-                     union all
-                     select n.*, 1 from (select %1$s, id from new_rows) n join old_rows o using (id) where %2$s', cols, changed);
-  end if;
-  -- Each row as what reports count: the whole, or each of its parts with its share of the tax.
-  delta := format($p$
-    select w.team_id, w.date, w.currency, w.recurring, w.status, w.internal, w.sign, p.category_slug, p.amount, p.tax
-      from (%s) w
-      cross join lateral (
-        select w.category_slug, w.amount, transaction_tax(w.amount, w.tax_amount, w.tax_rate) as tax where w.splits is null
-        union all
-        select s ->> 'categorySlug', (s ->> 'amount')::numeric,
-               transaction_tax((s ->> 'amount')::numeric, w.tax_amount * (s ->> 'amount')::numeric / w.amount, w.tax_rate)
-          from jsonb_array_elements(w.splits) s
-      ) p(category_slug, amount, tax)
-  $p$, delta);
-  execute format($q$
-    ${write}
-  $q$, delta);
-  ${mark}
-  return null;
-end $$;`;
-}
+/** The statement-level trigger of 0098, writing its rows' deltas to `transaction_totals_pending` and marking the transaction. */
+const PENDING_APPLY = totalsApplyFunction(
+  `    insert into transaction_totals_pending
+${TOTALS_ROWS}`,
+  `  insert into transaction_totals_folds (xid) values (pg_current_xact_id()) on conflict do nothing;
+`,
+);
 
 const ON_CONFLICT = `on conflict (team_id, date, currency, category_slug, recurring) do update set
       income = t.income + excluded.income,
@@ -133,13 +75,13 @@ end $$;
 
 create constraint trigger transaction_totals_fold after insert on transaction_totals_folds
   deferrable initially deferred for each row execute function transaction_totals_fold();
-${totalsApply('pending')}
+${PENDING_APPLY}
 `);
   await enableTeamWall(knex, 'transaction_totals_pending');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(totalsApply('totals'));
+  await knex.raw(totalsApplyFunction(TOTALS_WRITE));
   await disableTeamWall(knex, 'transaction_totals_pending');
   await knex.raw(`
 drop table transaction_totals_folds;
