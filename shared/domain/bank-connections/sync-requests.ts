@@ -26,26 +26,26 @@ export async function countSyncRequest(db: Db, connectionId: string): Promise<bo
 
 /** A pass starts: the run holds the lease, and has seen every request so far. Returns how many. */
 export async function leaseSyncRequests(db: Db, connectionId: string): Promise<number> {
-  const { rows } = await db.raw<{ rows: { seen: string }[] }>(
+  const { rows } = await db.raw<{ rows: { seen: number }[] }>(
     `insert into bank_connection_sync_requests as r (connection_id, lease_until) values (?, now() + make_interval(secs => ?))
      on conflict (connection_id) do update set seen = r.requests, lease_until = excluded.lease_until
-     returning r.seen::text as seen`,
+     returning r.seen`,
     [connectionId, LEASE_S],
   );
-  return Number(rows[0].seen);
+  return rows[0].seen;
 }
 
 /** Whether a request was counted after the pass that saw `seen` started. */
 export async function requestedSince(db: Db, connectionId: string, seen: number): Promise<boolean> {
-  const row = await db('bank_connection_sync_requests').where({ connectionId }).first<{ requests: string } | undefined>('requests');
-  return row !== undefined && Number(row.requests) > seen;
+  const row = await db('bank_connection_sync_requests').where({ connectionId }).first<{ requests: number } | undefined>('requests');
+  return row !== undefined && row.requests > seen;
 }
 
 /** The run ends: the lease goes unless a request came since its last pass (false: make another pass). */
 export async function releaseSyncLease(db: Db, connectionId: string): Promise<boolean> {
-  const { rows } = await db.raw<{ rows: { requests: string; seen: string }[] }>(
+  const { rows } = await db.raw<{ rows: { requests: number; seen: number }[] }>(
     `update bank_connection_sync_requests set lease_until = case when requests = seen then null else lease_until end
-      where connection_id = ? returning requests::text, seen::text`,
+      where connection_id = ? returning requests, seen`,
     [connectionId],
   );
   const row = rows.at(0);
