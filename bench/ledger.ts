@@ -22,7 +22,7 @@ import { applyRuleBody, createRuleBody } from '../shared/domain/transaction-rule
 import { createUserWithTeam } from '../shared/domain/teams/service';
 import { IMPORTED_DUPLICATE, MANUAL_DUPLICATE, pairDuplicates, type MatchRules } from '../shared/domain/transactions/match';
 import type { ApplyRulesWorkflow } from '../shared/temporal/apply-rules/contract';
-import { benchDatabase, forgetTeam, settleSeed } from './lib/database';
+import { benchDatabase, forgetTeam, settleDatabase, settleSeed } from './lib/database';
 import { duplicateSet, samePurchase, type DuplicateSet, type LabelledRow } from './lib/duplicate-set';
 import { reportFigure } from './lib/figures';
 import { median } from './lib/latency';
@@ -166,16 +166,22 @@ async function timedSync(db: Db, stack: SyncStack, features: LedgerFeatures): Pr
 async function syncFigure(db: Db, stack: SyncStack): Promise<void> {
   const on: LedgerFeatures = { rules: true, learned: true };
   const off: LedgerFeatures = { rules: false, learned: false };
-  // Off, then on, in alternating rounds: each on a fresh team, the table vacuumed between (forgetTeam).
-  // One pass of each varied by half between runs on a quiet machine: the figure is the medians of the rounds.
+  // Alternating rounds, each on a fresh team, the database settled between (forgetTeam): off then on,
+  // then on then off, so whichever side runs second in a round is not always the same one. One pass
+  // of each varied by half between runs on a quiet machine: the figure is the medians of the rounds.
   const offs: number[] = [];
   const ons: number[] = [];
+  await settleDatabase(db);
   for (let round = 1; round <= SYNC_ROUNDS; round++) {
-    const offRound = await timedSync(db, stack, off);
-    const onRound = await timedSync(db, stack, on);
+    const onFirst = round % 2 === 0;
+    const first = await timedSync(db, stack, onFirst ? on : off);
+    const second = await timedSync(db, stack, onFirst ? off : on);
+    const [onRound, offRound] = onFirst ? [first, second] : [second, first];
     offs.push(offRound);
     ons.push(onRound);
-    console.log(`  round ${round}: ${onRound.toFixed(2)} s on, ${offRound.toFixed(2)} s off: ${(onRound / offRound).toFixed(2)}×`);
+    console.log(
+      `  round ${round} (${onFirst ? 'on first' : 'off first'}): ${onRound.toFixed(2)} s on, ${offRound.toFixed(2)} s off: ${(onRound / offRound).toFixed(2)}×`,
+    );
   }
   const [onSeconds, offSeconds] = [median(ons), median(offs)];
   console.log(
