@@ -150,15 +150,14 @@ async function upsertTransactions(
   const byProviderId = new Map(all.map((r) => [r.providerTransactionId, r]));
   const rows = [...byProviderId.values()];
   if (!rows.length) return { added: 0, modified: 0, addedIds: [], modifiedIds: [], arrivals: [], categorised: new Map() };
-  const known = new Set(
-    await trx('transactions')
-      .where({ teamId })
-      .whereIn(
-        'providerTransactionId',
-        rows.map((r) => r.providerTransactionId),
-      )
-      .pluck<string[]>('providerTransactionId'),
+  // One probe of the (team, provider id) key per row: as `in (…)`, the planner read the team's rows
+  // whole once they outgrew the table's statistics (a first large sync), on every page.
+  const { rows: found } = await trx.raw<{ rows: { id: string }[] }>(
+    `select u.id from unnest(?::text[]) as u(id)
+       cross join lateral (select 1 from transactions t where t.team_id = ? and t.provider_transaction_id = u.id limit 1) known`,
+    [rows.map((r) => r.providerTransactionId), teamId],
   );
+  const known = new Set(found.map((r) => r.id));
   const ids = rows.map(() => randomUUID());
   const fresh = rows.flatMap((r, i): IncomingRow[] =>
     known.has(r.providerTransactionId)

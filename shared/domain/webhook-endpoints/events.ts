@@ -111,6 +111,10 @@ const transactionPayload = `json_build_object('type', ?::text, 'timestamp', ?::t
  * caller's transaction (so a deletion's event is emitted before its delete). One statement however
  * many transactions (a page of a bank sync): PostgreSQL builds each payload from the row, so the rows
  * never travel to Node and back. Returns how many deliveries were queued.
+ *
+ * Each row is read by its primary key (a lateral read with a limit, which the planner cannot turn
+ * into a join): as a join, a team whose rows grew since the table was last analysed (a first large
+ * sync) was read whole for every page.
  */
 export async function emitTransactionEvents(db: Db, teamId: string, type: TransactionEventType, ids: readonly string[]): Promise<number> {
   if (!ids.length) return 0;
@@ -120,7 +124,7 @@ export async function emitTransactionEvents(db: Db, teamId: string, type: Transa
     source: {
       sql: `select ${transactionPayload} as payload, i.ord
               from unnest(?::uuid[]) with ordinality as i(id, ord)
-              join transactions t on t.team_id = ? and t.id = i.id`,
+              join lateral (select * from transactions t where t.id = i.id and t.team_id = ? limit 1) t on true`,
       bindings: [type, new Date().toISOString(), [...ids], teamId],
     },
   });
