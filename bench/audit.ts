@@ -41,10 +41,10 @@ async function main() {
   const withTrail = await benchDatabase(`${name}_on`);
   const without = await benchDatabase(`${name}_off`);
   // The comparator: the same schema without the trail's triggers (what the API was before it).
-  const { rows: audited } = await without.db.raw<{ rows: { table: string }[] }>(
-    `select tgrelid::regclass::text as table from pg_trigger where tgname = 'audit_row'`,
+  const { rows: audited } = await without.db.raw<{ rows: { table: string; trigger: string }[] }>(
+    `select tgrelid::regclass::text as table, tgname as trigger from pg_trigger where tgname in ('audit_row', 'audit_rows_inserted')`,
   );
-  for (const { table } of audited) await without.db.raw('drop trigger audit_row on ??', [table]);
+  for (const { table, trigger } of audited) await without.db.raw('drop trigger ?? on ??', [trigger, table]);
 
   const on = await teamWithKey(withTrail, 'bench-audit');
   const off = await teamWithKey(without, 'bench-audit');

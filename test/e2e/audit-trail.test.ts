@@ -1255,8 +1255,12 @@ describe('writes no declaration makes', () => {
 
 describe('the audited tables', () => {
   it('are every table holding a team’s rows, but those excluded with a reason', async () => {
+    // Audited: updates and deletes by the row trigger, inserts by the statement trigger (0110).
     const { rows } = await ctx.tdb.db.raw<{ rows: { table: string; audited: boolean }[] }>(`
-      select c.table_name as table, exists (select 1 from pg_trigger t where t.tgrelid = c.table_name::regclass and t.tgname = 'audit_row') as audited
+      select c.table_name as table,
+             exists (select 1 from pg_trigger t where t.tgrelid = c.table_name::regclass and t.tgname = 'audit_row'
+                        and t.tgtype & (8 | 16) = (8 | 16) and t.tgtype & 4 = 0)
+             and exists (select 1 from pg_trigger t where t.tgrelid = c.table_name::regclass and t.tgname = 'audit_rows_inserted' and t.tgtype & 4 = 4) as audited
         from information_schema.columns c join information_schema.tables t using (table_schema, table_name)
        where c.table_schema = current_schema() and c.column_name = 'team_id' and t.table_type = 'BASE TABLE'`);
     const unaudited = rows.filter((r) => !r.audited).map((r) => r.table);

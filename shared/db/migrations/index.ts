@@ -62,6 +62,7 @@ import * as llmCategories from './0104_llm_categories';
 import * as auditEntryFormat from './0105_audit_entry_format';
 import * as reportTotalsAtCommit from './0108_report_totals_at_commit';
 import * as syncRequests from './0109_sync_requests';
+import * as auditInsertsPerStatement from './0110_audit_inserts_per_statement';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -131,6 +132,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0105_audit_entry_format': auditEntryFormat,
   '0108_report_totals_at_commit': reportTotalsAtCommit,
   '0109_sync_requests': syncRequests,
+  '0110_audit_inserts_per_statement': auditInsertsPerStatement,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
