@@ -32,7 +32,9 @@ const argList = (args: readonly string[]) => args.map((a) => `'${a.replace(/'/g,
 /** The row trigger for updates and deletes and the statement trigger for inserts, on one table. */
 export async function auditTableInserts(knex: Knex, table: string, args: readonly string[]): Promise<void> {
   await knex.raw(`drop trigger if exists audit_row on ??`, [table]);
-  await knex.raw(`create trigger audit_row after update or delete on ?? for each row execute function audit_row(${argList(args)})`, [table]);
+  await knex.raw(`create trigger audit_row after update or delete on ?? for each row execute function audit_row(${argList(args)})`, [
+    table,
+  ]);
   await knex.raw(
     `create trigger ${INSERT_TRIGGER} after insert on ?? referencing new table as audit_inserted
        for each statement execute function audit_rows_inserted(${argList(args)})`,
@@ -66,9 +68,10 @@ export async function down(knex: Knex): Promise<void> {
   for (const { table, args } of await auditedTables(knex)) {
     await knex.raw(`drop trigger if exists ${INSERT_TRIGGER} on ??`, [table]);
     await knex.raw(`drop trigger audit_row on ??`, [table]);
-    await knex.raw(`create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${argList(args)})`, [
-      table,
-    ]);
+    await knex.raw(
+      `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${argList(args)})`,
+      [table],
+    );
   }
   await knex.raw('drop function audit_rows_inserted()');
 }
