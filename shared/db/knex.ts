@@ -20,6 +20,18 @@ export type Db = Knex;
  */
 export const ROWS_AS_SELECTED = Object.freeze({ rowsAsSelected: true });
 
+/**
+ * Several reads: at once on a pool, each on a connection of its own; one after the other on a
+ * transaction, whose one connection takes one query at a time (pg queues a query sent meanwhile, a
+ * use it deprecates and pg 9 refuses).
+ */
+export async function readTogether<T extends readonly unknown[]>(db: Db, reads: { [K in keyof T]: () => PromiseLike<T[K]> }): Promise<T> {
+  if (!db.isTransaction) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}
+
 export interface DbOptions {
   url: string;
   poolMax?: number;

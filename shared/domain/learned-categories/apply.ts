@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../db/knex';
+import { readTogether, type Db } from '../../db/knex';
 import { Category, Team, type FieldSource, type RuleField, type StoredSplitPart, type SuggestedCategory } from '../../db/models';
 import { applyRulesToNew, loadRulesForNew, type RulesForNew } from '../transaction-rules/apply';
 import { evaluate, type MatchRow, type RuleRow } from '../transaction-rules/engine';
@@ -44,7 +44,7 @@ export interface CategorisingInputs {
  * writer of that team's day, currency and category waits for it.
  */
 export async function loadCategorisingInputs(db: Db, teamId: string): Promise<CategorisingInputs> {
-  const [rules, learner] = await Promise.all([loadRulesForNew(db, teamId), loadLearnerInputs(db, teamId)]);
+  const [rules, learner] = await readTogether(db, [() => loadRulesForNew(db, teamId), () => loadLearnerInputs(db, teamId)]);
   return { rules, learner };
 }
 
@@ -276,7 +276,11 @@ export interface LearnerInputs {
 }
 
 async function loadLearnerInputs(db: Db, teamId: string): Promise<LearnerInputs> {
-  const [model, threshold, categories] = await Promise.all([loadModel(db, teamId), teamThreshold(db, teamId), categoryNames(db, teamId)]);
+  const [model, threshold, categories] = await readTogether(db, [
+    () => loadModel(db, teamId),
+    () => teamThreshold(db, teamId),
+    () => categoryNames(db, teamId),
+  ]);
   return { model, threshold, categories };
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../../db/knex';
+import { readTogether, type Db } from '../../db/knex';
 import { Category, RULE_FIELDS, TeamMember, Tag, TransactionRule, type FieldSource, type RuleField } from '../../db/models';
 import {
   compileRules,
@@ -30,10 +30,10 @@ export async function loadRules(db: Db, teamId: string, ruleId?: string): Promis
 
 /** The team's categories, tags and members as they are now: actions naming a deleted one are skipped. */
 export async function loadReferences(db: Db, teamId: string): Promise<TeamReferences> {
-  const [categories, tags, members] = await Promise.all([
-    Category.query(db).where({ teamId }).select('slug'),
-    Tag.query(db).where({ teamId }).select('id'),
-    TeamMember.query(db).where({ teamId }).select('userId'),
+  const [categories, tags, members] = await readTogether(db, [
+    () => Category.query(db).where({ teamId }).select('slug'),
+    () => Tag.query(db).where({ teamId }).select('id'),
+    () => TeamMember.query(db).where({ teamId }).select('userId'),
   ]);
   return {
     categories: new Set(categories.map((c) => c.slug)),
