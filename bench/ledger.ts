@@ -12,7 +12,7 @@
  *   npx tsx bench/ledger.ts      (DATABASE_URL or an embedded PostgreSQL; the 1,000,000 rows are seeded once and kept)
  *   LEDGER_SYNC=10000 LEDGER_APPLY=100000 LEDGER_PURCHASES=5000 npx tsx bench/ledger.ts   (a quick run)
  *   LEDGER_FIGURES=duplicates npx tsx bench/ledger.ts   (some of sync, apply, duplicates)
- *   LEDGER_SYNC_ROUNDS=5 …   (alternating off/on sync rounds, medians compared; 3 by default)
+ *   LEDGER_SYNC_ROUNDS=3 …   (alternating off/on sync rounds, medians compared; 5 by default)
  *   BENCH_DATABASE=finops_bench_ledger_mine npx tsx bench/ledger.ts   (a database of its own on DATABASE_URL's server)
  */
 import type { Db } from '../shared/db/knex';
@@ -35,7 +35,7 @@ const PURCHASES = Number(process.env.LEDGER_PURCHASES ?? 20_000);
 const FIGURES = new Set((process.env.LEDGER_FIGURES ?? 'sync,apply,duplicates').split(','));
 const RULES = 50;
 /** Alternating off/on sync rounds whose medians are compared. */
-const SYNC_ROUNDS = Number(process.env.LEDGER_SYNC_ROUNDS ?? 3);
+const SYNC_ROUNDS = Number(process.env.LEDGER_SYNC_ROUNDS ?? 5);
 
 /**
  * The ledger features a team has on while its bank syncs: its rules, and a categorised history that
