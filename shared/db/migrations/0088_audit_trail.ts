@@ -85,18 +85,24 @@ const auditedTables = async (knex: Knex): Promise<string[]> =>
     .map((r) => r.table_name)
     .filter((t) => !(t in AUDIT_EXCLUDED_TABLES));
 
-/** Adds the audit trigger to one table (a later migration adding a team table calls this). */
-export async function auditTable(knex: Knex, table: string, teamColumn = 'team_id'): Promise<void> {
+/** The audit triggers' arguments for one table: team column, key columns, omitted columns, secret columns. */
+export function auditTriggerArgs(table: string, teamColumn = 'team_id'): string[] {
   const secrets = AUDIT_SECRET_COLUMNS[table] ?? [];
   const omitted = [...ALWAYS_OMITTED, ...(AUDIT_OMITTED_COLUMNS[table] ?? []), ...secrets].join(',');
   const keys = (KEYS[table] ?? ['id']).join(',');
+  return [teamColumn, keys, omitted, secrets.join(',')];
+}
+
+/**
+ * Adds the audit trigger to one table, in the form of this migration (the migrations up to 0110 call
+ * it; a team table made after 0110 calls 0110's `auditTable`, which audits inserts per statement).
+ */
+export async function auditTable(knex: Knex, table: string, teamColumn = 'team_id'): Promise<void> {
   await knex.raw(
-    `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${[
+    `create trigger audit_row after insert or update or delete on ?? for each row execute function audit_row(${auditTriggerArgs(
+      table,
       teamColumn,
-      keys,
-      omitted,
-      secrets.join(','),
-    ]
+    )
       .map((a) => `'${a}'`)
       .join(', ')})`,
     [table],

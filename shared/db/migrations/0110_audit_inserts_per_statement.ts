@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { auditTriggerArgs } from './0088_audit_trail';
 
 /**
  * Inserts are audited once per statement instead of once per row: `audit_rows_inserted` writes the
@@ -30,7 +31,7 @@ async function auditedTables(knex: Knex): Promise<{ table: string; args: string[
 const argList = (args: readonly string[]) => args.map((a) => `'${a.replace(/'/g, "''")}'`).join(', ');
 
 /** The row trigger for updates and deletes and the statement trigger for inserts, on one table. */
-export async function auditTableInserts(knex: Knex, table: string, args: readonly string[]): Promise<void> {
+async function auditTableInserts(knex: Knex, table: string, args: readonly string[]): Promise<void> {
   await knex.raw(`drop trigger if exists audit_row on ??`, [table]);
   await knex.raw(`create trigger audit_row after update or delete on ?? for each row execute function audit_row(${argList(args)})`, [
     table,
@@ -40,6 +41,11 @@ export async function auditTableInserts(knex: Knex, table: string, args: readonl
        for each statement execute function audit_rows_inserted(${argList(args)})`,
     [table],
   );
+}
+
+/** Audits a team table made after this migration: its updates and deletes per row, its inserts per statement. */
+export async function auditTable(knex: Knex, table: string, teamColumn = 'team_id'): Promise<void> {
+  await auditTableInserts(knex, table, auditTriggerArgs(table, teamColumn));
 }
 
 export async function up(knex: Knex): Promise<void> {
