@@ -7,7 +7,7 @@ import { startTestApi, testConfig, type TestApi } from '../support/api';
 import { withTestDatabase } from '../support/database';
 import { createTeamAndOwner } from '../support/fixtures';
 import { isAlive, killHard, spawnTs } from '../support/processes';
-import { startTestWorker, uniqueTaskQueue } from '../support/worker';
+import { startTestWorker, uniqueTaskQueue, untilWorkerPolls } from '../support/worker';
 
 let smtp: SmtpSink;
 const tdb = withTestDatabase({
@@ -66,7 +66,8 @@ describe('Invitation on the real Temporal server', () => {
 
   it('loses nothing and sends nothing twice when the worker process is killed while it waits', async () => {
     const taskQueue = uniqueTaskQueue('invite-kill');
-    const shared = { SMTP_URL: smtp.url, TEMPORAL_TASK_QUEUE: taskQueue, INVITATION_TTL: '8s' };
+    // The reminder falls due halfway through: 6 s after the invitation, time enough to kill the worker first.
+    const shared = { SMTP_URL: smtp.url, TEMPORAL_TASK_QUEUE: taskQueue, INVITATION_TTL: '12s' };
     const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: tdb.url, ...shared };
     const api = await startTestApi(tdb.db, { env: shared });
     let first: ChildProcess | undefined = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
@@ -74,7 +75,11 @@ describe('Invitation on the real Temporal server', () => {
     try {
       const owner = await createTeamAndOwner(tdb.db, 'Durable');
       const email = `late-${randomBytes(4).toString('hex')}@example.com`;
+      // A worker process is slow to start on a loaded machine; the reminder's timer starts with the
+      // invitation, so invite only once the worker polls, or the reminder is due before the kill.
+      await untilWorkerPolls(await api.deps.temporal.client(), taskQueue);
       const id = await invite(api, owner, email);
+      const invited = Date.now();
       await smtp.waitFor((m) => m.to.includes(email), 60_000);
       const handle = (await api.deps.temporal.client()).workflow.getHandle(invitationWorkflowId(id));
       for (let i = 0; (await handle.query(invitationStage)) !== 'waiting'; i++) {
@@ -84,9 +89,10 @@ describe('Invitation on the real Temporal server', () => {
       await killHard(first);
       expect(isAlive(first.pid!)).toBe(false);
       first = undefined;
+      expect(mailsTo(email)).toHaveLength(1);
 
-      // The reminder falls due (at 4 s) while no worker runs; it must still go out, once.
-      await new Promise((r) => setTimeout(r, 5000));
+      // The reminder falls due (at 6 s) while no worker runs; it must still go out, once.
+      await new Promise((r) => setTimeout(r, Math.max(0, invited + 7000 - Date.now())));
       expect(mailsTo(email)).toHaveLength(1);
       second = spawnTs('worker/main.ts', { env, stdio: 'ignore' });
       const result: InvitationResult = await handle.result();
