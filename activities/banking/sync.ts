@@ -27,6 +27,7 @@ import {
   setInstitution,
   storeBankAPage,
   storeBankBPage,
+  categoriseAhead,
   type CategoriserSource,
   type ConnectionToSync,
   type SyncedTransaction,
@@ -62,42 +63,52 @@ async function syncBankA(
   let accountIds = readAccounts ? await readTheAccounts() : await knownProviderAccounts(db, conn);
   let readAgain = false;
 
+  const toRow = (t: BankATransaction): SyncedTransaction => ({
+    bankAccountId: accountIds.get(t.account_id) ?? null,
+    providerTransactionId: t.transaction_id,
+    date: t.date,
+    name: t.merchant_name ?? t.name,
+    description: t.name,
+    method: bankAMethod(t),
+    amount: -t.amount, // bank-a: positive is money out; ours: negative is an expense
+    currency: (t.iso_currency_code ?? 'USD').toUpperCase(),
+    status: t.pending ? 'pending' : 'posted',
+    merchantName: t.merchant_name ?? null,
+    counterpartyName: t.merchant_name ?? null,
+    providerCategory: t.personal_finance_category?.primary ?? null,
+    pendingProviderId: t.pending_transaction_id ?? null,
+  });
+
   const totals: SyncResult = { added: 0, modified: 0, removed: 0 };
+  // bank-a says which rows are new: a page's are categorised as it arrives, while the page before it
+  // is written. Only while every account the pages name is known: once a page needs the accounts read
+  // again, it and the pages after it categorise when stored, so pages are still categorised in order.
+  let early = true;
   // A page and the cursor after it (an empty next_cursor keeps the one it was asked with).
   const fetchPage = async (from: string | null) => {
     const res = await client.transactionsSync(token, from);
-    return { res, next: res.next_cursor || from };
+    early &&= [...res.added, ...res.modified].every((t) => accountIds.has(t.account_id));
+    const added = early ? res.added.map(toRow) : undefined;
+    return { res, next: res.next_cursor || from, added, ahead: added && categoriseAhead(added, categoriser) };
   };
   let page = 0;
-  for await (const { res, next } of fetchedAhead(fetchPage(conn.syncCursor), (p) => (p.res.has_more ? fetchPage(p.next) : undefined))) {
+  for await (const { res, next, added, ahead } of fetchedAhead(fetchPage(conn.syncCursor), (p) =>
+    p.res.has_more ? fetchPage(p.next) : undefined,
+  )) {
     page++;
     if (!readAgain && [...res.added, ...res.modified].some((t) => !accountIds.has(t.account_id))) {
       accountIds = await readTheAccounts();
       readAgain = true;
     }
-    const toRow = (t: BankATransaction): SyncedTransaction => ({
-      bankAccountId: accountIds.get(t.account_id) ?? null,
-      providerTransactionId: t.transaction_id,
-      date: t.date,
-      name: t.merchant_name ?? t.name,
-      description: t.name,
-      method: bankAMethod(t),
-      amount: -t.amount, // bank-a: positive is money out; ours: negative is an expense
-      currency: (t.iso_currency_code ?? 'USD').toUpperCase(),
-      status: t.pending ? 'pending' : 'posted',
-      merchantName: t.merchant_name ?? null,
-      counterpartyName: t.merchant_name ?? null,
-      providerCategory: t.personal_finance_category?.primary ?? null,
-      pendingProviderId: t.pending_transaction_id ?? null,
-    });
     // The page and the cursor after it are stored together: a crash re-fetches at most this page.
     const counts = await storeBankAPage(
       db,
       conn,
       {
-        rows: [...res.added, ...res.modified].map(toRow),
+        rows: [...(added ?? res.added.map(toRow)), ...res.modified.map(toRow)],
         removed: res.removed.map((r) => r.transaction_id),
         cursor: next,
+        ahead: await ahead,
       },
       categoriser,
     );

@@ -124,6 +124,59 @@ const UPSERT = `insert into transactions (team_id, id, ${[...UNNESTED, ...SHARED
 /** Loads the team's categoriser when a page first has a new row; a sync pass passes one for all its pages. */
 export type CategoriserSource = () => Promise<IncomingCategoriser>;
 
+/**
+ * Rows the provider calls new, categorised before their page is stored, each with the id it will be
+ * inserted under (categoriseAhead). Keyed by the provider's id; the row is the very object that was
+ * categorised, so a page that later names the same transaction again (added, then modified) has that
+ * version categorised when stored instead.
+ */
+export type CategorisedAhead = ReadonlyMap<string, { row: SyncedTransaction; id: string; categorised: Categorised }>;
+
+function incomingRow(r: SyncedTransaction, id: string): IncomingRow {
+  return {
+    id,
+    name: r.name,
+    description: r.description,
+    counterpartyName: r.counterpartyName,
+    merchantName: r.merchantName,
+    providerCategory: r.providerCategory,
+    amount: r.amount,
+    currency: r.currency,
+    bankAccountId: r.bankAccountId,
+    date: r.date,
+    status: r.status,
+  };
+}
+
+/**
+ * Categorises a page's new rows as soon as the page arrives, while the page before it is still being
+ * written, so the categorising (Node's work) overlaps the database's instead of following it. Pages
+ * must be passed in the order they are stored: the categoriser learns from each page's rule-categorised
+ * rows for the next. A row found known when stored (a page fetched again after a crash) is not inserted,
+ * and its categories are dropped. Undefined when categorising fails: the page then categorises when
+ * stored, where the error surfaces in the page's own transaction (and a page whose sync stops before
+ * it is stored leaves no rejected promise behind).
+ */
+export async function categoriseAhead(
+  rows: readonly SyncedTransaction[],
+  categoriser: CategoriserSource,
+): Promise<CategorisedAhead | undefined> {
+  if (!rows.length) return undefined;
+  try {
+    const loaded = await categoriser();
+    const incoming = rows.map((r) => incomingRow(r, randomUUID()));
+    const categorised = loaded.categorise(incoming);
+    return new Map(
+      rows.map((row, i) => {
+        const { id } = incoming[i];
+        return [row.providerTransactionId, { row, id, categorised: categorised.get(id) ?? uncategorised(row.status) }];
+      }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 interface Upserted {
   added: number;
   modified: number;
@@ -145,6 +198,7 @@ async function upsertTransactions(
   teamId: string,
   all: SyncedTransaction[],
   categoriser: CategoriserSource,
+  ahead?: CategorisedAhead,
 ): Promise<Upserted> {
   // One statement may touch a row once: when a page both adds and modifies a transaction, the later version wins.
   const byProviderId = new Map(all.map((r) => [r.providerTransactionId, r]));
@@ -158,27 +212,14 @@ async function upsertTransactions(
     [rows.map((r) => r.providerTransactionId), teamId],
   );
   const known = new Set(found.map((r) => r.id));
-  const ids = rows.map(() => randomUUID());
-  const fresh = rows.flatMap((r, i): IncomingRow[] =>
-    known.has(r.providerTransactionId)
-      ? []
-      : [
-          {
-            id: ids[i],
-            name: r.name,
-            description: r.description,
-            counterpartyName: r.counterpartyName,
-            merchantName: r.merchantName,
-            providerCategory: r.providerCategory,
-            amount: r.amount,
-            currency: r.currency,
-            bankAccountId: r.bankAccountId,
-            date: r.date,
-            status: r.status,
-          },
-        ],
-  );
+  const early = rows.map((r) => {
+    const entry = ahead?.get(r.providerTransactionId);
+    return entry?.row === r && !known.has(r.providerTransactionId) ? entry : undefined;
+  });
+  const ids = rows.map((_, i) => early[i]?.id ?? randomUUID());
+  const fresh = rows.flatMap((r, i): IncomingRow[] => (known.has(r.providerTransactionId) || early[i] ? [] : [incomingRow(r, ids[i])]));
   const categorised = fresh.length ? (await categoriser()).categorise(fresh) : new Map<string, Categorised>();
+  early.forEach((entry, i) => entry && categorised.set(ids[i], entry.categorised));
   const values = rows.map((r, i) => categorised.get(ids[i]) ?? uncategorised(r.status));
   // Arrays holding nulls, which pg sends as NULL elements; Knex's binding type knows no such array.
   const shared = sharedTexts(values);
@@ -289,11 +330,11 @@ export async function setInstitution(
 export async function storeBankAPage(
   db: Db,
   conn: Pick<BankConnection, 'id' | 'teamId'>,
-  page: { rows: SyncedTransaction[]; removed: string[]; cursor: string | null },
+  page: { rows: SyncedTransaction[]; removed: string[]; cursor: string | null; ahead?: CategorisedAhead },
   categoriser: CategoriserSource = () => loadCategoriser(db, conn.teamId),
 ): Promise<{ added: number; modified: number; removed: number }> {
   return db.transaction(async (trx) => {
-    const counts = await upsertTransactions(trx, conn.teamId, page.rows, categoriser);
+    const counts = await upsertTransactions(trx, conn.teamId, page.rows, categoriser, page.ahead);
     // Before the withdrawn rows go: bank-a withdraws a pending transaction in the page that books it.
     const addedIds = await settleArrivals(trx, conn.teamId, counts, { fuzzyPending: false });
     await emitTransactionEvents(trx, conn.teamId, 'transaction.created', addedIds);
