@@ -63,6 +63,7 @@ import * as auditEntryFormat from './0105_audit_entry_format';
 import * as reportTotalsAtCommit from './0108_report_totals_at_commit';
 import * as syncRequests from './0109_sync_requests';
 import * as auditInsertsPerStatement from './0110_audit_inserts_per_statement';
+import * as oneCategorizedIndex from './0111_one_categorized_index';
 
 /**
  * Migrations are listed here rather than discovered on disk, so they run the same under tsx, jest,
@@ -133,6 +134,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0108_report_totals_at_commit': reportTotalsAtCommit,
   '0109_sync_requests': syncRequests,
   '0110_audit_inserts_per_statement': auditInsertsPerStatement,
+  '0111_one_categorized_index': oneCategorizedIndex,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

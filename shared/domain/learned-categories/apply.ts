@@ -242,28 +242,36 @@ export function learnedChoice(
   return suggested ? { slug: null, source: null, suggested } : null;
 }
 
+/** The sources of the categories the learner learns from: a user's, a rule's, and those from before sources were recorded. */
+const LEARNED_FROM = [`= 'user'`, `= 'rule'`, 'is null'];
+
 /**
  * The team's newest choices (by a user, a rule, or before sources were recorded), grouped in the
  * database by merchant text, account, direction, amount band (model.ts's amountBand) and category,
  * so a page of a sync reads a few hundred groups rather than ten thousand rows. What was learned or
- * mapped is not learned from again: a mistake would teach itself.
+ * mapped is not learned from again: a mistake would teach itself. Read as one newest-first range of
+ * transactions_categorized_by_idx per source (the index keys categorised rows by their category's
+ * source, then date), merged.
  */
 export async function loadModel(db: Db, teamId: string): Promise<LearnedModel> {
   const { rows } = await db.raw<{ rows: (Omit<LearnedExample, 'samples'> & { ids: string[]; names: string[] })[] }>(
     `with history as (
-       select t.id, t.name, t.date, t.amount, t.bank_account_id, t.category_slug,
-              coalesce(nullif(t.merchant_name, ''), nullif(t.counterparty_name, ''), t.name) as text
-         from transactions t
-        where t.team_id = ? and t.category_slug is not null
-          and coalesce(t.field_sources #>> '{categorySlug,by}', 'user') in ('user', 'rule')
-        order by t.date desc, t.id desc
+       select * from (${LEARNED_FROM.map(
+         (source) => `(select t.id, t.name, t.date, t.amount, t.bank_account_id, t.category_slug,
+                 coalesce(nullif(t.merchant_name, ''), nullif(t.counterparty_name, ''), t.name) as text
+            from transactions t
+           where t.team_id = ? and t.category_slug is not null and (t.field_sources #>> '{categorySlug,by}') ${source}
+           order by t.date desc, t.id desc
+           limit ${HISTORY})`,
+       ).join(' union all ')}) chosen
+        order by date desc, id desc
         limit ${HISTORY})
      select lower(text) as text, bank_account_id as "accountId", avg(amount)::float8 as amount, category_slug as "categorySlug",
             count(*)::int as count, (array_agg(id::text order by date desc, id desc))[1:3] as ids,
             (array_agg(name order by date desc, id desc))[1:3] as names
        from history
       group by lower(text), bank_account_id, sign(amount), floor(2 * log(2, abs(amount) + 1)), category_slug`,
-    [teamId],
+    LEARNED_FROM.map(() => teamId),
   );
   return new LearnedModel(rows.map(({ ids, names, ...r }) => ({ ...r, samples: ids.map((id, i) => ({ id, name: names[i] })) })));
 }
