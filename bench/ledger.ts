@@ -59,23 +59,43 @@ const SLUGS = ['software', 'travel', 'office', 'marketing', 'meals'];
 const HISTORY = 5_000;
 
 /**
+ * The merchants of the synced transactions (the first 50) and of the team's history (all 100), named
+ * as banks name them: the learner reduces a name to its merchant words, so `Merchant 7` and
+ * `Merchant 8` would be one merchant to it, and would teach it nothing.
+ */
+// prettier-ignore
+const MERCHANTS = [
+  'GitHub', 'Hetzner Online', 'Figma', 'Notion Labs', 'Slack Technologies', 'Atlassian', 'Dropbox', 'Zoom Video', 'Adobe Systems', 'Mailchimp',
+  'Lufthansa', 'Deutsche Bahn', 'Ryanair', 'Booking.com', 'Airbnb', 'Hertz Rentals', 'Sixt', 'Flixbus', 'Eurowings', 'Marriott Hotels',
+  'Staples', 'Viking Direct', 'Ikea', 'Otto Office', 'Conrad Electronic', 'Media Markt', 'Saturn', 'Bueromarkt', 'Manufactum', 'Muji',
+  'Google Ads', 'Meta Platforms', 'LinkedIn', 'Hubspot', 'Semrush', 'Canva', 'Vistaprint', 'Moo Print', 'Typeform', 'Hootsuite',
+  'Starbucks', 'Vapiano', 'Dean and David', 'Block House', 'Wagamama', 'Pret a Manger', 'Five Guys', 'Nordsee', 'Backwerk', 'Coffee Fellows',
+  'Amazon Web Services', 'Heroku', 'Vercel', 'Netlify', 'Cloudflare', 'Datadog', 'Sentry', 'Jetbrains', 'Postman', 'Linear',
+  'Condor', 'Air France', 'KLM', 'Easyjet', 'Hilton', 'Accor', 'Europcar', 'Uber Trip', 'Bolt Ride', 'Miles Mobility',
+  'Tchibo', 'Rossmann', 'Dm Drogerie', 'Lidl', 'Aldi Sued', 'Rewe Markt', 'Edeka', 'Kaufland', 'Penny', 'Netto',
+  'Xing', 'Twitter Ads', 'Taboola', 'Outbrain', 'Criteo', 'Mailjet', 'Sendinblue', 'Unbounce', 'Hotjar', 'Mixpanel',
+  'Burger King', 'Mcdonalds', 'Subway', 'Dominos', 'Pizza Hut', 'Kentucky Fried Chicken', 'Joey s Pizza', 'Hans im Glueck', 'L Osteria', 'Vapiano Bar',
+];
+
+/**
  * What learned categories learn from: a year of the team's own choices before the sync, for the
- * merchants the bank-a fake names (`Merchant 0`–`Merchant 49`) and as many others it never sends, so
- * every new transaction the rules leave is looked up against a full model.
+ * 50 merchants the sync brings (MERCHANTS) and as many others it never sends, so every new
+ * transaction the rules leave is looked up against a full model, and those of merchants no rule
+ * names (the last 20) are learned.
  */
 async function seedCategorisedHistory(db: Db, teamId: string): Promise<void> {
   await db.raw(
     `insert into transactions (team_id, date, name, counterparty_name, amount, currency, category_slug, method)
-     select ?, date '2025-01-01' + (g % 365), 'Merchant ' || (g % 100), 'Merchant ' || (g % 100),
+     select ?, date '2025-01-01' + (g % 365), (?::text[])[1 + g % 100], (?::text[])[1 + g % 100],
             -(5 + (g * 37) % 400), 'EUR', (?::text[])[1 + (g % 100) % 5], 'card_purchase'
        from generate_series(1, ?) g`,
-    [teamId, SLUGS, HISTORY],
+    [teamId, MERCHANTS, MERCHANTS, SLUGS, HISTORY],
   );
 }
 
 /**
- * Rules as a team writes them, against the names the bank-a fake gives (`Merchant 0`–`Merchant 49`,
- * raw text `MERCHANT n`, two provider categories): most transactions meet several, some none.
+ * Rules as a team writes them, against the names the sync brings (MERCHANTS' first 50, their raw
+ * text in capitals, two provider categories): most transactions meet several, some none.
  */
 async function createSyncRules(db: Db, teamId: string): Promise<void> {
   const slugs = SLUGS;
@@ -83,9 +103,9 @@ async function createSyncRules(db: Db, teamId: string): Promise<void> {
   const bodies: unknown[] = [];
   for (let i = 0; i < 30; i++) {
     bodies.push({
-      name: `Merchant ${i}`,
+      name: MERCHANTS[i],
       priority: i,
-      conditions: { any: [{ all: [{ field: 'counterparty', operator: 'equals', value: `Merchant ${i}` }] }] },
+      conditions: { any: [{ all: [{ field: 'counterparty', operator: 'equals', value: MERCHANTS[i] }] }] },
       actions: { categorySlug: slugs[i % slugs.length] },
     });
   }
@@ -93,7 +113,7 @@ async function createSyncRules(db: Db, teamId: string): Promise<void> {
     bodies.push({
       name: `Raw text ${d}`,
       priority: 30 + d,
-      conditions: { any: [{ all: [{ field: 'description', operator: 'regex', value: `^MERCHANT 4${d}$` }] }] },
+      conditions: { any: [{ all: [{ field: 'description', operator: 'regex', value: `^${MERCHANTS[40 + d].toUpperCase()}$` }] }] },
       actions: { addTags: [tags[d % tags.length].id] },
     });
   }
@@ -148,7 +168,7 @@ async function createSyncRules(db: Db, teamId: string): Promise<void> {
 async function timedSync(db: Db, stack: SyncStack, features: LedgerFeatures): Promise<number> {
   const { team } = await createUserWithTeam(db, { email: `bench-ledger-${Date.now()}@example.com`, teamName: 'bench-ledger-sync' });
   await switchLedgerFeatures(db, team.id, features);
-  const conn = await stack.connectItem(team.id, SYNC_N);
+  const conn = await stack.connectItem(team.id, SYNC_N, (i) => MERCHANTS[i % 50]);
   const { result, seconds } = await stack.sync(conn);
   if (result.added !== SYNC_N) throw new Error(`expected ${SYNC_N} new transactions, the sync added ${result.added}`);
   if (features.rules || features.learned) {

@@ -19,7 +19,7 @@ export interface SyncStack {
   /** Runs `fn` while the worker (every workflow and activity, as in production) polls. */
   whileWorking<T>(fn: () => Promise<T>): Promise<T>;
   /** A bank-a item with `n` new transactions, connected to the team: what `sync` reads. */
-  connectItem(teamId: string, n: number): Promise<BankConnection>;
+  connectItem(teamId: string, n: number, merchantOf?: (i: number) => string): Promise<BankConnection>;
   /** One SyncConnection of the connection, from the request to the finished workflow. */
   sync(conn: BankConnection): Promise<{ result: SyncConnectionResult; seconds: number }>;
   close(): Promise<void>;
@@ -48,9 +48,9 @@ export async function startSyncStack(bench: BenchDatabase, taskQueue: string): P
     bankA,
     temporal,
     whileWorking: (fn) => worker.runUntil(fn),
-    async connectItem(teamId, n) {
+    async connectItem(teamId, n, merchantOf) {
       const item = bankA.addItem();
-      bankA.addTransactions(item.itemId, n);
+      bankA.addTransactions(item.itemId, n, 0, merchantOf);
       return BankConnection.query(bench.db).insert({
         teamId,
         provider: 'bank-a',

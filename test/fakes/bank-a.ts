@@ -209,7 +209,13 @@ export async function startBankAFake() {
       publicTokens.set(publicToken, item);
       return { itemId: item.itemId, publicToken, accessToken: item.accessToken, accountId: item.accounts[0].account_id };
     },
-    addTransactions(itemId: string, n: number, startIndex = 0): FakeTransaction[] {
+    /** `n` new transactions among 50 merchants, `Merchant 0`–`Merchant 49` unless `merchantOf` names them. */
+    addTransactions(
+      itemId: string,
+      n: number,
+      startIndex = 0,
+      merchantOf: (i: number) => string = (i) => `Merchant ${i % 50}`,
+    ): FakeTransaction[] {
       const item = items.get(itemId)!;
       const txs = Array.from({ length: n }, (_, k) => {
         const i = startIndex + k;
@@ -219,8 +225,8 @@ export async function startBankAFake() {
           amount: Math.round((10 + (i % 500) + (i % 7) / 10) * 100) / 100,
           iso_currency_code: item.accounts[0].currency,
           date: new Date(Date.UTC(2026, 5, 30) - (i % 365) * 86_400_000).toISOString().slice(0, 10),
-          name: `MERCHANT ${i % 50}`,
-          merchant_name: `Merchant ${i % 50}`,
+          name: merchantOf(i).toUpperCase(),
+          merchant_name: merchantOf(i),
           pending: false,
           payment_channel: 'in store',
           personal_finance_category: { primary: i % 2 ? 'FOOD_AND_DRINK' : 'GENERAL_MERCHANDISE' },
