@@ -365,7 +365,11 @@ export async function storeBankBPage(
   return { added: counts.added, modified: counts.modified };
 }
 
-/** A sync pass went through: when, and no error stands any more. */
+/**
+ * A sync pass went through: when. The error stays: it is the disconnection's (markDisconnected sets
+ * it with the status, markReconnected clears both), and a pass that ends after the bank reported a
+ * broken login must not leave a connection disconnected without its reason.
+ */
 export async function markSynced(db: Db, connectionId: string): Promise<void> {
-  await BankConnection.query(db).findById(connectionId).patch({ lastSyncedAt: new Date(), errorCode: null, errorMessage: null });
+  await BankConnection.query(db).findById(connectionId).patch({ lastSyncedAt: new Date() });
 }
