@@ -84,10 +84,12 @@ async function syncBankA(
   // is written. Only while every account the pages name is known: once a page needs the accounts read
   // again, it and the pages after it categorise when stored, so pages are still categorised in order.
   let early = true;
+  const accountsKnown = (res: { added: BankATransaction[]; modified: BankATransaction[] }) =>
+    [...res.added, ...res.modified].every((t) => accountIds.has(t.account_id));
   // A page and the cursor after it (an empty next_cursor keeps the one it was asked with).
   const fetchPage = async (from: string | null) => {
     const res = await client.transactionsSync(token, from);
-    early &&= [...res.added, ...res.modified].every((t) => accountIds.has(t.account_id));
+    early &&= accountsKnown(res);
     const added = early ? res.added.map(toRow) : undefined;
     return { res, next: res.next_cursor || from, added, ahead: added && categoriseAhead(added, categoriser) };
   };
@@ -96,7 +98,7 @@ async function syncBankA(
     p.res.has_more ? fetchPage(p.next) : undefined,
   )) {
     page++;
-    if (!readAgain && [...res.added, ...res.modified].some((t) => !accountIds.has(t.account_id))) {
+    if (!readAgain && !accountsKnown(res)) {
       accountIds = await readTheAccounts();
       readAgain = true;
     }
